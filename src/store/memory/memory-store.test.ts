@@ -1,0 +1,6 @@
+import { describeStoreConformance } from '../testing/conformance.js';
+import { openMemoryStore } from './index.js';
+
+describeStoreConformance('memory', {
+  open: () => Promise.resolve(openMemoryStore()),
+});

@@ -1,0 +1,25 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { toStoreError } from '../errors.js';
+import { LogStore, type LogStoreOptions } from '../log/log-store.js';
+import type { Store } from '../types.js';
+import { SqliteLog, type SqliteLogOptions } from './sqlite-log.js';
+
+export interface SqliteStoreOptions extends Omit<LogStoreOptions, 'name'>, SqliteLogOptions {
+  /** The database file; its folder is created when missing. */
+  readonly path: string;
+}
+
+/**
+ * The embedded default store: a revision log in one SQLite file. Other processes may open the
+ * same file; their writes reach this process's watchers through a poll (default every 100 ms).
+ */
+export function openSqliteStore(options: SqliteStoreOptions): Store {
+  try {
+    mkdirSync(dirname(options.path), { recursive: true });
+    const log = new SqliteLog(options.path, options);
+    return new LogStore(log, { pollIntervalMs: 100, ...options, name: 'sqlite' });
+  } catch (error) {
+    throw toStoreError(error, `cannot open sqlite store at ${options.path}`);
+  }
+}
