@@ -84,7 +84,9 @@ export type WatchEventType = WatchEvent['type'];
 export interface WatchOptions {
   /**
    * Deliver the events after this revision (exclusive, like a Kubernetes resourceVersion).
-   * When unset, the watch starts at the current revision: only later writes are delivered.
+   * When unset, the watch starts at the revision current when the watch is established, which
+   * on etcd happens after `watch()` returns: a caller that must see a write it makes next
+   * passes the revision it read (`currentRevision()`, a list's revision) instead.
    */
   readonly fromRevision?: Revision;
   /** Ends the iteration (it completes normally) when aborted. */

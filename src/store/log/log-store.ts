@@ -267,10 +267,10 @@ export class LogStore implements Store {
     return this.read('compactedRevision', () => this.log.compactedRevision());
   }
 
-  async compact(revision: Revision): Promise<void> {
-    checkRevision(revision, 'compact revision');
-    if (this.closed) throw StoreError.unavailable(`${this.options.name} store is closed`);
+  compact(revision: Revision): Promise<void> {
     try {
+      checkRevision(revision, 'compact revision');
+      if (this.closed) throw StoreError.unavailable(`${this.options.name} store is closed`);
       // Feed synced watchers everything before history goes; lagging ones will get Compacted.
       this.hub.poll();
       this.log.transaction(() => {
@@ -278,8 +278,9 @@ export class LogStore implements Store {
         if (revision > current) throw StoreError.invalid(`cannot compact at ${revision}: current revision is ${current}`);
         if (revision > this.log.compactedRevision()) this.log.compact(revision);
       });
+      return Promise.resolve();
     } catch (error) {
-      throw toStoreError(error, `${this.options.name} compact`);
+      return Promise.reject(toStoreError(error, `${this.options.name} compact`));
     }
   }
 

@@ -156,7 +156,7 @@ export function describeStoreConformance(backend: string, harness: StoreHarness)
       it('values of 1 MiB and more round-trip through get, list and watch; larger than the limit is refused', async () => {
         const p = uniquePrefix();
         const big = 'x'.repeat(1024 * 1024) + 'é'.repeat(1000);
-        const iterator = store.watch(p)[Symbol.asyncIterator]();
+        const iterator = store.watch(p, { fromRevision: await store.currentRevision() })[Symbol.asyncIterator]();
         const kv = await store.create(`${p}big`, big);
         assert.equal((await store.get(`${p}big`))?.value, big);
         assert.equal((await store.list(p)).items[0]?.value, big);
@@ -234,7 +234,7 @@ export function describeStoreConformance(backend: string, harness: StoreHarness)
       it('delivers ADDED, MODIFIED and DELETED with previous values, in order, for its prefix only', async () => {
         const p = uniquePrefix();
         const controller = new AbortController();
-        const iterator = store.watch(p, { signal: controller.signal })[Symbol.asyncIterator]();
+        const iterator = store.watch(p, { signal: controller.signal, fromRevision: await store.currentRevision() })[Symbol.asyncIterator]();
         const a = await store.create(`${p}a`, '1');
         await store.create(`${p.slice(0, -1)}zz/a`, 'not mine');
         const a2 = await store.update(`${p}a`, '2', a.modRevision);
@@ -289,6 +289,24 @@ export function describeStoreConformance(backend: string, harness: StoreHarness)
           assert.deepEqual(events.map((e) => e.revision), expected);
           await watcher.return?.();
         }
+      });
+
+      it('a watch without a revision delivers the writes made once it is established', async () => {
+        const p = uniquePrefix();
+        const iterator = store.watch(p)[Symbol.asyncIterator]();
+        const first = iterator.next();
+        let received: IteratorResult<WatchEvent> | undefined;
+        void first.then((r) => (received = r));
+        // Keep writing until the watch (established asynchronously on etcd) reports one.
+        const deadline = Date.now() + 10_000;
+        for (let i = 0; received === undefined && Date.now() < deadline; i++) {
+          await store.create(`${p}k${i}`, 'x');
+          await new Promise((r) => setTimeout(r, 50));
+        }
+        assert.ok(received !== undefined, 'no event within 10 s');
+        assert.equal(received.done, false);
+        assert.ok(received.value.type === 'ADDED' && received.value.key.startsWith(`${p}k`));
+        await iterator.return?.();
       });
 
       it('an aborted watch ends its iteration', async () => {
@@ -349,7 +367,7 @@ export function describeStoreConformance(backend: string, harness: StoreHarness)
       it('keys attached to a lease disappear with a DELETED event when it expires', async () => {
         const p = uniquePrefix();
         const lease = await store.grantLease(1);
-        const iterator = store.watch(p)[Symbol.asyncIterator]();
+        const iterator = store.watch(p, { fromRevision: await store.currentRevision() })[Symbol.asyncIterator]();
         const kv = await store.create(`${p}heartbeat`, 'alive', { lease });
         assert.equal(kv.lease, lease);
         const events = await takeEvents(iterator, 2, 15_000);

@@ -1,0 +1,127 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import { freePort } from './free-port.js';
+
+/** Finds the etcd binary (EDGEPLANE_ETCD_BIN, else PATH, else /usr/bin), or says which package provides it. */
+export function findEtcd(): string {
+  const explicit = process.env['EDGEPLANE_ETCD_BIN'];
+  const candidates = explicit !== undefined ? [explicit] : [...(process.env['PATH'] ?? '').split(delimiter).map((d) => join(d, 'etcd')), '/usr/bin/etcd'];
+  for (const candidate of candidates) {
+    try {
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      // try the next one
+    }
+  }
+  throw new Error(
+    'etcd is not installed: the etcd tests need the etcd server binary from Debian\'s "etcd-server" package ' +
+      '(apt-get update && apt-get install -y etcd-server), or EDGEPLANE_ETCD_BIN pointing at an etcd 3.4+ binary',
+  );
+}
+
+/**
+ * A real etcd on free loopback ports with its data in a temporary folder, for tests and
+ * benchmarks. `kill()` sends SIGKILL (a crash), `start()` brings it back on the same data.
+ */
+export class EtcdTestServer {
+  readonly dataDir: string;
+  private child: ChildProcess | undefined;
+  private stderr = '';
+  private readonly onExit = (): void => {
+    this.child?.kill('SIGKILL');
+  };
+
+  private constructor(
+    private readonly binary: string,
+    readonly clientPort: number,
+    private readonly peerPort: number,
+  ) {
+    this.dataDir = mkdtempSync(join(tmpdir(), 'edgeplane-etcd-'));
+  }
+
+  static async create(): Promise<EtcdTestServer> {
+    const binary = findEtcd();
+    const server = new EtcdTestServer(binary, await freePort(), await freePort());
+    await server.start();
+    return server;
+  }
+
+  get endpoint(): string {
+    return `http://127.0.0.1:${this.clientPort}`;
+  }
+
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  async start(): Promise<void> {
+    const peer = `http://127.0.0.1:${this.peerPort}`;
+    this.stderr = '';
+    const child = spawn(
+      this.binary,
+      [
+        '--name', 'test',
+        '--data-dir', this.dataDir,
+        '--listen-client-urls', this.endpoint,
+        '--advertise-client-urls', this.endpoint,
+        '--listen-peer-urls', peer,
+        '--initial-advertise-peer-urls', peer,
+        '--initial-cluster', `test=${peer}`,
+        '--max-request-bytes', String(4 * 1024 * 1024),
+        '--logger', 'zap',
+        '--log-outputs', 'stderr',
+        '--log-level', 'error',
+      ],
+      { stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    child.stderr?.on('data', (chunk: Buffer) => {
+      this.stderr = (this.stderr + chunk.toString()).slice(-4000);
+    });
+    this.child = child;
+    process.once('exit', this.onExit);
+    await this.waitHealthy(child);
+  }
+
+  private async waitHealthy(child: ChildProcess): Promise<void> {
+    const deadline = Date.now() + 30_000;
+    while (Date.now() < deadline) {
+      if (child.exitCode !== null || child.signalCode !== null) {
+        throw new Error(`etcd exited (${child.exitCode ?? child.signalCode}) while starting: ${this.stderr}`);
+      }
+      try {
+        const res = await fetch(`${this.endpoint}/health`);
+        const body = (await res.json()) as { health?: string };
+        if (body.health === 'true') return;
+      } catch {
+        // not listening yet
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`etcd did not become healthy within 30 s: ${this.stderr}`);
+  }
+
+  /** SIGKILL: etcd gets no chance to flush anything it had not made durable. */
+  async kill(): Promise<void> {
+    await this.signal('SIGKILL');
+  }
+
+  async stop(): Promise<void> {
+    await this.signal('SIGTERM');
+    process.removeListener('exit', this.onExit);
+    rmSync(this.dataDir, { recursive: true, force: true });
+  }
+
+  private async signal(signal: NodeJS.Signals): Promise<void> {
+    const child = this.child;
+    if (child === undefined || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    child.kill(signal);
+    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    await exited;
+    clearTimeout(timer);
+    this.child = undefined;
+  }
+}
