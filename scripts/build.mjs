@@ -7,7 +7,12 @@ import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
 const tsc = require.resolve('typescript/bin/tsc');
 rmSync('dist', { recursive: true, force: true });
-execFileSync(process.execPath, [tsc, '-p', 'tsconfig.json'], { stdio: 'inherit' });
+try {
+  execFileSync(process.execPath, [tsc, '-p', 'tsconfig.json'], { stdio: 'inherit' });
+} catch {
+  console.error('build failed: the TypeScript compiler reported the errors above');
+  process.exit(1);
+}
 
 function git(args) {
   try {

@@ -40,6 +40,7 @@ export class EtcdTestServer {
     private readonly peerPort: number,
   ) {
     this.dataDir = mkdtempSync(join(tmpdir(), 'edgeplane-etcd-'));
+    process.on('exit', this.onExit);
   }
 
   static async create(): Promise<EtcdTestServer> {
@@ -81,7 +82,6 @@ export class EtcdTestServer {
       this.stderr = (this.stderr + chunk.toString()).slice(-4000);
     });
     this.child = child;
-    process.once('exit', this.onExit);
     await this.waitHealthy(child);
   }
 
@@ -110,7 +110,7 @@ export class EtcdTestServer {
 
   async stop(): Promise<void> {
     await this.signal('SIGTERM');
-    process.removeListener('exit', this.onExit);
+    process.off('exit', this.onExit);
     rmSync(this.dataDir, { recursive: true, force: true });
   }
 

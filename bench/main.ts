@@ -1,0 +1,17 @@
+/**
+ * `npm run bench -- <area>`: benchmarks print their figures next to a baseline measured in
+ * the same run on the same machine (raw SQLite, raw etcd, bare node:http, openssl speed).
+ */
+import { benchStore } from './store.js';
+
+const areas: Record<string, { description: string; run: (args: string[]) => Promise<void> }> = {
+  store: { description: 'store port: writes/s, reads/s, watch latency per backend vs raw better-sqlite3 and etcd3', run: benchStore },
+};
+
+const [area, ...rest] = process.argv.slice(2);
+if (area === undefined || area === '--help' || area === '-h' || !(area in areas)) {
+  console.log('Usage: npm run bench -- <area> [options]\n\nAreas:');
+  for (const [name, { description }] of Object.entries(areas)) console.log(`  ${name.padEnd(10)} ${description}`);
+  process.exit(area === undefined || area === '--help' || area === '-h' ? 0 : 2);
+}
+await areas[area]?.run(rest);

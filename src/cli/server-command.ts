@@ -1,0 +1,75 @@
+import { resolve } from 'node:path';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { createLogger, LOG_LEVELS } from '../observability/logger.js';
+import { startControlPlane } from '../server/control-plane.js';
+import { type ListenAddress, parseListenAddress } from '../server/listen-address.js';
+import type { StoreConfig } from '../store/open-store.js';
+
+interface ServerOptions {
+  home: string;
+  listen: ListenAddress;
+  store: 'sqlite' | 'etcd';
+  etcdEndpoints?: string[];
+  logLevel: string;
+}
+
+function listenArgument(value: string): ListenAddress {
+  try {
+    return parseListenAddress(value);
+  } catch (error) {
+    throw new InvalidArgumentError(error instanceof Error ? error.message : String(error));
+  }
+}
+
+function endpointsArgument(value: string): string[] {
+  const endpoints = value.split(',').map((e) => e.trim()).filter((e) => e !== '');
+  for (const endpoint of endpoints) {
+    if (!/^https?:\/\/[^/]+\/?$/.test(endpoint)) throw new InvalidArgumentError(`"${endpoint}" is not an etcd client URL like http://127.0.0.1:2379`);
+  }
+  if (endpoints.length === 0) throw new InvalidArgumentError('give at least one etcd endpoint');
+  return endpoints;
+}
+
+export function serverCommand(): Command {
+  return new Command('server')
+    .description('Run the control plane: HTTPS API server with the platform CA, health, version and metrics.')
+    .addOption(new Option('--home <dir>', 'state folder: PKI, embedded store, credentials').env('EDGEPLANE_HOME').default('.edgeplane'))
+    .addOption(
+      new Option('--listen <host:port>', 'address to serve HTTPS on').env('EDGEPLANE_LISTEN').default(parseListenAddress('127.0.0.1:6443'), '127.0.0.1:6443').argParser(listenArgument),
+    )
+    .addOption(new Option('--store <backend>', 'where state is kept').choices(['sqlite', 'etcd']).env('EDGEPLANE_STORE').default('sqlite'))
+    .addOption(new Option('--etcd-endpoints <urls>', 'comma-separated etcd client URLs (with --store etcd)').env('EDGEPLANE_ETCD_ENDPOINTS').argParser(endpointsArgument))
+    .addOption(new Option('--log-level <level>', 'least severe level logged').choices(LOG_LEVELS).env('EDGEPLANE_LOG_LEVEL').default('info'))
+    .addHelpText(
+      'after',
+      '\nThe server runs until SIGINT (Ctrl-C) or SIGTERM, then stops accepting requests, lets in-flight ones\nfinish, and closes the store. A second signal exits at once.',
+    )
+    .action(async (options: ServerOptions) => {
+      const logger = createLogger({ level: options.logLevel });
+      const home = resolve(options.home);
+      let store: StoreConfig | undefined;
+      if (options.store === 'etcd') {
+        if (options.etcdEndpoints === undefined) throw new InvalidArgumentError('--store etcd needs --etcd-endpoints (or EDGEPLANE_ETCD_ENDPOINTS)');
+        store = { backend: 'etcd', endpoints: options.etcdEndpoints };
+      }
+      const controlPlane = await startControlPlane({ home, listen: options.listen, logger, ...(store === undefined ? {} : { store }) });
+      await new Promise<void>((done) => {
+        let signals = 0;
+        const onSignal = (signal: NodeJS.Signals): void => {
+          signals++;
+          if (signals > 1) {
+            logger.warn({ signal }, 'second signal: exiting at once');
+            process.exit(1);
+          }
+          logger.info({ signal }, 'signal received');
+          controlPlane.close().then(done, (error: unknown) => {
+            logger.error({ err: error }, 'shutdown failed');
+            process.exitCode = 1;
+            done();
+          });
+        };
+        process.on('SIGINT', onSignal);
+        process.on('SIGTERM', onSignal);
+      });
+    });
+}

@@ -1,0 +1,57 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+/** The metrics of one process, in one registry served at /metrics (no global registry). */
+export interface Metrics {
+  readonly registry: Registry;
+  readonly httpRequests: Counter<'method' | 'route' | 'code'>;
+  readonly httpDuration: Histogram<'method' | 'route'>;
+  readonly storeOperations: Counter<'backend' | 'operation' | 'result'>;
+  readonly storeDuration: Histogram<'backend' | 'operation'>;
+  readonly storeWatches: Gauge<'backend'>;
+}
+
+export function createMetrics(build: { version: string; gitCommit: string }): Metrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  new Gauge({
+    name: 'edgeplane_build_info',
+    help: 'Build of the running edgeplane process (value is always 1).',
+    labelNames: ['version', 'git_commit', 'node_version'],
+    registers: [registry],
+  }).set({ version: build.version, git_commit: build.gitCommit, node_version: process.version }, 1);
+  return {
+    registry,
+    httpRequests: new Counter({
+      name: 'edgeplane_http_requests_total',
+      help: 'HTTP requests answered, by method, route pattern and status code.',
+      labelNames: ['method', 'route', 'code'],
+      registers: [registry],
+    }),
+    httpDuration: new Histogram({
+      name: 'edgeplane_http_request_duration_seconds',
+      help: 'Time to answer an HTTP request, by method and route pattern.',
+      labelNames: ['method', 'route'],
+      buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers: [registry],
+    }),
+    storeOperations: new Counter({
+      name: 'edgeplane_store_operations_total',
+      help: 'Store port operations, by backend, operation and result (ok or the StoreError code).',
+      labelNames: ['backend', 'operation', 'result'],
+      registers: [registry],
+    }),
+    storeDuration: new Histogram({
+      name: 'edgeplane_store_operation_duration_seconds',
+      help: 'Duration of store port operations, by backend and operation.',
+      labelNames: ['backend', 'operation'],
+      buckets: [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
+      registers: [registry],
+    }),
+    storeWatches: new Gauge({
+      name: 'edgeplane_store_watches',
+      help: 'Store watches currently open, by backend.',
+      labelNames: ['backend'],
+      registers: [registry],
+    }),
+  };
+}

@@ -1,0 +1,92 @@
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { Logger } from '../observability/logger.js';
+import type { Metrics } from '../observability/metrics.js';
+import { type HealthCheck, type HealthEndpoint, renderReport, runChecks } from './health.js';
+
+export interface HttpServerOptions {
+  readonly tls: { readonly cert: string; readonly key: string };
+  readonly logger: Logger;
+  readonly metrics: Metrics;
+  readonly checks: Readonly<Record<HealthEndpoint, readonly HealthCheck[]>>;
+  readonly version: Readonly<Record<string, string>>;
+  /** Largest request body accepted, in bytes. Default 1 MiB. */
+  readonly bodyLimit?: number;
+  /** Per-check timeout of the health endpoints. Default 5 s. */
+  readonly checkTimeoutMs?: number;
+}
+
+/** Routes probed often: logged at debug so they do not drown the request log. */
+const QUIET_ROUTES = new Set(['/healthz', '/livez', '/readyz', '/healthz/:check', '/livez/:check', '/readyz/:check', '/metrics']);
+
+/**
+ * The control plane's HTTPS server with the routes every process has: health, version and
+ * metrics. The APIs (config, vK8s, identity) register their routes on it.
+ */
+export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
+  const { logger, metrics } = options;
+  const app = Fastify({
+    https: { cert: options.tls.cert, key: options.tls.key, minVersion: 'TLSv1.2' },
+    bodyLimit: options.bodyLimit ?? 1024 * 1024,
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+  });
+
+  app.addHook('onResponse', (request, reply, done) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    const seconds = reply.elapsedTime / 1000;
+    metrics.httpRequests.inc({ method: request.method, route, code: String(reply.statusCode) });
+    metrics.httpDuration.observe({ method: request.method, route }, seconds);
+    const level = QUIET_ROUTES.has(route) ? 'debug' : 'info';
+    logger[level]({ method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 100) / 100, remote: request.ip }, 'request');
+    done();
+  });
+
+  app.setNotFoundHandler((_request, reply) => {
+    // kube-apiserver answers unknown paths like this (Go's default 404).
+    void reply.code(404).type('text/plain; charset=utf-8').send('404 page not found\n');
+  });
+
+  app.setErrorHandler((error: { statusCode?: number; message?: string }, request, reply) => {
+    const status = typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
+    if (status >= 500) logger.error({ err: error, url: request.url }, 'request failed');
+    void reply
+      .code(status)
+      .type('text/plain; charset=utf-8')
+      .send(status >= 500 ? 'internal server error\n' : `${error.message ?? 'bad request'}\n`);
+  });
+
+  const timeoutMs = options.checkTimeoutMs ?? 5000;
+  for (const endpoint of ['healthz', 'livez', 'readyz'] as const) {
+    const checks = options.checks[endpoint];
+    app.get(`/${endpoint}`, async (request, reply) => {
+      const query = request.query as Record<string, string | string[] | undefined>;
+      const exclude = new Set([query['exclude'] ?? []].flat());
+      const unknownExcludes = [...exclude].filter((name) => !checks.some((c) => c.name === name));
+      const results = await runChecks(checks, exclude, timeoutMs);
+      const report = renderReport(endpoint, results, { verbose: 'verbose' in query, unknownExcludes });
+      for (const failure of report.failures) logger.warn({ check: failure.name, reason: failure.reason }, `${endpoint} check failed`);
+      return sendText(reply, report.statusCode, report.body);
+    });
+    app.get(`/${endpoint}/:check`, async (request: FastifyRequest<{ Params: { check: string } }>, reply) => {
+      const check = checks.find((c) => c.name === request.params.check);
+      if (check === undefined) return sendText(reply, 404, '404 page not found\n');
+      const [result] = await runChecks([check], new Set(), timeoutMs);
+      return result?.status === 'failed'
+        ? sendText(reply, 500, `internal server error: ${result.reason ?? 'unknown'}\n`)
+        : sendText(reply, 200, 'ok');
+    });
+  }
+
+  app.get('/version', (_request, reply) => reply.type('application/json').send(JSON.stringify(options.version, null, 2) + '\n'));
+
+  app.get('/metrics', async (_request, reply) => {
+    const body = await metrics.registry.metrics();
+    return reply.type(metrics.registry.contentType).send(body);
+  });
+
+  return app;
+}
+
+function sendText(reply: FastifyReply, status: number, body: string): FastifyReply {
+  return reply.code(status).header('x-content-type-options', 'nosniff').type('text/plain; charset=utf-8').send(body);
+}
