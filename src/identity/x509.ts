@@ -15,7 +15,7 @@ export const EC_P256: EcKeyGenParams = { name: 'ECDSA', namedCurve: 'P-256' };
 export const SIGN_ECDSA_SHA256: EcdsaParams = { name: 'ECDSA', hash: 'SHA-256' };
 
 export function generateEcKeyPair(): Promise<CryptoKeyPair> {
-  return webcrypto.subtle.generateKey(EC_P256, true, ['sign', 'verify']) as Promise<CryptoKeyPair>;
+  return webcrypto.subtle.generateKey(EC_P256, true, ['sign', 'verify']);
 }
 
 export async function privateKeyToPem(key: CryptoKey): Promise<string> {
@@ -26,7 +26,7 @@ export async function privateKeyToPem(key: CryptoKey): Promise<string> {
 export async function importEcPrivateKey(pem: string): Promise<CryptoKey> {
   const der = x509.PemConverter.decode(pem)[0];
   if (der === undefined) throw new Error('no PEM block in the private key');
-  return webcrypto.subtle.importKey('pkcs8', der, EC_P256, true, ['sign']) as Promise<CryptoKey>;
+  return webcrypto.subtle.importKey('pkcs8', der, EC_P256, true, ['sign']);
 }
 
 /** A random positive 128-bit serial number, as hex. */
