@@ -49,7 +49,7 @@ export function serverCommand(): Command {
       const home = resolve(options.home);
       let store: StoreConfig | undefined;
       if (options.store === 'etcd') {
-        if (options.etcdEndpoints === undefined) throw new InvalidArgumentError('--store etcd needs --etcd-endpoints (or EDGEPLANE_ETCD_ENDPOINTS)');
+        if (options.etcdEndpoints === undefined) throw new Error('--store etcd needs --etcd-endpoints (or EDGEPLANE_ETCD_ENDPOINTS)');
         store = { backend: 'etcd', endpoints: options.etcdEndpoints };
       }
       const controlPlane = await startControlPlane({ home, listen: options.listen, logger, ...(store === undefined ? {} : { store }) });

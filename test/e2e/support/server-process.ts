@@ -1,0 +1,79 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { request } from 'node:https';
+import { fileURLToPath } from 'node:url';
+
+/** The `edgeplane` command as installed by `npm ci` (bin/edgeplane.js). */
+export const EDGEPLANE_BIN = fileURLToPath(new URL('../../../../bin/edgeplane.js', import.meta.url));
+
+export interface ServerProcess {
+  readonly url: string;
+  readonly child: ChildProcess;
+  /** Parsed JSON log lines written so far. */
+  readonly logs: Array<Record<string, unknown>>;
+  /** Sends the signal and resolves to the exit code. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/** Starts `edgeplane server` on a free port and waits for its "serving HTTPS" log line. */
+export async function startServer(home: string, extraArgs: string[] = [], env: Record<string, string> = {}): Promise<ServerProcess> {
+  const child = spawn(process.execPath, [EDGEPLANE_BIN, 'server', '--home', home, '--listen', '127.0.0.1:0', ...extraArgs], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const logs: Array<Record<string, unknown>> = [];
+  let stderr = '';
+  let buffered = '';
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start within 30 s: ${stderr}`)), 30_000);
+    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stdout?.on('data', (chunk: Buffer) => {
+      buffered += chunk.toString();
+      const lines = buffered.split('\n');
+      buffered = lines.pop() ?? '';
+      for (const line of lines) {
+        try {
+          const entry = JSON.parse(line) as Record<string, unknown>;
+          logs.push(entry);
+          if (entry['msg'] === 'serving HTTPS' && typeof entry['url'] === 'string') {
+            clearTimeout(timer);
+            resolve(entry['url']);
+          }
+        } catch {
+          stderr += `unparsable log line: ${line}\n`;
+        }
+      }
+    });
+    void exited.then((code) => reject(new Error(`server exited with ${code} before serving: ${stderr}`)));
+  });
+  return {
+    url,
+    child,
+    logs,
+    stop: (signal = 'SIGINT') => {
+      child.kill(signal);
+      return exited;
+    },
+  };
+}
+
+export interface HttpsResponse {
+  readonly status: number;
+  readonly headers: Record<string, string | string[] | undefined>;
+  readonly body: string;
+}
+
+/** A GET over HTTPS that trusts only `ca`. */
+export function httpsGet(url: string, ca: string, headers: Record<string, string> = {}): Promise<HttpsResponse> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: 'GET', ca, headers, agent: false }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
