@@ -1,5 +1,6 @@
 import { StoreError } from './errors.js';
-import type { Revision } from './types.js';
+import { checkLimit, checkPrefix, checkRevision } from './keys.js';
+import type { ListOptions, Revision } from './types.js';
 
 /** Where a paginated list resumes: after `lastKey`, at snapshot `revision`. */
 export interface ContinuePosition {
@@ -40,4 +41,18 @@ export function decodeContinue(token: string, prefix: string): ContinuePosition 
   }
   if (!p.start.startsWith(prefix)) throw StoreError.invalid('continue token is not valid: key outside prefix');
   return { revision: p.rv, lastKey: p.start, prefix };
+}
+
+/**
+ * Checks a list call's arguments (the same for every backend) and decodes its continue
+ * token. Resolves to where the page starts: undefined for a first page.
+ */
+export function checkListArguments(prefix: string, options: ListOptions): ContinuePosition | undefined {
+  checkPrefix(prefix);
+  checkLimit(options.limit);
+  if (options.revision !== undefined) checkRevision(options.revision, 'list revision');
+  if (options.continue !== undefined && options.revision !== undefined) {
+    throw StoreError.invalid('list takes either a continue token or a revision, not both');
+  }
+  return options.continue === undefined ? undefined : decodeContinue(options.continue, prefix);
 }

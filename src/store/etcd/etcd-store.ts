@@ -1,7 +1,7 @@
 import { Etcd3, type IKeyValue, type IRangeResponse, type Watcher } from 'etcd3';
-import { decodeContinue, encodeContinue } from '../continue-token.js';
+import { checkListArguments, encodeContinue } from '../continue-token.js';
 import { StoreError } from '../errors.js';
-import { checkKey, checkLimit, checkPrefix, checkRevision, checkTtl, checkValue, prefixEnd } from '../keys.js';
+import { checkKey, checkPrefix, checkRevision, checkTtl, checkValue, prefixEnd } from '../keys.js';
 import type {
   DeleteResult,
   KeyValue,
@@ -66,13 +66,7 @@ export class EtcdStore implements Store, EtcdWatchSource {
   }
 
   async list(prefix: string, options: ListOptions = {}): Promise<ListResult> {
-    checkPrefix(prefix);
-    checkLimit(options.limit);
-    if (options.revision !== undefined) checkRevision(options.revision, 'list revision');
-    if (options.continue !== undefined && options.revision !== undefined) {
-      throw StoreError.invalid('list takes either a continue token or a revision, not both');
-    }
-    const position = options.continue === undefined ? undefined : decodeContinue(options.continue, prefix);
+    const position = checkListArguments(prefix, options);
     const start = position === undefined ? prefix : position.lastKey + '\x00';
     const revision = position?.revision ?? options.revision;
     const limit = options.limit;
@@ -160,12 +154,7 @@ export class EtcdStore implements Store, EtcdWatchSource {
     if (this.closed) throw StoreError.unavailable('etcd store is closed');
     const watch = new EtcdWatch(this, prefix, options.fromRevision, this.options.maxWatchQueue ?? 1000);
     this.watches.add(watch);
-    const signal = options.signal;
-    if (signal !== undefined) {
-      if (signal.aborted) watch.finish();
-      else signal.addEventListener('abort', () => watch.finish(), { once: true });
-    }
-    return watch;
+    return watch.endOn(options.signal);
   }
 
   openWatcher(prefix: string, startRevision: Revision): Promise<Watcher> {

@@ -1,6 +1,7 @@
 import type { IEvent, IKeyValue, IWatchResponse, Watcher } from 'etcd3';
 import { StoreError } from '../errors.js';
 import type { KeyValue, Revision, WatchEvent } from '../types.js';
+import { WatchIterator } from '../watch-iterator.js';
 import { fromEtcdError } from './etcd-errors.js';
 
 export function etcdToKeyValue(kv: IKeyValue): KeyValue {
@@ -27,13 +28,9 @@ export interface EtcdWatchSource {
  * events behind, the etcd watcher is cancelled and re-opened from the last queued revision
  * once the consumer has caught up, so a slow reader costs no unbounded memory.
  */
-export class EtcdWatch implements AsyncIterableIterator<WatchEvent> {
-  private readonly queue: WatchEvent[] = [];
+export class EtcdWatch extends WatchIterator {
   private watcher: Watcher | undefined;
   private starting = false;
-  private failure: StoreError | undefined;
-  private finished = false;
-  private wake: (() => void) | undefined;
 
   constructor(
     private readonly source: EtcdWatchSource,
@@ -41,6 +38,7 @@ export class EtcdWatch implements AsyncIterableIterator<WatchEvent> {
     private position: Revision | undefined,
     private readonly maxQueue: number,
   ) {
+    super();
     this.start();
   }
 
@@ -61,7 +59,7 @@ export class EtcdWatch implements AsyncIterableIterator<WatchEvent> {
         if (this.position < compacted) throw StoreError.compacted(this.position, compacted);
       }
       const watcher = await this.source.openWatcher(this.prefix, this.position + 1);
-      if (this.finished) {
+      if (this.ended) {
         await watcher.cancel();
         return;
       }
@@ -78,11 +76,10 @@ export class EtcdWatch implements AsyncIterableIterator<WatchEvent> {
     for (const event of res.events) {
       const revision = Number(event.kv.mod_revision);
       if (this.position !== undefined && revision <= this.position) continue;
-      this.queue.push(toEvent(event.type, event.kv, event.prev_kv));
       this.position = revision;
+      this.push(toEvent(event.type, event.kv, event.prev_kv));
     }
-    if (this.queue.length >= this.maxQueue) this.pause();
-    this.signal();
+    if (this.queued >= this.maxQueue) this.pause();
   }
 
   private async onError(watcher: Watcher, error: Error): Promise<void> {
@@ -103,47 +100,14 @@ export class EtcdWatch implements AsyncIterableIterator<WatchEvent> {
     void watcher?.cancel().catch(() => undefined);
   }
 
-  private fail(error: StoreError): void {
-    this.failure ??= error;
-    this.source.forget(this);
-    this.signal();
+  protected refill(): boolean {
+    if (this.watcher === undefined && !this.starting) this.start();
+    return true; // events, or the outcome of starting, will signal
   }
 
-  private signal(): void {
-    const wake = this.wake;
-    this.wake = undefined;
-    wake?.();
-  }
-
-  finish(): void {
-    if (this.finished) return;
-    this.finished = true;
+  protected release(): void {
     this.pause();
     this.source.forget(this);
-    this.signal();
-  }
-
-  async next(): Promise<IteratorResult<WatchEvent>> {
-    for (;;) {
-      if (this.finished) return { done: true, value: undefined };
-      const event = this.queue.shift();
-      if (event !== undefined) return { done: false, value: event };
-      if (this.failure !== undefined) {
-        this.finished = true;
-        throw this.failure;
-      }
-      if (this.watcher === undefined && !this.starting) this.start();
-      await new Promise<void>((resolve) => (this.wake = resolve));
-    }
-  }
-
-  return(): Promise<IteratorResult<WatchEvent>> {
-    this.finish();
-    return Promise.resolve({ done: true, value: undefined });
-  }
-
-  [Symbol.asyncIterator](): this {
-    return this;
   }
 }
 

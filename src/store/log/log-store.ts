@@ -1,6 +1,6 @@
-import { decodeContinue, encodeContinue } from '../continue-token.js';
+import { checkListArguments, encodeContinue } from '../continue-token.js';
 import { StoreError, toStoreError } from '../errors.js';
-import { checkKey, checkLimit, checkPrefix, checkRevision, checkTtl, checkValue, prefixEnd } from '../keys.js';
+import { checkKey, checkPrefix, checkRevision, checkTtl, checkValue, prefixEnd } from '../keys.js';
 import type {
   DeleteResult,
   KeyValue,
@@ -155,13 +155,7 @@ export class LogStore implements Store {
   }
 
   async list(prefix: string, options: ListOptions = {}): Promise<ListResult> {
-    checkPrefix(prefix);
-    checkLimit(options.limit);
-    if (options.revision !== undefined) checkRevision(options.revision, 'list revision');
-    if (options.continue !== undefined && options.revision !== undefined) {
-      throw StoreError.invalid('list takes either a continue token or a revision, not both');
-    }
-    const position = options.continue === undefined ? undefined : decodeContinue(options.continue, prefix);
+    const position = checkListArguments(prefix, options);
     return this.read('list', () => {
       const current = this.log.currentRevision();
       const revision = position?.revision ?? options.revision ?? current;

@@ -1,6 +1,7 @@
 import { StoreError } from '../errors.js';
 import { prefixEnd } from '../keys.js';
 import type { Revision, WatchEvent } from '../types.js';
+import { WatchIterator } from '../watch-iterator.js';
 import type { LogBackend, LogChange } from './log-backend.js';
 import { changeToEvent } from './log-rows.js';
 
@@ -36,11 +37,7 @@ export class WatchHub {
     const position = fromRevision ?? this.log.currentRevision();
     const watcher = new LogWatcher(this, prefix, prefixEnd(prefix), position);
     this.all.add(watcher);
-    if (signal !== undefined) {
-      if (signal.aborted) watcher.finish();
-      else signal.addEventListener('abort', () => watcher.finish(), { once: true });
-    }
-    return watcher;
+    return watcher.endOn(signal);
   }
 
   /** Reads the rows written since the last poll and feeds them to the synced watchers. */
@@ -119,16 +116,12 @@ export class WatchHub {
   }
 }
 
-/** One watch: an async iterator over the events of its key range. */
-export class LogWatcher implements AsyncIterableIterator<WatchEvent> {
+/** One watch on the log: an async iterator over the events of its key range. */
+export class LogWatcher extends WatchIterator {
   /** Revision of the newest event queued or delivered (the watch resumes after it). */
   position: Revision;
   /** Whether the hub feeds this watcher (set only by the hub). */
   synced = false;
-  private readonly queue: WatchEvent[] = [];
-  private failure: StoreError | undefined;
-  private finished = false;
-  private wake: (() => void) | undefined;
 
   constructor(
     private readonly hub: WatchHub,
@@ -136,6 +129,7 @@ export class LogWatcher implements AsyncIterableIterator<WatchEvent> {
     readonly end: string,
     position: Revision,
   ) {
+    super();
     this.position = position;
   }
 
@@ -144,56 +138,21 @@ export class LogWatcher implements AsyncIterableIterator<WatchEvent> {
     const { row } = change;
     if (row.revision <= this.position || row.key < this.start || row.key >= this.end) return;
     this.enqueue(changeToEvent(change));
-    if (this.queue.length >= this.hub.maxQueue) this.hub.unsync(this);
+    if (this.queued >= this.hub.maxQueue) this.hub.unsync(this);
   }
 
   enqueue(event: WatchEvent): void {
-    this.queue.push(event);
     this.position = event.revision;
-    this.signal();
+    this.push(event);
   }
 
-  fail(error: StoreError): void {
-    this.failure = error;
+  protected refill(): boolean {
+    if (this.synced) return true; // the hub will push
+    this.hub.catchUp(this);
+    return false;
+  }
+
+  protected release(): void {
     this.hub.remove(this);
-    this.signal();
-  }
-
-  finish(): void {
-    this.finished = true;
-    this.hub.remove(this);
-    this.signal();
-  }
-
-  private signal(): void {
-    const wake = this.wake;
-    this.wake = undefined;
-    wake?.();
-  }
-
-  async next(): Promise<IteratorResult<WatchEvent>> {
-    for (;;) {
-      if (this.finished) return { done: true, value: undefined };
-      const event = this.queue.shift();
-      if (event !== undefined) return { done: false, value: event };
-      if (this.failure !== undefined) {
-        this.finished = true;
-        throw this.failure;
-      }
-      if (!this.synced) {
-        this.hub.catchUp(this);
-        continue;
-      }
-      await new Promise<void>((resolve) => (this.wake = resolve));
-    }
-  }
-
-  return(): Promise<IteratorResult<WatchEvent>> {
-    this.finish();
-    return Promise.resolve({ done: true, value: undefined });
-  }
-
-  [Symbol.asyncIterator](): this {
-    return this;
   }
 }
