@@ -11,6 +11,9 @@ interface ServerOptions {
   store: 'sqlite' | 'etcd';
   etcdEndpoints?: string[];
   logLevel: string;
+  tenant: string;
+  dnsServer?: string;
+  maxRequestBytes: number;
 }
 
 function listenArgument(value: string): ListenAddress {
@@ -39,6 +42,15 @@ export function serverCommand(): Command {
     )
     .addOption(new Option('--store <backend>', 'where state is kept').choices(['sqlite', 'etcd']).env('EDGEPLANE_STORE').default('sqlite'))
     .addOption(new Option('--etcd-endpoints <urls>', 'comma-separated etcd client URLs (with --store etcd)').env('EDGEPLANE_ETCD_ENDPOINTS').argParser(endpointsArgument))
+    .addOption(new Option('--tenant <name>', 'tenant created on first start; its admin token goes to <home>/api-token').env('EDGEPLANE_TENANT').default('acme'))
+    .addOption(new Option('--dns-server <host:port>', 'DNS server for dns_domain verification (default: the system resolvers)').env('EDGEPLANE_DNS_SERVER'))
+    .addOption(
+      new Option('--max-request-bytes <n>', 'largest configuration API request body').env('EDGEPLANE_MAX_REQUEST_BYTES').default(1024 * 1024, '1048576').argParser((v) => {
+        const n = Number(v);
+        if (!Number.isInteger(n) || n < 1024) throw new InvalidArgumentError('must be a whole number of bytes, at least 1024');
+        return n;
+      }),
+    )
     .addOption(new Option('--log-level <level>', 'least severe level logged').choices(LOG_LEVELS).env('EDGEPLANE_LOG_LEVEL').default('info'))
     .addHelpText(
       'after',
@@ -52,7 +64,15 @@ export function serverCommand(): Command {
         if (options.etcdEndpoints === undefined) throw new Error('--store etcd needs --etcd-endpoints (or EDGEPLANE_ETCD_ENDPOINTS)');
         store = { backend: 'etcd', endpoints: options.etcdEndpoints };
       }
-      const controlPlane = await startControlPlane({ home, listen: options.listen, logger, ...(store === undefined ? {} : { store }) });
+      const controlPlane = await startControlPlane({
+        home,
+        listen: options.listen,
+        logger,
+        defaultTenant: options.tenant,
+        bodyLimit: options.maxRequestBytes,
+        ...(options.dnsServer === undefined ? {} : { dnsServer: options.dnsServer }),
+        ...(store === undefined ? {} : { store }),
+      });
       await new Promise<void>((done) => {
         let signals = 0;
         const onSignal = (signal: NodeJS.Signals): void => {

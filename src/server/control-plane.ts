@@ -1,5 +1,15 @@
+import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { platformClientCertificates } from '../auth/client-certificates.js';
+import { CredentialService } from '../auth/credentials.js';
+import { TenantService } from '../auth/tenants.js';
+import { ConfigService } from '../config/config-service.js';
+import { dnsResolver } from '../config/dns-verification.js';
+import { registerConfigApi } from '../config/http/config-routes.js';
+import { NAMESPACED_KINDS, type ConfigKind } from '../config/kinds/index.js';
+import { configOpenApi } from '../config/openapi.js';
+import { ObjectRegistry } from '../config/registry.js';
 import { ensurePlatformPki } from '../identity/platform-ca.js';
 import type { Logger } from '../observability/logger.js';
 import { createMetrics } from '../observability/metrics.js';
@@ -9,6 +19,8 @@ import { describeStore, openStore, type StoreConfig } from '../store/open-store.
 import type { Store } from '../store/types.js';
 import { readBuildInfo, versionDocument } from './build-info.js';
 import type { HealthCheck } from './health.js';
+import { writeFileAtomic } from './atomic-file.js';
+import { systemClock } from './clock.js';
 import { buildHttpServer } from './http-server.js';
 import { type ListenAddress, urlFor } from './listen-address.js';
 
@@ -20,6 +32,20 @@ export interface ControlPlaneOptions {
   readonly store?: StoreConfig;
   readonly logger: Logger;
   readonly compactionIntervalMs?: number;
+  /** The tenant created on first start, with its admin token in `<home>/api-token`. Default `acme`. */
+  readonly defaultTenant?: string;
+  /** DNS server (`host:port`) for dns_domain verification; default: the system's resolvers. */
+  readonly dnsServer?: string;
+  /** Largest configuration API request body, in bytes. Default 1 MiB. */
+  readonly bodyLimit?: number;
+}
+
+export interface SiteRegistration {
+  readonly tenant: string;
+  readonly namespace: string;
+  readonly name: string;
+  readonly labels: Record<string, string>;
+  readonly spec: Record<string, unknown>;
 }
 
 export interface ControlPlane {
@@ -27,6 +53,11 @@ export interface ControlPlane {
   readonly url: string;
   readonly caCertPath: string;
   readonly store: Store;
+  /**
+   * Creates a site object as the platform does when a site registers (sites have no public
+   * create). Used by site registration, and by tests until registration exists.
+   */
+  registerSite(site: SiteRegistration): Promise<void>;
   /** Graceful stop: readiness fails, in-flight requests finish, then the store closes. */
   close(): Promise<void>;
 }
@@ -43,6 +74,13 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
   const pki = await ensurePlatformPki({ dir: join(options.home, 'pki'), hosts: [options.listen.host] });
   logger.info({ outcome: pki.outcome, caCert: pki.caCertPath }, 'platform PKI ready');
 
+  const clock = systemClock();
+  const registry = new ObjectRegistry(store, clock);
+  const credentials = new CredentialService(store, clock, platformClientCertificates({ certificate: pki.caCert, key: readFileSync(pki.caKeyPath, 'utf8') }));
+  const tenants = new TenantService(store, registry, credentials, logger);
+  await tenants.bootstrap(options.home, options.defaultTenant ?? 'acme');
+  const service = new ConfigService(store, registry);
+
   let shuttingDown = false;
   const ping: HealthCheck = { name: 'ping', run: () => Promise.resolve() };
   const storeCheck: HealthCheck = { name: storeConfig.backend, run: async () => void (await store.currentRevision()) };
@@ -51,11 +89,26 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     run: () => (shuttingDown ? Promise.reject(new Error('the server is shutting down')) : Promise.resolve()),
   };
   const app = buildHttpServer({
-    tls: { cert: pki.servingCert, key: pki.servingKey },
+    tls: { cert: pki.servingCert, key: pki.servingKey, clientCa: pki.caCert },
     logger,
     metrics,
     checks: { livez: [ping], readyz: [ping, storeCheck, shutdown], healthz: [ping, storeCheck] },
     version: versionDocument(build),
+    bodyLimit: options.bodyLimit ?? 1024 * 1024,
+  });
+  let url = '';
+  const bodyLimit = options.bodyLimit ?? 1024 * 1024;
+  const openapi = configOpenApi(build.version);
+  registerConfigApi(app, {
+    service,
+    credentials,
+    tenants,
+    resolver: dnsResolver(options.dnsServer),
+    clock,
+    logger,
+    bodyLimit,
+    openapi: () => openapi,
+    publicUrl: () => url,
   });
 
   const stopCompactor = startCompactor(store, {
@@ -70,7 +123,8 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     throw error;
   }
   const port = (app.server.address() as AddressInfo).port;
-  const url = urlFor({ host: options.listen.host, port });
+  url = urlFor({ host: options.listen.host === '0.0.0.0' ? '127.0.0.1' : options.listen.host, port });
+  writeFileAtomic(join(options.home, 'server-url'), url + '\n', 0o644);
   logger.info({ url, caCert: pki.caCertPath, version: build.version }, 'serving HTTPS');
 
   let closing: Promise<void> | undefined;
@@ -78,6 +132,15 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     url,
     caCertPath: pki.caCertPath,
     store,
+    registerSite: async (site) => {
+      const kind = NAMESPACED_KINDS.get('site') as ConfigKind;
+      await registry.createDecoded(
+        { tenant: site.tenant, kind, namespace: site.namespace },
+        { name: site.name, namespace: site.namespace, labels: site.labels, annotations: {}, description: '', disable: false },
+        site.spec,
+        { creatorClass: 'edgeplane-platform', creatorId: 'site-registration' },
+      );
+    },
     close: () => {
       closing ??= (async () => {
         shuttingDown = true;

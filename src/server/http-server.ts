@@ -4,7 +4,8 @@ import type { Metrics } from '../observability/metrics.js';
 import { type HealthCheck, type HealthEndpoint, renderReport, runChecks } from './health.js';
 
 export interface HttpServerOptions {
-  readonly tls: { readonly cert: string; readonly key: string };
+  /** Serving certificate; with `clientCa`, clients may present certificates signed by it. */
+  readonly tls: { readonly cert: string; readonly key: string; readonly clientCa?: string };
   readonly logger: Logger;
   readonly metrics: Metrics;
   readonly checks: Readonly<Record<HealthEndpoint, readonly HealthCheck[]>>;
@@ -25,7 +26,13 @@ const QUIET_ROUTES = new Set(['/healthz', '/livez', '/readyz', '/healthz/:check'
 export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
   const { logger, metrics } = options;
   const app = Fastify({
-    https: { cert: options.tls.cert, key: options.tls.key, minVersion: 'TLSv1.2' },
+    https: {
+      cert: options.tls.cert,
+      key: options.tls.key,
+      minVersion: 'TLSv1.2',
+      // Ask for a client certificate but let requests without one through: the APIs decide.
+      ...(options.tls.clientCa === undefined ? {} : { ca: options.tls.clientCa, requestCert: true, rejectUnauthorized: false }),
+    },
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
     return503OnClosing: true,
     forceCloseConnections: 'idle',

@@ -1,5 +1,4 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { request } from 'node:https';
 import { fileURLToPath } from 'node:url';
 
 /** The `edgeplane` command as installed by `npm ci` (bin/edgeplane.js). */
@@ -57,23 +56,4 @@ export async function startServer(home: string, extraArgs: string[] = [], env: R
   };
 }
 
-export interface HttpsResponse {
-  readonly status: number;
-  readonly headers: Record<string, string | string[] | undefined>;
-  readonly body: string;
-}
-
-/** A GET over HTTPS that trusts only `ca`. */
-export function httpsGet(url: string, ca: string, headers: Record<string, string> = {}): Promise<HttpsResponse> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'GET', ca, headers, agent: false }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
+export { httpsGet, httpsRequest, type HttpsResponse } from '../../../src/server/testing/https-client.js';

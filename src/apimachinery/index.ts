@@ -1,0 +1,2 @@
+export * from './labels/selector.js';
+export * from './validation/names.js';

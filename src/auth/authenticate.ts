@@ -1,0 +1,29 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { TLSSocket } from 'node:tls';
+import { AuthenticationError, type CredentialService } from './credentials.js';
+import type { Principal } from './principal.js';
+
+const SCHEMES = /^(APIToken|Bearer)\s+(\S+)\s*$/i;
+
+/**
+ * The caller of a request, from `Authorization: APIToken <token>` (or `Bearer <token>`),
+ * else from a client certificate that TLS verified against the platform CA. Throws
+ * {@link AuthenticationError} with the reason; the API layers answer 401 with it.
+ */
+export async function authenticateRequest(credentials: CredentialService, headers: IncomingHttpHeaders, socket: unknown): Promise<Principal> {
+  const authorization = headers.authorization;
+  if (authorization !== undefined) {
+    const match = SCHEMES.exec(authorization);
+    if (match === null) throw new AuthenticationError('the Authorization header must be "APIToken <token>" or "Bearer <token>"');
+    return credentials.authenticateToken(match[2] ?? '');
+  }
+  const tls = socket as Partial<TLSSocket>;
+  if (tls.authorized === true && typeof tls.getPeerCertificate === 'function') {
+    const certificate = tls.getPeerCertificate();
+    if (certificate.serialNumber !== undefined && certificate.serialNumber !== '') return credentials.authenticateCertificate(certificate.serialNumber);
+  }
+  if (tls.authorizationError !== undefined && tls.authorizationError !== null && typeof tls.getPeerCertificate === 'function' && Object.keys(tls.getPeerCertificate()).length > 0) {
+    throw new AuthenticationError(`the client certificate was not accepted: ${String(tls.authorizationError)}`);
+  }
+  throw new AuthenticationError('authentication required: send "Authorization: APIToken <token>" or a client certificate issued by the platform CA');
+}

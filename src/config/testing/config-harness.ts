@@ -1,0 +1,74 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createLogger } from '../../observability/logger.js';
+import { type ControlPlane, startControlPlane } from '../../server/control-plane.js';
+import { httpsRequest, type HttpsResponse } from '../../server/testing/https-client.js';
+import { startTestDnsServer, type TestDnsServer } from './dns-server.js';
+
+export interface CallOptions {
+  /** Token to send (default: the acme admin token); null sends no Authorization header. */
+  readonly token?: string | null;
+  readonly body?: unknown;
+  /** Raw body text, sent as is. */
+  readonly raw?: string;
+  readonly headers?: Record<string, string>;
+  readonly cert?: string;
+  readonly key?: string;
+}
+
+export interface ConfigHarness {
+  readonly url: string;
+  readonly ca: string;
+  readonly home: string;
+  readonly adminToken: string;
+  readonly platformToken: string;
+  readonly controlPlane: ControlPlane;
+  readonly dns: TestDnsServer;
+  call(method: string, path: string, options?: CallOptions): Promise<HttpsResponse>;
+  close(): Promise<void>;
+}
+
+/** The real control plane in this process (memory store, real HTTPS, a real test DNS server). */
+export async function startConfigHarness(options: { bodyLimit?: number } = {}): Promise<ConfigHarness> {
+  const home = mkdtempSync(join(tmpdir(), 'edgeplane-config-'));
+  const dns = await startTestDnsServer();
+  const controlPlane = await startControlPlane({
+    home,
+    listen: { host: '127.0.0.1', port: 0 },
+    store: { backend: 'memory' },
+    logger: createLogger({ level: 'silent' }),
+    dnsServer: dns.address,
+    ...(options.bodyLimit === undefined ? {} : { bodyLimit: options.bodyLimit }),
+  });
+  const ca = readFileSync(join(home, 'pki', 'ca.crt'), 'utf8');
+  const adminToken = readFileSync(join(home, 'api-token'), 'utf8').trim();
+  const platformToken = readFileSync(join(home, 'platform-api-token'), 'utf8').trim();
+  return {
+    url: controlPlane.url,
+    ca,
+    home,
+    adminToken,
+    platformToken,
+    controlPlane,
+    dns,
+    call: (method, path, o = {}) => {
+      const headers: Record<string, string> = { 'content-type': 'application/json', ...o.headers };
+      if (headers['content-type'] === '') delete headers['content-type'];
+      const token = o.token === undefined ? adminToken : o.token;
+      if (token !== null) headers['authorization'] = `APIToken ${token}`;
+      const body = o.raw ?? (o.body === undefined ? undefined : JSON.stringify(o.body));
+      return httpsRequest(`${controlPlane.url}${path}`, ca, {
+        method,
+        headers,
+        ...(body === undefined ? {} : { body }),
+        ...(o.cert === undefined ? {} : { cert: o.cert, key: o.key ?? '' }),
+      });
+    },
+    close: async () => {
+      await controlPlane.close();
+      await dns.stop();
+      rmSync(home, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,46 @@
+import { request } from 'node:https';
+
+export interface HttpsResponse {
+  readonly status: number;
+  readonly headers: Record<string, string | string[] | undefined>;
+  readonly body: string;
+  /** The body parsed as JSON (throws when it is not). */
+  json<T = Record<string, unknown>>(): T;
+}
+
+export interface HttpsRequestOptions {
+  readonly method?: string;
+  readonly headers?: Record<string, string>;
+  readonly body?: string | Buffer;
+  /** PEM client certificate and key, for mutual TLS. */
+  readonly cert?: string;
+  readonly key?: string;
+}
+
+/** An HTTPS request that trusts only `ca` (tests talk to real servers over real TLS). */
+export function httpsRequest(url: string, ca: string, options: HttpsRequestOptions = {}): Promise<HttpsResponse> {
+  return new Promise((resolve, reject) => {
+    const headers: Record<string, string | number> = { ...options.headers };
+    if (options.body !== undefined) headers['content-length'] = Buffer.byteLength(options.body);
+    const req = request(
+      url,
+      { method: options.method ?? 'GET', ca, headers, agent: false, ...(options.cert === undefined ? {} : { cert: options.cert, key: options.key }) },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => {
+          const body = Buffer.concat(chunks).toString('utf8');
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body, json: <T>() => JSON.parse(body) as T });
+        });
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    if (options.body !== undefined) req.write(options.body);
+    req.end();
+  });
+}
+
+export function httpsGet(url: string, ca: string, headers: Record<string, string> = {}): Promise<HttpsResponse> {
+  return httpsRequest(url, ca, { headers });
+}
