@@ -1,6 +1,9 @@
 import { Command, CommanderError } from 'commander';
 import { readBuildInfo } from '../server/build-info.js';
+import { ServerError } from './api-client.js';
+import { configCommand } from './config-command.js';
 import { serverCommand } from './server-command.js';
+import { tokenCommand } from './token-command.js';
 import { versionCommand } from './version-command.js';
 
 /** The `edgeplane` command line. Resolves to the process exit code. */
@@ -14,12 +17,22 @@ export async function main(argv: readonly string[]): Promise<number> {
     .configureOutput({ writeErr: (s) => process.stderr.write(s), writeOut: (s) => process.stdout.write(s) });
   program.addCommand(serverCommand());
   program.addCommand(versionCommand());
-  for (const command of program.commands) command.exitOverride();
+  program.addCommand(configCommand());
+  program.addCommand(tokenCommand());
+  const exitOverrideAll = (command: Command): void => {
+    command.exitOverride();
+    command.commands.forEach(exitOverrideAll);
+  };
+  exitOverrideAll(program);
   try {
     await program.parseAsync([...argv]);
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode;
+    if (error instanceof ServerError) {
+      process.stderr.write(`Error from server (${error.reason}): ${error.message}\n`);
+      return 1;
+    }
     process.stderr.write(`edgeplane: ${error instanceof Error ? error.message : String(error)}\n`);
     return 1;
   }

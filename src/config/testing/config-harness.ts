@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLogger } from '../../observability/logger.js';
 import { type ControlPlane, startControlPlane } from '../../server/control-plane.js';
-import { httpsRequest, type HttpsResponse } from '../../server/testing/https-client.js';
+import { httpsRequest, type HttpsResponse } from '../../client/https-client.js';
 import { startTestDnsServer, type TestDnsServer } from './dns-server.js';
 
 export interface CallOptions {

@@ -17,7 +17,7 @@ export interface HttpsRequestOptions {
   readonly key?: string;
 }
 
-/** An HTTPS request that trusts only `ca` (tests talk to real servers over real TLS). */
+/** An HTTPS request that trusts only `ca` (the platform CA): used by the CLI, and by tests against real servers. */
 export function httpsRequest(url: string, ca: string, options: HttpsRequestOptions = {}): Promise<HttpsResponse> {
   return new Promise((resolve, reject) => {
     const headers: Record<string, string | number> = { ...options.headers };
