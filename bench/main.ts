@@ -2,9 +2,11 @@
  * `npm run bench -- <area>`: benchmarks print their figures next to a baseline measured in
  * the same run on the same machine (raw SQLite, raw etcd, bare node:http, openssl speed).
  */
+import { benchConfig } from './config.js';
 import { benchStore } from './store.js';
 
 const areas: Record<string, { description: string; run: (args: string[]) => Promise<void> }> = {
+  config: { description: 'configuration API: create, get and list rates on SQLite vs the store port in the same run', run: benchConfig },
   store: { description: 'store port: writes/s, reads/s, watch latency per backend vs raw better-sqlite3 and etcd3', run: benchStore },
 };
 

@@ -2,7 +2,8 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { dns1035LabelProblems } from '../apimachinery/index.js';
 import { ConfigError, toConfigError } from '../config/errors.js';
 import type { Clock } from '../server/clock.js';
-import type { Store } from '../store/types.js';
+import type { PrefixCache } from '../store/prefix-cache.js';
+import type { KeyValue, Store } from '../store/types.js';
 import { roleIn } from './authorize.js';
 import type { ClientCertificateIssuer } from './client-certificates.js';
 import { type Principal, type Role, ROLES } from './principal.js';
@@ -65,11 +66,22 @@ export class AuthenticationError extends Error {
  * tenant and roles; authentication turns it into a {@link Principal}.
  */
 export class CredentialService {
+  /**
+   * `cache` mirrors `/auth/` (token and certificate indexes, records) so authenticating a
+   * request reads memory; this process's own writes are applied to it at once.
+   */
   constructor(
     private readonly store: Store,
     private readonly clock: Clock,
     private readonly certificates: ClientCertificateIssuer,
+    private readonly cache: PrefixCache,
   ) {}
+
+  private async write(op: Promise<KeyValue>): Promise<KeyValue> {
+    const kv = await op;
+    this.cache.observe({ kv });
+    return kv;
+  }
 
   async issue(issuer: Principal, request: IssueRequest): Promise<Issued> {
     const nameProblems = dns1035LabelProblems(request.name);
@@ -107,14 +119,14 @@ export class CredentialService {
       if (request.type === 'API_TOKEN') {
         const token = TOKEN_PREFIX + randomBytes(32).toString('base64url');
         const record: CredentialRecord = { ...base, token_sha256: sha256(token) };
-        await this.store.create(recordKey(tenant, request.name), JSON.stringify(record));
-        await this.store.create(tokenKey(record.token_sha256 ?? ''), JSON.stringify({ tenant, name: request.name }));
+        await this.write(this.store.create(recordKey(tenant, request.name), JSON.stringify(record)));
+        await this.write(this.store.create(tokenKey(record.token_sha256 ?? ''), JSON.stringify({ tenant, name: request.name })));
         return { record, secret: { token } };
       }
       const issued = await this.certificates.issue({ user, tenant, credential: request.name, notAfter: expires, now });
       const record: CredentialRecord = { ...base, certificate_serial: normalizeSerial(issued.serial) };
-      await this.store.create(recordKey(tenant, request.name), JSON.stringify(record));
-      await this.store.create(certificateKey(record.certificate_serial ?? ''), JSON.stringify({ tenant, name: request.name }));
+      await this.write(this.store.create(recordKey(tenant, request.name), JSON.stringify(record)));
+      await this.write(this.store.create(certificateKey(record.certificate_serial ?? ''), JSON.stringify({ tenant, name: request.name })));
       return { record, secret: { certificate: issued.certificate, key: issued.key, ca: issued.ca } };
     } catch (error) {
       const mapped = toConfigError(error);
@@ -139,7 +151,7 @@ export class CredentialService {
     const kv = await this.store.get(recordKey(tenant, name));
     if (kv === undefined) throw new ConfigError('NotFound', `api_credential ${name} does not exist in namespace system`);
     const record = JSON.parse(kv.value) as CredentialRecord;
-    await this.store.update(kv.key, JSON.stringify({ ...record, active: false }), kv.modRevision).catch((e: unknown) => {
+    await this.write(this.store.update(kv.key, JSON.stringify({ ...record, active: false }), kv.modRevision)).catch((e: unknown) => {
       throw toConfigError(e);
     });
   }
@@ -147,7 +159,7 @@ export class CredentialService {
   async authenticateToken(token: string): Promise<Principal> {
     if (!token.startsWith(TOKEN_PREFIX)) throw new AuthenticationError('the API token is not valid');
     const digest = sha256(token);
-    const index = await this.store.get(tokenKey(digest));
+    const index = await this.cache.get(tokenKey(digest));
     if (index === undefined) throw new AuthenticationError('the API token is not valid');
     const { tenant, name } = JSON.parse(index.value) as { tenant: string; name: string };
     const record = await this.activeRecord(tenant, name);
@@ -158,7 +170,7 @@ export class CredentialService {
 
   /** A client certificate already verified against the platform CA by TLS: found by serial. */
   async authenticateCertificate(serial: string): Promise<Principal & { virtualK8s?: CredentialRecord['virtual_k8s'] }> {
-    const index = await this.store.get(certificateKey(normalizeSerial(serial)));
+    const index = await this.cache.get(certificateKey(normalizeSerial(serial)));
     if (index === undefined) throw new AuthenticationError('the client certificate is not a known credential');
     const { tenant, name } = JSON.parse(index.value) as { tenant: string; name: string };
     const record = await this.activeRecord(tenant, name);
@@ -166,7 +178,7 @@ export class CredentialService {
   }
 
   private async activeRecord(tenant: string, name: string): Promise<CredentialRecord> {
-    const kv = await this.store.get(recordKey(tenant, name));
+    const kv = await this.cache.get(recordKey(tenant, name));
     if (kv === undefined) throw new AuthenticationError('the credential no longer exists');
     const record = JSON.parse(kv.value) as CredentialRecord;
     if (!record.active) throw new AuthenticationError(`credential ${name} has been revoked`);

@@ -1,4 +1,4 @@
-import { request } from 'node:https';
+import { type Agent, request } from 'node:https';
 
 export interface HttpsResponse {
   readonly status: number;
@@ -15,6 +15,8 @@ export interface HttpsRequestOptions {
   /** PEM client certificate and key, for mutual TLS. */
   readonly cert?: string;
   readonly key?: string;
+  /** A keep-alive agent to reuse connections; default: a new connection per request. */
+  readonly agent?: Agent;
 }
 
 /** An HTTPS request that trusts only `ca` (the platform CA): used by the CLI, and by tests against real servers. */
@@ -24,7 +26,7 @@ export function httpsRequest(url: string, ca: string, options: HttpsRequestOptio
     if (options.body !== undefined) headers['content-length'] = Buffer.byteLength(options.body);
     const req = request(
       url,
-      { method: options.method ?? 'GET', ca, headers, agent: false, ...(options.cert === undefined ? {} : { cert: options.cert, key: options.key }) },
+      { method: options.method ?? 'GET', ca, headers, agent: options.agent ?? false, ...(options.cert === undefined ? {} : { cert: options.cert, key: options.key }) },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));

@@ -1,6 +1,7 @@
 import { matchesSelector, parseSelector, SelectorParseError, type Selector } from '../apimachinery/index.js';
 import { type Access, authorize } from '../auth/authorize.js';
 import { isPlatformNamespace, PLATFORM_TENANT, TENANT_NAMESPACES, type Principal } from '../auth/principal.js';
+import type { PrefixCache } from '../store/prefix-cache.js';
 import type { Store } from '../store/types.js';
 import { ConfigError } from './errors.js';
 import type { StoredObject, VersionedObject } from './envelope.js';
@@ -55,9 +56,11 @@ function listItem(object: VersionedObject, reportFields: boolean): Record<string
 export class ConfigService {
   readonly registry: ObjectRegistry;
 
+  /** `namespaces` mirrors the namespace objects (see keys.ts); misses fall back to the store. */
   constructor(
     private readonly store: Store,
     registry: ObjectRegistry,
+    private readonly namespaces: PrefixCache,
   ) {
     this.registry = registry;
   }
@@ -76,7 +79,7 @@ export class ConfigService {
   }
 
   private async requireNamespace(tenant: string, namespace: string): Promise<void> {
-    const found = await this.store.get(objectKey(tenant, 'namespace', '', namespace));
+    const found = await this.namespaces.get(objectKey(tenant, 'namespace', '', namespace));
     if (found === undefined) throw new ConfigError('NotFound', `namespace ${namespace} does not exist`);
   }
 
@@ -207,7 +210,8 @@ export class ConfigService {
         token = page.continue;
       } while (token !== undefined);
     }
-    await this.registry.delete(this.namespaceTarget(principal), name, false);
+    const revision = await this.registry.delete(this.namespaceTarget(principal), name, false);
+    this.namespaces.observe({ deleted: objectKey(principal.tenant, 'namespace', '', name), revision });
     return {};
   }
 }

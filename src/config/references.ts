@@ -57,7 +57,7 @@ function describe(kind: string, object: StoredObject): ObjectRefWithKind {
 export async function findReferrers(store: Store, target: { tenant: string; kind: string; namespace: string; name: string }): Promise<ObjectRefWithKind[]> {
   const referrers: ObjectRefWithKind[] = [];
   for (const kind of NAMESPACED_KINDS.values()) {
-    if (kind.references === undefined) continue;
+    if (kind.references === undefined || !(kind.refersTo ?? []).includes(target.kind)) continue;
     let token: string | undefined;
     do {
       const page = await store.list(kindPrefix(target.tenant, kind.kind), { limit: 500, ...(token === undefined ? {} : { continue: token }) });

@@ -158,8 +158,8 @@ export class ObjectRegistry {
     return out;
   }
 
-  /** Deletes; with `failIfReferred`, refuses (409) while other objects refer to it. */
-  async delete(target: Target, name: string, failIfReferred: boolean): Promise<void> {
+  /** Deletes; with `failIfReferred`, refuses (409) while other objects refer to it. Resolves to the deletion's revision. */
+  async delete(target: Target, name: string, failIfReferred: boolean): Promise<number> {
     const key = objectKey(target.tenant, target.kind.kind, target.namespace, name);
     if (failIfReferred) {
       const referrers = await findReferrers(this.store, { tenant: target.tenant, kind: target.kind.kind, namespace: target.namespace, name });
@@ -169,7 +169,7 @@ export class ObjectRegistry {
       }
     }
     try {
-      await this.store.delete(key);
+      return (await this.store.delete(key)).revision;
     } catch (error) {
       const mapped = toConfigError(error);
       throw mapped.code === 'NotFound' ? ConfigError.notFound(target.kind.kind, name, target.namespace) : mapped;

@@ -118,3 +118,16 @@ describe('spec rules of every kind', () => {
     assert.ok(doc.paths['/api/web/namespaces']?.['post'] !== undefined);
   });
 });
+
+describe('kind declarations', () => {
+  it('refersTo names exactly the kinds each kind\'s references point at', () => {
+    const samples: Record<string, Record<string, unknown>> = {
+      forwarding_class: { interface_group: 'INTERFACE_GROUP1', policer: { name: 'p' } },
+      virtual_k8s: { vsite_refs: [{ name: 'v' }], default_flavor_ref: { name: 'f' } },
+    };
+    for (const k of NAMESPACED_KINDS.values()) {
+      const found = new Set((k.references?.(samples[k.kind] ?? {}) ?? []).map((r) => r.targetKind));
+      assert.deepEqual([...found].sort(), [...(k.refersTo ?? [])].sort(), k.kind);
+    }
+  });
+});

@@ -15,6 +15,8 @@ import type { Logger } from '../observability/logger.js';
 import { createMetrics } from '../observability/metrics.js';
 import { startCompactor } from '../store/compactor.js';
 import { instrumentStore } from '../store/instrumented-store.js';
+import { PrefixCache } from '../store/prefix-cache.js';
+import { NAMESPACES_PREFIX } from '../config/keys.js';
 import { describeStore, openStore, type StoreConfig } from '../store/open-store.js';
 import type { Store } from '../store/types.js';
 import { readBuildInfo, versionDocument } from './build-info.js';
@@ -76,10 +78,13 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
 
   const clock = systemClock();
   const registry = new ObjectRegistry(store, clock);
-  const credentials = new CredentialService(store, clock, platformClientCertificates({ certificate: pki.caCert, key: readFileSync(pki.caKeyPath, 'utf8') }));
+  const authCache = new PrefixCache(store, '/auth/', logger);
+  const namespaceCache = new PrefixCache(store, NAMESPACES_PREFIX, logger);
+  await Promise.all([authCache.start(), namespaceCache.start()]);
+  const credentials = new CredentialService(store, clock, platformClientCertificates({ certificate: pki.caCert, key: readFileSync(pki.caKeyPath, 'utf8') }), authCache);
   const tenants = new TenantService(store, registry, credentials, logger);
   await tenants.bootstrap(options.home, options.defaultTenant ?? 'acme');
-  const service = new ConfigService(store, registry);
+  const service = new ConfigService(store, registry, namespaceCache);
 
   let shuttingDown = false;
   const ping: HealthCheck = { name: 'ping', run: () => Promise.resolve() };
@@ -119,6 +124,8 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     await app.listen({ host: options.listen.host, port: options.listen.port });
   } catch (error) {
     stopCompactor();
+    authCache.stop();
+    namespaceCache.stop();
     await store.close();
     throw error;
   }
@@ -147,6 +154,8 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
         logger.info('shutting down: finishing in-flight requests');
         stopCompactor();
         await app.close();
+        authCache.stop();
+        namespaceCache.stop();
         await store.close();
         logger.info('shut down cleanly');
       })();

@@ -41,5 +41,6 @@ export const forwardingClass: ConfigKind = {
     { members: ['dscp_based_queue', 'queue_id_to_use'], default: { member: 'dscp_based_queue', value: () => ({}) } },
     { members: ['no_policer', 'policer'], default: { member: 'no_policer', value: () => ({}) } },
   ],
+  refersTo: ['policer'],
   references: (spec) => (spec['policer'] === undefined ? [] : [{ field: 'spec.policer', value: spec['policer'], targetKind: 'policer' }]),
 };

@@ -37,6 +37,8 @@ export interface ConfigKind {
   validate?(spec: Spec): string[];
   /** The references in a spec, checked on create and replace and used for referring_objects. */
   references?(spec: Spec): SpecReference[];
+  /** The kinds `references` can point at (so a referrer scan visits only possible referrers). */
+  readonly refersTo?: readonly string[];
   /** Server-set fields and initial status on create. */
   prepareForCreate?(spec: Spec, context: CreateContext): { spec: Spec; status: StoredObject['status'] };
   /** Rules for replace given the stored object: problems, and the spec to store. */

@@ -15,6 +15,7 @@ export const virtualK8s: ConfigKind = {
     default_flavor_ref: schema.ref('The workload_flavor used when a workload names none.'),
   }),
   oneOfs: [{ members: ['disabled', 'isolated'], default: { member: 'disabled', value: () => ({}) } }],
+  refersTo: ['virtual_site', 'workload_flavor'],
   references(spec) {
     const refs = ((spec['vsite_refs'] as unknown[] | undefined) ?? []).map((value, i) => ({
       field: `spec.vsite_refs[${i}]`,

@@ -1,0 +1,65 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+
+export interface WrkJob {
+  readonly url: string;
+  readonly path: string;
+  readonly method?: string;
+  /** Request body; `{n}` is replaced by a counter unique per request. */
+  readonly body?: string;
+  readonly headers?: Record<string, string>;
+  readonly connections: number;
+  readonly seconds: number;
+}
+
+export interface WrkResult {
+  readonly rate: number;
+  readonly p50: number;
+  readonly p99: number;
+  readonly errors: number;
+}
+
+const luaString = (s: string): string => JSON.stringify(s);
+
+/**
+ * Load from `wrk` (Debian's package), a separate native process, so the figures are the
+ * server's and not a JavaScript client's. Throws naming the package when wrk is missing.
+ */
+export async function runWrk(job: WrkJob): Promise<WrkResult> {
+  const dir = mkdtempSync(join(tmpdir(), 'edgeplane-wrk-'));
+  const script = join(dir, 'job.lua');
+  const headers = Object.entries({ 'content-type': 'application/json', ...job.headers }).map(([k, v]) => `[${luaString(k)}]=${luaString(v)}`).join(', ');
+  const [before, after] = (job.body ?? '').split('{n}');
+  writeFileSync(
+    script,
+    `local counter = 0
+local id = 0
+setup = function(thread) id = id + 1; thread:set("tid", id) end
+request = function()
+  counter = counter + 1
+  local body = ${job.body === undefined ? 'nil' : after === undefined ? luaString(before ?? '') : `${luaString(before ?? '')} .. tostring(tid or 0) .. "x" .. counter .. ${luaString(after)}`}
+  return wrk.format(${luaString(job.method ?? 'GET')}, ${luaString(job.path)}, {${headers}}, body)
+end
+`,
+  );
+  try {
+    const { stdout } = await promisify(execFile)('wrk', ['-t1', `-c${job.connections}`, `-d${job.seconds}s`, '--latency', '-s', script, job.url]);
+    const rate = Number(/Requests\/sec:\s+([\d.]+)/.exec(stdout)?.[1]);
+    const ms = (label: string): number => {
+      const m = new RegExp(`\\s${label}%\\s+([\\d.]+)(us|ms|s)`).exec(stdout);
+      if (m === null) return Number.NaN;
+      const value = Number(m[1]);
+      return m[2] === 'us' ? value / 1000 : m[2] === 's' ? value * 1000 : value;
+    };
+    const errors = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(stdout)?.[1] ?? 0);
+    return { rate, p50: ms('50'), p99: ms('99'), errors };
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new Error('wrk is not installed: this benchmark needs Debian\'s "wrk" package (apt-get install -y wrk)');
+    throw error;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,109 @@
+import type { Logger } from '../observability/logger.js';
+import { isStoreError } from './errors.js';
+import type { KeyValue, Revision, Store } from './types.js';
+
+/** What a cache lookup knows: the value, its absence, or nothing yet. */
+export type CacheLookup = { readonly state: 'present'; readonly kv: KeyValue } | { readonly state: 'absent' } | { readonly state: 'unsynced' };
+
+/**
+ * An in-memory mirror of the keys under a prefix, kept by list-then-watch (a small
+ * informer): relists when its watch falls below the compacted revision, retries with a
+ * pause when the store is unavailable. Writes this process makes can be applied at once
+ * with {@link observe}, so the process reads its own writes; other processes' writes arrive
+ * through the watch.
+ */
+export class PrefixCache {
+  private readonly items = new Map<string, KeyValue>();
+  private synced = false;
+  private readonly controller = new AbortController();
+  private readonly deletedAt = new Map<string, Revision>();
+
+  constructor(
+    private readonly store: Store,
+    readonly prefix: string,
+    private readonly logger?: Logger,
+  ) {}
+
+  /** Starts the list-then-watch loop in the background; resolves once the first list is in. */
+  start(): Promise<void> {
+    let signalSynced: () => void = () => undefined;
+    const firstSync = new Promise<void>((resolve) => (signalSynced = resolve));
+    void this.run(signalSynced);
+    return firstSync;
+  }
+
+  private async run(onSynced: () => void): Promise<void> {
+    const { signal } = this.controller;
+    while (!signal.aborted) {
+      try {
+        const revision = await this.relist();
+        onSynced();
+        for await (const event of this.store.watch(this.prefix, { fromRevision: revision, signal })) {
+          if (event.type === 'DELETED') this.remove(event.key, event.revision);
+          else this.put(event.kv);
+        }
+      } catch (error) {
+        if (signal.aborted) return;
+        this.synced = isStoreError(error, 'Compacted') ? this.synced : false;
+        this.logger?.warn({ prefix: this.prefix, err: error instanceof Error ? error.message : String(error) }, 'cache watch ended; relisting');
+        await new Promise((r) => setTimeout(r, isStoreError(error, 'Compacted') ? 0 : 1000).unref());
+      }
+    }
+  }
+
+  private async relist(): Promise<Revision> {
+    const fresh = new Map<string, KeyValue>();
+    let token: string | undefined;
+    let revision = 0;
+    do {
+      const page = await this.store.list(this.prefix, { limit: 1000, ...(token === undefined ? {} : { continue: token }) });
+      for (const kv of page.items) fresh.set(kv.key, kv);
+      revision = page.revision;
+      token = page.continue;
+    } while (token !== undefined);
+    this.items.clear();
+    for (const [key, kv] of fresh) this.items.set(key, kv);
+    this.deletedAt.clear();
+    this.synced = true;
+    return revision;
+  }
+
+  private put(kv: KeyValue): void {
+    const current = this.items.get(kv.key);
+    if (current !== undefined && current.modRevision >= kv.modRevision) return;
+    if ((this.deletedAt.get(kv.key) ?? 0) >= kv.modRevision) return;
+    this.items.set(kv.key, kv);
+  }
+
+  private remove(key: string, revision: Revision): void {
+    const current = this.items.get(key);
+    if (current !== undefined && current.modRevision > revision) return;
+    this.items.delete(key);
+    this.deletedAt.set(key, revision);
+  }
+
+  /** Applies a write this process just made, before its watch event arrives. */
+  observe(write: { readonly kv: KeyValue } | { readonly deleted: string; readonly revision: Revision }): void {
+    if ('kv' in write) this.put(write.kv);
+    else this.remove(write.deleted, write.revision);
+  }
+
+  lookup(key: string): CacheLookup {
+    if (!this.synced) return { state: 'unsynced' };
+    const kv = this.items.get(key);
+    return kv === undefined ? { state: 'absent' } : { state: 'present', kv };
+  }
+
+  /**
+   * The key's value from memory when present; otherwise read from the store (a key this
+   * cache has not seen yet may have just been written by another process).
+   */
+  async get(key: string): Promise<KeyValue | undefined> {
+    const found = this.lookup(key);
+    return found.state === 'present' ? found.kv : this.store.get(key);
+  }
+
+  stop(): void {
+    this.controller.abort();
+  }
+}
