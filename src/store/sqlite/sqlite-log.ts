@@ -62,6 +62,7 @@ export class SqliteLog implements LogBackend {
   private readonly db: Database.Database;
   private readonly tx: Database.Transaction<(fn: () => unknown) => unknown>;
   private readonly q;
+  private readonly statements = new Map<string, Database.Statement>();
 
   constructor(path: string, options: SqliteLogOptions = {}) {
     this.db = new Database(path);
@@ -81,20 +82,6 @@ export class SqliteLog implements LogBackend {
       latest: db.prepare<[string], KvRecord>('SELECT * FROM kv WHERE name = ? ORDER BY id DESC LIMIT 1'),
       insert: db.prepare<[string, number, number, number, number, string]>(
         'INSERT INTO kv (name, created_rev, prev_rev, deleted, lease, value) VALUES (?, ?, ?, ?, ?, ?)',
-      ),
-      range: db.prepare<[string, string, number, number], KvRecord>(
-        `SELECT kv.* FROM (SELECT MAX(id) AS id FROM kv WHERE name > ? AND name < ? AND id <= ? GROUP BY name) m
-         JOIN kv ON kv.id = m.id WHERE kv.deleted = 0 ORDER BY kv.name LIMIT ?`,
-      ),
-      rangeFrom: db.prepare<[string, string, number, number], KvRecord>(
-        `SELECT kv.* FROM (SELECT MAX(id) AS id FROM kv WHERE name >= ? AND name < ? AND id <= ? GROUP BY name) m
-         JOIN kv ON kv.id = m.id WHERE kv.deleted = 0 ORDER BY kv.name LIMIT ?`,
-      ),
-      changes: db.prepare<[number, number, string, string, number], ChangeRecord>(
-        `SELECT c.*, p.id AS p_id, p.name AS p_name, p.created_rev AS p_created_rev, p.prev_rev AS p_prev_rev,
-                p.deleted AS p_deleted, p.lease AS p_lease, p.value AS p_value
-         FROM kv c LEFT JOIN kv p ON p.id = c.prev_rev
-         WHERE c.id > ? AND c.id <= ? AND c.name >= ? AND c.name < ? ORDER BY c.id LIMIT ?`,
       ),
       current: db.prepare<[], { seq: number }>("SELECT seq FROM sqlite_sequence WHERE name = 'kv'"),
       compacted: db.prepare<[], { value: number }>("SELECT value FROM meta WHERE name = 'compact_rev'"),
@@ -141,16 +128,36 @@ export class SqliteLog implements LogBackend {
     return { ...row, revision, createRevision: row.createRevision ?? revision };
   }
 
+  /**
+   * A statement with its LIMIT written as a literal: SQLite runs `ORDER BY … LIMIT ?` with a
+   * bound limit about four times slower here (9 µs → 35 µs for one row). One prepared
+   * statement per distinct limit; a limit of a million or more means none.
+   */
+  private limited<P extends unknown[], R>(sql: string, limit: number): Database.Statement<P, R> {
+    const text = Number.isSafeInteger(limit) && limit > 0 && limit < 1_000_000 ? `${sql} LIMIT ${limit}` : sql;
+    let statement = this.statements.get(text);
+    if (statement === undefined) {
+      statement = this.db.prepare(text);
+      this.statements.set(text, statement);
+    }
+    return statement as unknown as Database.Statement<P, R>;
+  }
+
   rangeAt(start: string, end: string, revision: Revision, afterKey: string | undefined, limit: number): LogRow[] {
-    const rows =
-      afterKey === undefined
-        ? this.q.rangeFrom.all(start, end, revision, limit)
-        : this.q.range.all(afterKey, end, revision, limit);
-    return rows.map(toRow);
+    const lower = afterKey === undefined ? '>=' : '>';
+    const sql = `SELECT kv.* FROM (SELECT MAX(id) AS id FROM kv WHERE name ${lower} ? AND name < ? AND id <= ? GROUP BY name) m
+         JOIN kv ON kv.id = m.id WHERE kv.deleted = 0 ORDER BY kv.name`;
+    return this.limited<[string, string, number], KvRecord>(sql, limit).all(afterKey ?? start, end, revision).map(toRow);
   }
 
   changes(start: string, end: string, after: Revision, upTo: Revision, limit: number): LogChange[] {
-    return this.q.changes.all(after, upTo, start, end, limit).map((r) => ({ row: toRow(r), prev: prevOf(r) }));
+    const sql = `SELECT c.*, p.id AS p_id, p.name AS p_name, p.created_rev AS p_created_rev, p.prev_rev AS p_prev_rev,
+                p.deleted AS p_deleted, p.lease AS p_lease, p.value AS p_value
+         FROM kv c LEFT JOIN kv p ON p.id = c.prev_rev
+         WHERE c.id > ? AND c.id <= ? AND c.name >= ? AND c.name < ? ORDER BY c.id`;
+    return this.limited<[number, number, string, string], ChangeRecord>(sql, limit)
+      .all(after, upTo, start, end)
+      .map((r) => ({ row: toRow(r), prev: prevOf(r) }));
   }
 
   currentRevision(): Revision {
