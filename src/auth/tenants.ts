@@ -100,10 +100,12 @@ export class TenantService {
       }
     }
     const token = await this.ensureTenant(defaultTenant);
-    if (token !== undefined || !existsSync(join(home, 'api-token'))) {
-      if (token !== undefined) writeFileAtomic(join(home, 'api-token'), token + '\n', 0o600);
-      else this.logger.warn({ tenant: defaultTenant }, `tenant exists but ${join(home, 'api-token')} is missing; issue a new token with the platform credentials`);
+    const tokenFile = join(home, 'api-token');
+    if (token !== undefined) {
+      writeFileAtomic(tokenFile, token + '\n', 0o600);
+      this.logger.info({ tenant: defaultTenant, tokenFile }, 'admin token written');
+    } else if (!existsSync(tokenFile)) {
+      this.logger.warn({ tenant: defaultTenant }, `tenant exists but ${tokenFile} is missing; issue a new token with the platform credentials`);
     }
-    if (token !== undefined) this.logger.info({ tenant: defaultTenant, tokenFile: join(home, 'api-token') }, 'admin token written');
   }
 }

@@ -110,3 +110,21 @@ describe('configuration API errors', () => {
     assert.match(String(badScheme.json()['message']), /must be "APIToken <token>"/);
   });
 });
+
+describe('configuration API authentication', () => {
+  let h: ConfigHarness;
+  before(async () => {
+    h = await startConfigHarness();
+  });
+  after(() => h?.close());
+
+  it('every path answers 401 without a credential, the OpenAPI document included', async () => {
+    for (const path of ['/api/config/openapi.json', '/api/web/namespaces', '/api/web/namespaces/system/api_credentials', '/api/config/namespaces/default/policers/x']) {
+      const res = await h.call('GET', path, { token: null });
+      assert.equal(res.status, 401, path);
+      assert.equal(res.json()['code'], 16, path);
+    }
+    const doc = (await h.call('GET', '/api/config/openapi.json')).json<{ openapi: string }>();
+    assert.equal(doc.openapi, '3.0.3');
+  });
+});

@@ -3,7 +3,8 @@ import { type Access, authorize } from '../auth/authorize.js';
 import { isPlatformNamespace, PLATFORM_TENANT, TENANT_NAMESPACES, type Principal } from '../auth/principal.js';
 import type { PrefixCache } from '../store/prefix-cache.js';
 import type { Store } from '../store/types.js';
-import { ConfigError } from './errors.js';
+import { isStoreError } from '../store/errors.js';
+import { ConfigError, toConfigError } from './errors.js';
 import type { StoredObject, VersionedObject } from './envelope.js';
 import { buildGetResponse, formatNeeds, parseResponseFormat } from './get-response.js';
 import { namespacePrefix, objectKey } from './keys.js';
@@ -206,7 +207,12 @@ export class ConfigService {
       let token: string | undefined;
       do {
         const page = await this.store.list(namespacePrefix(principal.tenant, kind.kind, name), { limit: 500, ...(token === undefined ? {} : { continue: token }) });
-        for (const item of page.items) await this.store.delete(item.key).catch(() => undefined);
+        for (const item of page.items) {
+          // Gone already (deleted concurrently) is fine; any other failure stops the cascade with an error.
+          await this.store.delete(item.key).catch((error: unknown) => {
+            if (!isStoreError(error, 'KeyNotFound')) throw toConfigError(error);
+          });
+        }
         token = page.continue;
       } while (token !== undefined);
     }

@@ -8,26 +8,30 @@ const DNS1035_LABEL = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
 const QUALIFIED_NAME_PART = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
 const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
 
-export function dns1035LabelProblems(value: string): string[] {
+/** The problems of `value` against a maximum length and a pattern (described by `rule`). */
+function checked(value: string, maxLength: number, pattern: RegExp, rule: string): string[] {
   const problems: string[] = [];
-  if (value.length > 63) problems.push('must be no more than 63 characters');
-  if (!DNS1035_LABEL.test(value)) {
-    problems.push(
-      "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')",
-    );
-  }
+  if (value.length > maxLength) problems.push(`must be no more than ${maxLength} characters`);
+  if (!pattern.test(value)) problems.push(rule);
   return problems;
 }
 
+export function dns1035LabelProblems(value: string): string[] {
+  return checked(
+    value,
+    63,
+    DNS1035_LABEL,
+    "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')",
+  );
+}
+
 export function dns1123LabelProblems(value: string): string[] {
-  const problems: string[] = [];
-  if (value.length > 63) problems.push('must be no more than 63 characters');
-  if (!DNS1123_LABEL.test(value)) {
-    problems.push(
-      "a DNS-1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')",
-    );
-  }
-  return problems;
+  return checked(
+    value,
+    63,
+    DNS1123_LABEL,
+    "a DNS-1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')",
+  );
 }
 
 export function dns1123SubdomainProblems(value: string): string[] {
@@ -64,12 +68,10 @@ export function qualifiedNameProblems(value: string): string[] {
 }
 
 export function labelValueProblems(value: string): string[] {
-  const problems: string[] = [];
-  if (value.length > 63) problems.push('must be no more than 63 characters');
-  if (!LABEL_VALUE.test(value)) {
-    problems.push(
-      "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')",
-    );
-  }
-  return problems;
+  return checked(
+    value,
+    63,
+    LABEL_VALUE,
+    "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')",
+  );
 }

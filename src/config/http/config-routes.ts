@@ -100,7 +100,7 @@ export function registerConfigApi(app: FastifyInstance, deps: ConfigApiDependenc
       const query = (request: FastifyRequest): Query => request.query as Query;
       const body = (request: FastifyRequest): unknown => parseJsonBody(request.body);
 
-      scope.get('/config/openapi.json', (_request, reply) => reply.type('application/json').send(JSON.stringify(deps.openapi())));
+      route('/config/openapi.json', { GET: () => Promise.resolve(deps.openapi()) });
 
       route('/:slug/namespaces/:namespace/:plural', {
         GET: (p, r) => deps.service.list(p, kindOf(r), params(r)['namespace'] ?? '', { reportFields: reportFields(query(r)), ...labelFilter(query(r)) }),
