@@ -150,11 +150,12 @@ export class LogStore implements Store {
     if (this.pending.length === 0 && this.drained !== undefined) this.drained();
   }
 
-  async get(key: string): Promise<KeyValue | undefined> {
-    checkKey(key);
+  get(key: string): Promise<KeyValue | undefined> {
+    // Not async: returning the read's own promise saves two microtask hops on the hottest path.
     return this.read(
       'get',
       () => {
+        checkKey(key);
         const row = this.log.latest(key);
         return row === undefined || row.deleted ? undefined : rowToKeyValue(row);
       },
