@@ -21,6 +21,7 @@ function git(args) {
     return '';
   }
 }
+execFileSync(process.execPath, ['scripts/fetch-k8s-openapi.mjs'], { stdio: 'inherit' });
 const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
 const commit = git(['rev-parse', 'HEAD']);
 const dirty = commit !== '' && git(['status', '--porcelain', '--untracked-files=no']) !== '';
