@@ -23,7 +23,8 @@ describe('strategic merge patch', () => {
 
   it('$patch: replace replaces a map; $patch: delete deletes it', () => {
     assert.deepEqual(smp({ m: { a: 1, b: 2 } }, { m: { $patch: 'replace', c: 3 } }), { m: { c: 3 } });
-    assert.deepEqual(smp({ m: { a: 1 }, n: 1 }, { m: { $patch: 'delete' } }), { n: 1 });
+    assert.deepEqual(smp({ m: { a: 1 }, n: 1 }, { m: { $patch: 'delete' } }), { m: {}, n: 1 }, 'upstream empties a map the original had');
+    assert.deepEqual(smp({ n: 1 }, { m: { $patch: 'delete' } }), { n: 1 }, 'and does not add one it did not have');
     assert.deepEqual(smp({ a: 1 }, { $patch: 'replace', b: 2 }), { b: 2 });
     assert.deepEqual(smp({ m: { a: 1 } }, { m: { $patch: 'merge', b: 2 } }), { m: { a: 1, b: 2 } });
   });
@@ -43,11 +44,13 @@ describe('strategic merge patch', () => {
     assert.deepEqual(smp(original, { mergingList: [{ name: 'zzz', $patch: 'delete' }] }), original, 'deleting a missing item is a no-op');
   });
 
-  it('merges nested merging lists inside merged items', () => {
+  it('merges nested merging lists inside merged items; without $setElementOrder new items come first, as upstream orders them', () => {
     const original = { mergingList: [{ name: 'a', mergingList: [{ name: 'x', v: 1 }] }] };
     assert.deepEqual(smp(original, { mergingList: [{ name: 'a', mergingList: [{ name: 'y', v: 2 }] }] }), {
-      mergingList: [{ name: 'a', mergingList: [{ name: 'x', v: 1 }, { name: 'y', v: 2 }] }],
+      mergingList: [{ name: 'a', mergingList: [{ name: 'y', v: 2 }, { name: 'x', v: 1 }] }],
     });
+    const ordered = smp(original, { mergingList: [{ name: 'a', '$setElementOrder/mergingList': [{ name: 'x' }, { name: 'y' }], mergingList: [{ name: 'y', v: 2 }] }] });
+    assert.deepEqual(ordered, { mergingList: [{ name: 'a', mergingList: [{ name: 'x', v: 1 }, { name: 'y', v: 2 }] }] });
   });
 
   it('replaces lists without the merge strategy, and everything without a schema', () => {
@@ -59,7 +62,7 @@ describe('strategic merge patch', () => {
   it('unions merging lists of scalars; $deleteFromPrimitiveList removes values', () => {
     assert.deepEqual(smp({ mergingIntList: [1, 2] }, { mergingIntList: [2, 3] }), { mergingIntList: [1, 2, 3] });
     assert.deepEqual(smp({ mergingIntList: [1, 2, 3] }, { '$deleteFromPrimitiveList/mergingIntList': [2] }), { mergingIntList: [1, 3] });
-    assert.deepEqual(smp({ mergingIntList: [1, 2] }, { mergingIntList: [4], '$deleteFromPrimitiveList/mergingIntList': [1] }), { mergingIntList: [2, 4] });
+    assert.deepEqual(smp({ mergingIntList: [1, 2] }, { mergingIntList: [4], '$deleteFromPrimitiveList/mergingIntList': [1] }), { mergingIntList: [4, 2] });
   });
 
   it('$retainKeys keeps only the listed keys of the original', () => {
@@ -79,6 +82,8 @@ describe('strategic merge patch', () => {
   });
 
   it('refuses malformed patches', () => {
+    assert.throws(() => smp({ mergingList: [{ name: 'a' }, { name: 'b' }] }, { '$setElementOrder/mergingList': [{ name: 'a' }, { name: 'b' }], mergingList: [{ name: 'b' }, { name: 'a' }] }), /doesn't match the \$setElementOrder\/mergingList list/);
+    assert.throws(() => smp({ retainKeysMap: { a: 1 } }, { retainKeysMap: { $retainKeys: ['a'], b: 2 } }), /invalid patch format of retainKeys/);
     assert.throws(() => smp({}, [1]), PatchError);
     assert.throws(() => smp({ mergingList: [{ name: 'a' }] }, { mergingList: [{ value: 1 }] }), /does not contain declared merge key: name/);
     assert.throws(() => smp({}, { $bogus: 1 }), /unknown directive "\$bogus"/);
@@ -112,8 +117,8 @@ describe('strategic merge patch', () => {
           spec: {
             '$setElementOrder/containers': [{ name: 'sidecar' }, { name: 'app' }, { name: 'proxy' }],
             containers: [
-              { name: 'app', image: 'app:2', env: [{ name: 'B', value: '20' }, { name: 'C', value: '3' }], args: ['--y'] },
               { name: 'sidecar', image: 'side:1' },
+              { name: 'app', image: 'app:2', '$setElementOrder/env': [{ name: 'A' }, { name: 'B' }, { name: 'C' }], env: [{ name: 'B', value: '20' }, { name: 'C', value: '3' }], args: ['--y'] },
             ],
             volumes: [{ name: 'data', $retainKeys: ['name', 'configMap'], configMap: { name: 'cfg' } }],
           },
