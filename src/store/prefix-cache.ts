@@ -1,6 +1,14 @@
 import type { Logger } from '../observability/logger.js';
 import { isStoreError } from './errors.js';
-import type { KeyValue, Revision, Store } from './types.js';
+import type { KeyValue, Revision, Store, WatchEvent } from './types.js';
+
+/** Told about every change the cache applies from the store, in order. */
+export interface CacheListener {
+  /** The cache (re)listed: its whole state is `items` at `revision`; earlier events may be lost. */
+  relisted(items: readonly KeyValue[], revision: Revision): void;
+  /** One change from the store's watch, after the cache applied it. */
+  changed(event: WatchEvent): void;
+}
 
 /** What a cache lookup knows: the value, its absence, or nothing yet. */
 export type CacheLookup = { readonly state: 'present'; readonly kv: KeyValue } | { readonly state: 'absent' } | { readonly state: 'unsynced' };
@@ -13,16 +21,24 @@ export type CacheLookup = { readonly state: 'present'; readonly kv: KeyValue } |
  * through the watch.
  */
 export class PrefixCache {
-  private readonly items = new Map<string, KeyValue>();
+  private readonly entries = new Map<string, KeyValue>();
   private synced = false;
   private readonly controller = new AbortController();
   private readonly deletedAt = new Map<string, Revision>();
+
+  private lastRevision: Revision = 0;
 
   constructor(
     private readonly store: Store,
     readonly prefix: string,
     private readonly logger?: Logger,
+    private readonly listener?: CacheListener,
   ) {}
+
+  /** The store revision the cache reflects (its list's, or its latest event's). */
+  get revision(): Revision {
+    return this.lastRevision;
+  }
 
   /** Starts the list-then-watch loop in the background; resolves once the first list is in. */
   start(): Promise<void> {
@@ -37,10 +53,13 @@ export class PrefixCache {
     while (!signal.aborted) {
       try {
         const revision = await this.relist();
+        this.listener?.relisted([...this.entries.values()], revision);
         onSynced();
         for await (const event of this.store.watch(this.prefix, { fromRevision: revision, signal })) {
           if (event.type === 'DELETED') this.remove(event.key, event.revision);
           else this.put(event.kv);
+          this.lastRevision = event.revision;
+          this.listener?.changed(event);
         }
       } catch (error) {
         if (signal.aborted) return;
@@ -61,24 +80,25 @@ export class PrefixCache {
       revision = page.revision;
       token = page.continue;
     } while (token !== undefined);
-    this.items.clear();
-    for (const [key, kv] of fresh) this.items.set(key, kv);
+    this.entries.clear();
+    for (const [key, kv] of fresh) this.entries.set(key, kv);
     this.deletedAt.clear();
     this.synced = true;
+    this.lastRevision = revision;
     return revision;
   }
 
   private put(kv: KeyValue): void {
-    const current = this.items.get(kv.key);
+    const current = this.entries.get(kv.key);
     if (current !== undefined && current.modRevision >= kv.modRevision) return;
     if ((this.deletedAt.get(kv.key) ?? 0) >= kv.modRevision) return;
-    this.items.set(kv.key, kv);
+    this.entries.set(kv.key, kv);
   }
 
   private remove(key: string, revision: Revision): void {
-    const current = this.items.get(key);
+    const current = this.entries.get(key);
     if (current !== undefined && current.modRevision > revision) return;
-    this.items.delete(key);
+    this.entries.delete(key);
     this.deletedAt.set(key, revision);
   }
 
@@ -88,9 +108,14 @@ export class PrefixCache {
     else this.remove(write.deleted, write.revision);
   }
 
+  /** Every cached key-value, in key order. */
+  items(): KeyValue[] {
+    return [...this.entries.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  }
+
   lookup(key: string): CacheLookup {
     if (!this.synced) return { state: 'unsynced' };
-    const kv = this.items.get(key);
+    const kv = this.entries.get(key);
     return kv === undefined ? { state: 'absent' } : { state: 'present', kv };
   }
 

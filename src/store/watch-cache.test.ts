@@ -1,0 +1,112 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { isStoreError } from './errors.js';
+import { openMemoryStore } from './memory/index.js';
+import { takeEvents } from './testing/watch-helpers.js';
+import { WatchCache } from './watch-cache.js';
+
+async function eventually(check: () => boolean): Promise<void> {
+  const deadline = Date.now() + 5000;
+  while (!check()) {
+    if (Date.now() > deadline) assert.fail('timed out');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+describe('watch cache', () => {
+  it('serves lists from memory at its revision, consistent with the store', async () => {
+    const store = openMemoryStore();
+    await store.create('/r/pods/b', '2');
+    const cache = new WatchCache(store, '/r/pods/');
+    await cache.start();
+    await store.create('/r/pods/a', '1');
+    await store.create('/r/other/x', 'x');
+    const current = await store.currentRevision();
+    await eventually(() => cache.revision >= current - 1);
+    const listed = cache.list();
+    assert.deepEqual(listed.items.map((kv) => kv.key), ['/r/pods/a', '/r/pods/b']);
+    assert.deepEqual(listed.items, (await store.list('/r/pods/')).items);
+    cache.stop();
+    await store.close();
+  });
+
+  it('fans one store watch out to many watchers, each seeing every event once and in order', async () => {
+    const store = openMemoryStore();
+    const cache = new WatchCache(store, '/r/');
+    await cache.start();
+    const from = cache.revision;
+    const watchers = Array.from({ length: 100 }, () => cache.watch('/r/', { fromRevision: from }));
+    const writes = [];
+    for (let i = 0; i < 50; i++) writes.push((await store.create(`/r/k${i}`, String(i))).modRevision);
+    for (const watcher of watchers) assert.deepEqual((await takeEvents(watcher, 50)).map((e) => e.revision), writes);
+    assert.equal(cache.watcherCount, 100);
+    for (const watcher of watchers) await watcher.return?.();
+    assert.equal(cache.watcherCount, 0);
+    cache.stop();
+    await store.close();
+  });
+
+  it('resumes a watch from a recent revision by replaying what it missed, then live, filtered by prefix', async () => {
+    const store = openMemoryStore();
+    const cache = new WatchCache(store, '/r/');
+    await cache.start();
+    const a = await store.create('/r/ns1/a', '1');
+    await store.create('/r/ns2/b', '1');
+    const a2 = await store.update('/r/ns1/a', '2', a.modRevision);
+    await eventually(() => cache.revision >= a2.modRevision);
+    const watcher = cache.watch('/r/ns1/', { fromRevision: a.modRevision - 1 });
+    const replayed = await takeEvents(watcher, 2);
+    assert.deepEqual(replayed.map((e) => [e.type, e.revision]), [['ADDED', a.modRevision], ['MODIFIED', a2.modRevision]]);
+    const d = await store.delete('/r/ns1/a');
+    const [live] = await takeEvents(watcher, 1);
+    assert.deepEqual([live?.type, live?.revision], ['DELETED', d.revision]);
+    await watcher.return?.();
+    cache.stop();
+    await store.close();
+  });
+
+  it('fails a watch from before its window with Compacted (HTTP 410 for clients)', async () => {
+    const store = openMemoryStore();
+    const cache = new WatchCache(store, '/r/', { history: 5 });
+    await cache.start();
+    const first = await store.create('/r/k', '0');
+    let kv = first;
+    for (let i = 1; i < 20; i++) kv = await store.update('/r/k', String(i), kv.modRevision);
+    await eventually(() => cache.revision >= kv.modRevision);
+    await assert.rejects(cache.watch('/r/', { fromRevision: first.modRevision }).next(), (e: unknown) => isStoreError(e, 'Compacted'));
+    const recent = cache.watch('/r/', { fromRevision: kv.modRevision - 3 });
+    assert.equal((await takeEvents(recent, 3)).length, 3);
+    await recent.return?.();
+    cache.stop();
+    await store.close();
+  });
+
+  it('closes a watcher that does not keep up, without holding up the others', async () => {
+    const store = openMemoryStore();
+    const cache = new WatchCache(store, '/r/', { maxQueue: 10 });
+    await cache.start();
+    const from = cache.revision;
+    const slow = cache.watch('/r/', { fromRevision: from });
+    const fast = cache.watch('/r/', { fromRevision: from });
+    const fastEvents: number[] = [];
+    const reading = (async () => {
+      for await (const event of fast) {
+        fastEvents.push(event.revision);
+        if (fastEvents.length === 30) break;
+      }
+    })();
+    for (let i = 0; i < 30; i++) await store.create(`/r/k${i}`, 'x');
+    await reading;
+    assert.equal(fastEvents.length, 30);
+    const seen: number[] = [];
+    await assert.rejects(
+      (async () => {
+        for await (const event of slow) seen.push(event.revision);
+      })(),
+      (e: unknown) => isStoreError(e, 'Unavailable') && /fell more than 10 events behind/.test((e as Error).message),
+    );
+    assert.equal(seen.length, 10, 'the queued events are delivered before the error');
+    cache.stop();
+    await store.close();
+  });
+});
