@@ -72,94 +72,95 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
   const storeConfig: StoreConfig = options.store ?? { backend: 'sqlite', path: join(options.home, 'store', 'edgeplane.db') };
   const store = instrumentStore(openStore(storeConfig), storeConfig.backend, metrics);
   logger.info({ store: describeStore(storeConfig) }, 'store opened');
-
-  const pki = await ensurePlatformPki({ dir: join(options.home, 'pki'), hosts: [options.listen.host] });
-  logger.info({ outcome: pki.outcome, caCert: pki.caCertPath }, 'platform PKI ready');
-
-  const clock = systemClock();
-  const registry = new ObjectRegistry(store, clock);
-  const authCache = new PrefixCache(store, '/auth/', logger);
-  const namespaceCache = new PrefixCache(store, NAMESPACES_PREFIX, logger);
-  await Promise.all([authCache.start(), namespaceCache.start()]);
-  const credentials = new CredentialService(store, clock, platformClientCertificates({ certificate: pki.caCert, key: readFileSync(pki.caKeyPath, 'utf8') }), authCache);
-  const tenants = new TenantService(store, registry, credentials, logger);
-  await tenants.bootstrap(options.home, options.defaultTenant ?? 'acme');
-  const service = new ConfigService(store, registry, namespaceCache);
-
-  let shuttingDown = false;
-  const ping: HealthCheck = { name: 'ping', run: () => Promise.resolve() };
-  const storeCheck: HealthCheck = { name: storeConfig.backend, run: async () => void (await store.currentRevision()) };
-  const shutdown: HealthCheck = {
-    name: 'shutdown',
-    run: () => (shuttingDown ? Promise.reject(new Error('the server is shutting down')) : Promise.resolve()),
+  // What to undo, newest first, when the start fails half-way or the server stops.
+  const cleanups: Array<() => void | Promise<void>> = [() => store.close()];
+  const cleanUp = async (): Promise<void> => {
+    for (const cleanup of cleanups.reverse()) await cleanup();
+    cleanups.length = 0;
   };
-  const app = buildHttpServer({
-    tls: { cert: pki.servingCert, key: pki.servingKey, clientCa: pki.caCert },
-    logger,
-    metrics,
-    checks: { livez: [ping], readyz: [ping, storeCheck, shutdown], healthz: [ping, storeCheck] },
-    version: versionDocument(build),
-    bodyLimit: options.bodyLimit ?? 1024 * 1024,
-  });
-  let url = '';
-  const bodyLimit = options.bodyLimit ?? 1024 * 1024;
-  const openapi = configOpenApi(build.version);
-  registerConfigApi(app, {
-    service,
-    credentials,
-    tenants,
-    resolver: dnsResolver(options.dnsServer),
-    clock,
-    logger,
-    bodyLimit,
-    openapi: () => openapi,
-    publicUrl: () => url,
-  });
 
-  const stopCompactor = startCompactor(store, {
-    logger,
-    ...(options.compactionIntervalMs === undefined ? {} : { intervalMs: options.compactionIntervalMs }),
-  });
   try {
+    const pki = await ensurePlatformPki({ dir: join(options.home, 'pki'), hosts: [options.listen.host] });
+    logger.info({ outcome: pki.outcome, caCert: pki.caCertPath }, 'platform PKI ready');
+
+    const clock = systemClock();
+    const registry = new ObjectRegistry(store, clock);
+    const authCache = new PrefixCache(store, '/auth/', logger);
+    const namespaceCache = new PrefixCache(store, NAMESPACES_PREFIX, logger);
+    cleanups.push(() => authCache.stop(), () => namespaceCache.stop());
+    await Promise.all([authCache.start(), namespaceCache.start()]);
+    const credentials = new CredentialService(store, clock, platformClientCertificates({ certificate: pki.caCert, key: readFileSync(pki.caKeyPath, 'utf8') }), authCache);
+    const tenants = new TenantService(store, registry, credentials, logger);
+    await tenants.bootstrap(options.home, options.defaultTenant ?? 'acme');
+    const service = new ConfigService(store, registry, namespaceCache);
+
+    let shuttingDown = false;
+    const ping: HealthCheck = { name: 'ping', run: () => Promise.resolve() };
+    const storeCheck: HealthCheck = { name: storeConfig.backend, run: async () => void (await store.currentRevision()) };
+    const shutdown: HealthCheck = {
+      name: 'shutdown',
+      run: () => (shuttingDown ? Promise.reject(new Error('the server is shutting down')) : Promise.resolve()),
+    };
+    const bodyLimit = options.bodyLimit ?? 1024 * 1024;
+    const app = buildHttpServer({
+      tls: { cert: pki.servingCert, key: pki.servingKey, clientCa: pki.caCert },
+      logger,
+      metrics,
+      checks: { livez: [ping], readyz: [ping, storeCheck, shutdown], healthz: [ping, storeCheck] },
+      version: versionDocument(build),
+      bodyLimit,
+    });
+    let url = '';
+    const openapi = configOpenApi(build.version);
+    registerConfigApi(app, {
+      service,
+      credentials,
+      tenants,
+      resolver: dnsResolver(options.dnsServer),
+      clock,
+      logger,
+      bodyLimit,
+      openapi: () => openapi,
+      publicUrl: () => url,
+    });
+
+    const stopCompactor = startCompactor(store, {
+      logger,
+      ...(options.compactionIntervalMs === undefined ? {} : { intervalMs: options.compactionIntervalMs }),
+    });
+    cleanups.push(stopCompactor);
     await app.listen({ host: options.listen.host, port: options.listen.port });
+    cleanups.push(async () => {
+      shuttingDown = true;
+      logger.info('shutting down: finishing in-flight requests');
+      await app.close();
+    });
+    const port = (app.server.address() as AddressInfo).port;
+    url = urlFor({ host: options.listen.host === '0.0.0.0' ? '127.0.0.1' : options.listen.host, port });
+    writeFileAtomic(join(options.home, 'server-url'), url + '\n', 0o644);
+    logger.info({ url, caCert: pki.caCertPath, version: build.version }, 'serving HTTPS');
+
+    let closing: Promise<void> | undefined;
+    return {
+      url,
+      caCertPath: pki.caCertPath,
+      store,
+      registerSite: async (site) => {
+        const kind = NAMESPACED_KINDS.get('site') as ConfigKind;
+        await registry.createDecoded(
+          { tenant: site.tenant, kind, namespace: site.namespace },
+          { name: site.name, namespace: site.namespace, labels: site.labels, annotations: {}, description: '', disable: false },
+          site.spec,
+          { creatorClass: 'edgeplane-platform', creatorId: 'site-registration' },
+        );
+      },
+      close: () => {
+        closing ??= cleanUp().then(() => logger.info('shut down cleanly'));
+        return closing;
+      },
+    };
   } catch (error) {
-    stopCompactor();
-    authCache.stop();
-    namespaceCache.stop();
-    await store.close();
+    await cleanUp();
     throw error;
   }
-  const port = (app.server.address() as AddressInfo).port;
-  url = urlFor({ host: options.listen.host === '0.0.0.0' ? '127.0.0.1' : options.listen.host, port });
-  writeFileAtomic(join(options.home, 'server-url'), url + '\n', 0o644);
-  logger.info({ url, caCert: pki.caCertPath, version: build.version }, 'serving HTTPS');
-
-  let closing: Promise<void> | undefined;
-  return {
-    url,
-    caCertPath: pki.caCertPath,
-    store,
-    registerSite: async (site) => {
-      const kind = NAMESPACED_KINDS.get('site') as ConfigKind;
-      await registry.createDecoded(
-        { tenant: site.tenant, kind, namespace: site.namespace },
-        { name: site.name, namespace: site.namespace, labels: site.labels, annotations: {}, description: '', disable: false },
-        site.spec,
-        { creatorClass: 'edgeplane-platform', creatorId: 'site-registration' },
-      );
-    },
-    close: () => {
-      closing ??= (async () => {
-        shuttingDown = true;
-        logger.info('shutting down: finishing in-flight requests');
-        stopCompactor();
-        await app.close();
-        authCache.stop();
-        namespaceCache.stop();
-        await store.close();
-        logger.info('shut down cleanly');
-      })();
-      return closing;
-    },
-  };
 }

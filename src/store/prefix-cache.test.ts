@@ -2,14 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { openMemoryStore } from './memory/index.js';
 import { PrefixCache } from './prefix-cache.js';
+import { eventually } from './testing/watch-helpers.js';
 
-async function eventually(check: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 5000;
-  while (!check()) {
-    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
 
 describe('prefix cache', () => {
   it('mirrors a prefix by list-then-watch, sees creates, updates and deletes, and ignores other prefixes', async () => {

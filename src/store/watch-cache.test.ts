@@ -2,16 +2,9 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { isStoreError } from './errors.js';
 import { openMemoryStore } from './memory/index.js';
-import { takeEvents } from './testing/watch-helpers.js';
+import { eventually, takeEvents } from './testing/watch-helpers.js';
 import { WatchCache } from './watch-cache.js';
 
-async function eventually(check: () => boolean): Promise<void> {
-  const deadline = Date.now() + 5000;
-  while (!check()) {
-    if (Date.now() > deadline) assert.fail('timed out');
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
 
 describe('watch cache', () => {
   it('serves lists from memory at its revision, consistent with the store', async () => {

@@ -31,6 +31,15 @@ export async function takeEvents(
   return events;
 }
 
+/** Polls `check` every 5 ms until it holds; fails the test after `timeoutMs` naming `what`. */
+export async function eventually(check: () => boolean, what = 'the condition', timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
 /** A small seeded PRNG (mulberry32): the same seed gives the same sequence. */
 export function seededRandom(seed: number): () => number {
   let a = seed >>> 0;
