@@ -21,6 +21,7 @@ import { describeStore, openStore, type StoreConfig } from '../store/open-store.
 import type { Store } from '../store/types.js';
 import { readBuildInfo, versionDocument } from './build-info.js';
 import type { HealthCheck } from './health.js';
+import { registerVirtualClusterApi, virtualClusterVersion } from '../vk8s/http/vk8s-routes.js';
 import { writeFileAtomic } from './atomic-file.js';
 import { systemClock } from './clock.js';
 import { buildHttpServer } from './http-server.js';
@@ -123,6 +124,9 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
       openapi: () => openapi,
       publicUrl: () => url,
     });
+
+    const versionInfo = versionDocument(build);
+    registerVirtualClusterApi(app, { credentials, registry, logger, version: virtualClusterVersion(build.version, versionInfo['platform'] ?? 'linux/amd64') });
 
     const stopCompactor = startCompactor(store, {
       logger,
