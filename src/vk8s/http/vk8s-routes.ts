@@ -86,33 +86,24 @@ export function registerVirtualClusterApi(app: FastifyInstance, deps: VirtualClu
         return sendStatus(reply, StatusError.internal('an unexpected error; it has been logged'));
       });
 
+      // Every route of a cluster: authenticated, and the cluster found for the caller's tenant.
+      scope.addHook('preHandler', async (request) => {
+        await clusterOf(request);
+      });
+
       const base = '/namespaces/:namespace/:vk8s';
-      scope.get(`${base}/version`, async (request, reply) => {
-        await clusterOf(request);
-        return sendJson(reply, deps.version);
-      });
-      scope.get(`${base}/api`, async (request, reply) => {
-        await clusterOf(request);
-        return sendJson(reply, apiVersions(`${request.hostname}`));
-      });
-      scope.get(`${base}/apis`, async (request, reply) => {
-        await clusterOf(request);
-        return sendJson(reply, apiGroupList());
-      });
-      scope.get(`${base}/api/v1`, async (request, reply) => {
-        await clusterOf(request);
-        return sendJson(reply, apiResourceList('', 'v1'));
-      });
-      scope.get(`${base}/apis/:group`, async (request, reply) => {
-        await clusterOf(request);
+      scope.get(`${base}/version`, (_request, reply) => sendJson(reply, deps.version));
+      scope.get(`${base}/api`, (request, reply) => sendJson(reply, apiVersions(request.host)));
+      scope.get(`${base}/apis`, (_request, reply) => sendJson(reply, apiGroupList()));
+      scope.get(`${base}/api/v1`, (_request, reply) => sendJson(reply, apiResourceList('', 'v1')));
+      scope.get(`${base}/apis/:group`, (request, reply) => {
         const { group } = request.params as Params;
         const versions = servedGroupVersions().filter((gv) => gv.group === group && group !== '');
         if (versions.length === 0) throw StatusError.noSuchPath();
         const entries = versions.map((v) => ({ groupVersion: `${v.group}/${v.version}`, version: v.version }));
         return sendJson(reply, { kind: 'APIGroup', apiVersion: 'v1', name: group, versions: entries, preferredVersion: entries[0] });
       });
-      scope.get(`${base}/apis/:group/:version`, async (request, reply) => {
-        await clusterOf(request);
+      scope.get(`${base}/apis/:group/:version`, (request, reply) => {
         const { group = '', version = '' } = request.params as Params;
         const list = apiResourceList(group, version);
         if (list === undefined) throw StatusError.noSuchPath();
