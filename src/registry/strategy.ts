@@ -1,4 +1,5 @@
 import type { StatusCause } from '../apimachinery/errors/status-error.js';
+import type { Store } from '../store/types.js';
 import type { KubeObject } from '../vk8s/object.js';
 import type { ResourceType } from '../vk8s/resources.js';
 
@@ -54,6 +55,8 @@ export interface AllocationHooks {
 }
 
 export interface AllocationContext extends StrategyContext {
+  /** The store the allocations live in (keys under `/vk8s-alloc/`). */
+  readonly store: Store;
   readonly dryRun: boolean;
 }
 
