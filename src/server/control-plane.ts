@@ -21,6 +21,7 @@ import { describeStore, openStore, type StoreConfig } from '../store/open-store.
 import type { Store } from '../store/types.js';
 import { readBuildInfo, versionDocument } from './build-info.js';
 import type { HealthCheck } from './health.js';
+import { VirtualClusterStorage } from '../vk8s/cluster-storage.js';
 import { registerVirtualClusterApi, virtualClusterVersion } from '../vk8s/http/vk8s-routes.js';
 import { writeFileAtomic } from './atomic-file.js';
 import { systemClock } from './clock.js';
@@ -35,6 +36,8 @@ export interface ControlPlaneOptions {
   readonly store?: StoreConfig;
   readonly logger: Logger;
   readonly compactionIntervalMs?: number;
+  /** How often vK8s watches that allow bookmarks get one (default a minute; tests shorten it). */
+  readonly bookmarkIntervalMs?: number;
   /** The tenant created on first start, with its admin token in `<home>/api-token`. Default `acme`. */
   readonly defaultTenant?: string;
   /** DNS server (`host:port`) for dns_domain verification; default: the system's resolvers. */
@@ -126,7 +129,18 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     });
 
     const versionInfo = versionDocument(build);
-    registerVirtualClusterApi(app, { credentials, registry, logger, version: virtualClusterVersion(build.version, versionInfo['platform'] ?? 'linux/amd64') });
+    const clusters = new VirtualClusterStorage({ store, clock, logger });
+    cleanups.push(() => clusters.stop());
+    await clusters.start();
+    registerVirtualClusterApi(app, {
+      credentials,
+      registry,
+      logger,
+      version: virtualClusterVersion(build.version, versionInfo['platform'] ?? 'linux/amd64'),
+      storage: clusters,
+      clock,
+      ...(options.bookmarkIntervalMs === undefined ? {} : { bookmarkIntervalMs: options.bookmarkIntervalMs }),
+    });
 
     const stopCompactor = startCompactor(store, {
       logger,

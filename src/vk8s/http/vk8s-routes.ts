@@ -9,7 +9,13 @@ import { NAMESPACED_KINDS, type ConfigKind } from '../../config/kinds/index.js';
 import type { ObjectRegistry } from '../../config/registry.js';
 import type { Logger } from '../../observability/logger.js';
 import { apiGroupList, apiResourceList, apiVersions } from '../discovery.js';
+import type { VirtualClusterStorage } from '../cluster-storage.js';
 import { servedGroupVersions } from '../resources.js';
+import { parseRequestInfo } from './request-info.js';
+import { dispatchResourceRequest, type StreamSubresourceHandler } from './resource-dispatch.js';
+import type { ApplyFunction, ClusterRequestContext } from './resource-request.js';
+import type { TableFormat } from './response-format.js';
+import type { Clock } from '../../server/clock.js';
 
 export interface VirtualClusterApiDependencies {
   readonly credentials: CredentialService;
@@ -17,15 +23,12 @@ export interface VirtualClusterApiDependencies {
   readonly logger: Logger;
   /** The version document of the virtual clusters (Kubernetes 1.17). */
   readonly version: Readonly<Record<string, string>>;
-}
-
-/** Which virtual cluster a request is for, once authenticated and found. */
-export interface ClusterContext {
-  readonly principal: Principal;
-  readonly tenant: string;
-  /** The platform namespace holding the virtual_k8s object: the one Kubernetes namespace inside. */
-  readonly namespace: string;
-  readonly name: string;
+  readonly storage: VirtualClusterStorage;
+  readonly clock: Clock;
+  readonly tables?: TableFormat;
+  readonly apply?: ApplyFunction;
+  readonly streams?: StreamSubresourceHandler;
+  readonly bookmarkIntervalMs?: number;
 }
 
 type Params = { namespace: string; vk8s: string; group?: string; version?: string };
@@ -48,7 +51,9 @@ function sendJson(reply: FastifyReply, body: unknown): FastifyReply {
 export function registerVirtualClusterApi(app: FastifyInstance, deps: VirtualClusterApiDependencies): void {
   const virtualK8s = NAMESPACED_KINDS.get('virtual_k8s') as ConfigKind;
 
-  async function clusterOf(request: FastifyRequest): Promise<ClusterContext> {
+  const contexts = new WeakMap<FastifyRequest, ClusterRequestContext>();
+
+  async function clusterOf(request: FastifyRequest): Promise<ClusterRequestContext> {
     const { namespace, vk8s } = request.params as Params;
     let principal: Principal & { virtualK8s?: { namespace: string; name: string } };
     try {
@@ -61,15 +66,22 @@ export function registerVirtualClusterApi(app: FastifyInstance, deps: VirtualClu
     if (bound !== undefined && (bound.namespace !== namespace || bound.name !== vk8s)) {
       throw StatusError.forbidden({ resource: 'virtualclusters', group: '' }, vk8s, `this credential is for virtual cluster ${bound.namespace}/${bound.name}`);
     }
+    let object;
     try {
-      await deps.registry.get({ tenant: principal.tenant, kind: virtualK8s, namespace }, vk8s);
+      object = await deps.registry.get({ tenant: principal.tenant, kind: virtualK8s, namespace }, vk8s);
     } catch (error) {
       if (error instanceof ConfigError && error.code === 'NotFound') throw StatusError.noSuchPath();
       throw error;
     }
     const decision = authorize(principal, 'read', namespace);
     if (!decision.allowed) throw StatusError.forbidden({ resource: 'namespaces', group: '' }, namespace, decision.reason);
-    return { principal, tenant: principal.tenant, namespace, name: vk8s };
+    return {
+      principal,
+      cluster: { tenant: principal.tenant, namespace, name: vk8s },
+      uid: object.system_metadata.uid,
+      createdAt: object.system_metadata.creation_timestamp.replace(/\.\d+Z$/, 'Z'),
+      resourceVersion: object.resource_version,
+    };
   }
 
   void app.register(
@@ -88,8 +100,11 @@ export function registerVirtualClusterApi(app: FastifyInstance, deps: VirtualClu
 
       // Every route of a cluster: authenticated, and the cluster found for the caller's tenant.
       scope.addHook('preHandler', async (request) => {
-        await clusterOf(request);
+        contexts.set(request, await clusterOf(request));
       });
+      // Bodies are read raw: each operation decodes its own content types (JSON, YAML, patches).
+      scope.removeAllContentTypeParsers();
+      scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
 
       const base = '/namespaces/:namespace/:vk8s';
       scope.get(`${base}/version`, (_request, reply) => sendJson(reply, deps.version));
@@ -109,6 +124,18 @@ export function registerVirtualClusterApi(app: FastifyInstance, deps: VirtualClu
         if (list === undefined) throw StatusError.noSuchPath();
         return sendJson(reply, list);
       });
+      const resources = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+        const { namespace, vk8s } = request.params as Params;
+        const context = contexts.get(request);
+        if (context === undefined) throw StatusError.internal('the request was not authenticated');
+        const path = request.url.split('?')[0]?.slice(`/api/vk8s/namespaces/${namespace}/${vk8s}`.length) ?? '';
+        const info = parseRequestInfo(request.method, path, request.query as { watch?: string });
+        if (info === undefined) throw StatusError.noSuchPath();
+        await dispatchResourceRequest(deps, context, info, request, reply);
+      };
+      const methods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+      scope.route({ method: [...methods], url: `${base}/api/*`, handler: resources });
+      scope.route({ method: [...methods], url: `${base}/apis/*`, handler: resources });
       done();
     },
     { prefix: '/api/vk8s' },

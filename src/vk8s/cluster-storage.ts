@@ -1,0 +1,101 @@
+import { randomInt, randomUUID } from 'node:crypto';
+import type { Logger } from '../observability/logger.js';
+import { NO_FIELD_MANAGEMENT, type FieldManagement } from '../registry/field-management.js';
+import { GenericStore } from '../registry/generic-store.js';
+import { clusterPrefix, resourcePrefix } from '../registry/keys.js';
+import { ObjectCodec } from '../registry/object-codec.js';
+import type { ClusterRef } from '../registry/strategy.js';
+import type { Clock } from '../server/clock.js';
+import type { Store } from '../store/types.js';
+import { WatchCache } from '../store/watch-cache.js';
+import { strategyFor, strategyKey } from './kinds/index.js';
+import { RESOURCES, type ResourceType } from './resources.js';
+
+export interface VirtualClusterStorageOptions {
+  readonly store: Store;
+  readonly clock: Clock;
+  readonly logger?: Logger;
+  readonly fieldManagement?: FieldManagement;
+  /** Events a watch cache keeps for watches resuming from the past (default 1000). */
+  readonly watchHistory?: number;
+}
+
+/** kube's generateName alphabet (no vowels, no lookalikes): five characters of it. */
+const SUFFIX_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
+
+export function randomNameSuffix(): string {
+  let suffix = '';
+  for (let i = 0; i < 5; i++) suffix += SUFFIX_ALPHABET[randomInt(SUFFIX_ALPHABET.length)];
+  return suffix;
+}
+
+/** Resources the platform computes rather than stores: a cluster's one namespace. */
+export const SYNTHESIZED_RESOURCES: ReadonlySet<string> = new Set(['/namespaces']);
+
+/**
+ * The storage of every virtual cluster: one GenericStore and one watch cache per resource,
+ * shared by all clusters of all tenants (the cluster is part of each key).
+ */
+export class VirtualClusterStorage {
+  private readonly stores = new Map<string, GenericStore>();
+
+  constructor(private readonly options: VirtualClusterStorageOptions) {
+    const codec = new ObjectCodec();
+    for (const resource of RESOURCES) {
+      if (SYNTHESIZED_RESOURCES.has(strategyKey(resource))) continue;
+      const cache = new WatchCache(options.store, resourcePrefix(resource), { history: options.watchHistory, logger: options.logger });
+      this.stores.set(
+        strategyKey(resource),
+        new GenericStore({
+          store: options.store,
+          cache,
+          strategy: strategyFor(resource),
+          codec,
+          clock: options.clock,
+          fieldManagement: options.fieldManagement ?? NO_FIELD_MANAGEMENT,
+          newUid: randomUUID,
+          randomSuffix: randomNameSuffix,
+        }),
+      );
+    }
+  }
+
+  /** Fills every watch cache; resolves when all have listed. */
+  async start(): Promise<void> {
+    await Promise.all([...this.stores.values()].map((s) => s.cache.start()));
+  }
+
+  stop(): void {
+    for (const store of this.stores.values()) store.cache.stop();
+  }
+
+  /** The storage of a stored resource; undefined for synthesized ones (namespaces). */
+  storeFor(resource: Pick<ResourceType, 'group' | 'resource'>): GenericStore | undefined {
+    return this.stores.get(strategyKey(resource));
+  }
+
+  get all(): readonly GenericStore[] {
+    return [...this.stores.values()];
+  }
+
+  /** Deletes every object of a cluster (its virtual_k8s object is gone). Returns how many. */
+  async deleteCluster(cluster: ClusterRef): Promise<number> {
+    let removed = 0;
+    for (const resource of RESOURCES) {
+      if (SYNTHESIZED_RESOURCES.has(strategyKey(resource))) continue;
+      for (;;) {
+        const page = await this.options.store.list(clusterPrefix(resource, cluster), { limit: 500 });
+        for (const kv of page.items) {
+          try {
+            await this.options.store.delete(kv.key);
+            removed++;
+          } catch {
+            // Deleted meanwhile: nothing to do.
+          }
+        }
+        if (page.items.length === 0 || page.continue === undefined) break;
+      }
+    }
+    return removed;
+  }
+}

@@ -1,0 +1,163 @@
+import { StatusError } from '../../apimachinery/errors/status-error.js';
+import { OpenApiPatchSchemas } from '../../apimachinery/patch/patch-schema.js';
+import { loadKubernetesOpenApi } from '../../apimachinery/openapi/kubernetes-document.js';
+import { rfc3339Seconds } from '../../registry/deletion.js';
+import { cloneObject, type KubeObject } from '../object.js';
+import { groupVersion, type ResourceType } from '../resources.js';
+import { parsePatchBody, patchJson, patchTypeOf } from './patch-object.js';
+import { parseDeleteOptions, parseListQuery, single } from './query.js';
+import { asObject, parseBody } from './request-body.js';
+import { nameOf, rawBody, scopeOf, storeOf, type ResourceRequest } from './resource-request.js';
+import { deletedStatus, listBody, sendJson } from './response-format.js';
+
+/** The OpenAPI definition of a kind: `io.k8s.api.apps.v1.Deployment`. */
+export function definitionOf(resource: Pick<ResourceType, 'group' | 'version' | 'kind'>): string {
+  return `io.k8s.api.${resource.group === '' ? 'core' : resource.group}.${resource.version}.${resource.kind}`;
+}
+
+let patchSchemas: OpenApiPatchSchemas | undefined;
+function schemas(): OpenApiPatchSchemas {
+  patchSchemas ??= new OpenApiPatchSchemas(loadKubernetesOpenApi().definitions);
+  return patchSchemas;
+}
+
+/** Answers with the object, or with a one-row Table when the client asked for one. */
+export function sendObject(r: ResourceRequest, status: number, object: KubeObject): void {
+  const table = r.deps.tables?.requested(r.request.headers.accept, single(r.query, 'includeObject'));
+  if (table !== undefined && r.deps.tables !== undefined) {
+    void sendJson(r.reply, status, r.deps.tables.render(r.resource, [object], { now: r.deps.clock.now(), includeObject: table.includeObject, listMeta: { resourceVersion: object.metadata.resourceVersion } }));
+    return;
+  }
+  void sendJson(r.reply, status, object);
+}
+
+/** Decodes a POST/PUT body as this resource's kind, defaulted, in the request's namespace. */
+export function decodeWriteBody(r: ResourceRequest): KubeObject {
+  const object = asObject(parseBody(rawBody(r), r.request.headers['content-type']), r.resource);
+  checkBodyNamespace(r, object);
+  r.strategy.defaults(object);
+  return object;
+}
+
+function checkBodyNamespace(r: ResourceRequest, object: KubeObject): void {
+  const namespace = object.metadata.namespace;
+  if (r.resource.namespaced && namespace !== undefined && namespace !== '' && namespace !== r.context.cluster.namespace) {
+    throw StatusError.badRequest('the namespace of the provided object does not match the namespace sent on the request');
+  }
+}
+
+export async function handleGet(r: ResourceRequest): Promise<void> {
+  sendObject(r, 200, await storeOf(r).get(r.context.cluster, nameOf(r)));
+}
+
+export async function handleList(r: ResourceRequest): Promise<void> {
+  const result = await storeOf(r).list(r.context.cluster, parseListQuery(r.query, r.strategy));
+  const table = r.deps.tables?.requested(r.request.headers.accept, single(r.query, 'includeObject'));
+  if (table !== undefined && r.deps.tables !== undefined) {
+    void sendJson(r.reply, 200, r.deps.tables.render(r.resource, result.items, { now: r.deps.clock.now(), includeObject: table.includeObject, listMeta: { resourceVersion: result.resourceVersion, continue: result.continue } }));
+    return;
+  }
+  void sendJson(r.reply, 200, listBody(r.resource, result.items, result));
+}
+
+export async function handleCreate(r: ResourceRequest): Promise<void> {
+  const object = decodeWriteBody(r);
+  if (r.info.name !== undefined) throw StatusError.methodNotAllowed('create', { resource: r.resource.resource, group: r.resource.group });
+  sendObject(r, 201, await storeOf(r).create(scopeOf(r), object));
+}
+
+export async function handleUpdate(r: ResourceRequest, subresource?: 'status'): Promise<void> {
+  const object = decodeWriteBody(r);
+  const name = nameOf(r);
+  if (object.metadata.name !== undefined && object.metadata.name !== name) {
+    throw StatusError.badRequest(`the name of the object (${object.metadata.name}) does not match the name on the URL (${name})`);
+  }
+  object.metadata.name = name;
+  // Without a resourceVersion a PUT is unconditional: a concurrent write is retried over.
+  const unconditional = object.metadata.resourceVersion === undefined || object.metadata.resourceVersion === '';
+  sendObject(r, 200, await storeOf(r).update(scopeOf(r), name, () => object, { subresource, retryOnConflict: unconditional }));
+}
+
+export async function handlePatch(r: ResourceRequest, subresource?: 'status'): Promise<void> {
+  const type = patchTypeOf(r.request.headers['content-type']);
+  const patch = parsePatchBody(rawBody(r), type);
+  const store = storeOf(r);
+  const scope = scopeOf(r);
+  const name = nameOf(r);
+  if (type === 'apply') {
+    sendObject(r, 200, await applyPatch(r, patch, name));
+    return;
+  }
+  const pinned = typeof patch === 'object' && patch !== null && !Array.isArray(patch) && typeof (patch as { metadata?: { resourceVersion?: unknown } }).metadata?.resourceVersion === 'string';
+  const updated = await store.update(
+    scope,
+    name,
+    (current) => {
+      const patched = asObject(patchJson(current, type, patch, schemas().forDefinition(definitionOf(r.resource))), r.resource);
+      checkBodyNamespace(r, patched);
+      if (patched.metadata.name !== name) throw StatusError.badRequest(`the name of the object (${String(patched.metadata.name)}) does not match the name on the URL (${name})`);
+      r.strategy.defaults(patched);
+      return patched;
+    },
+    { subresource, retryOnConflict: type === 'json' ? !Array.isArray(patch) || !JSON.stringify(patch).includes('/metadata/resourceVersion') : !pinned },
+  );
+  sendObject(r, 200, updated);
+}
+
+async function applyPatch(r: ResourceRequest, patch: unknown, name: string): Promise<KubeObject> {
+  const apply = r.deps.apply;
+  if (apply === undefined) throw StatusError.unsupportedMediaType('application/apply-patch+yaml');
+  const scope = scopeOf(r);
+  if (single(r.query, 'fieldManager') === undefined) throw StatusError.badRequest('PATCH, application/apply-patch+yaml requires fieldManager');
+  const applied = asObject(patch, r.resource);
+  checkBodyNamespace(r, applied);
+  if (applied.metadata.name !== undefined && applied.metadata.name !== name) throw StatusError.badRequest(`the name of the object (${applied.metadata.name}) does not match the name on the URL (${name})`);
+  const force = single(r.query, 'force') === 'true';
+  const store = storeOf(r);
+  const now = rfc3339Seconds(r.deps.clock.now());
+  for (let attempt = 0; ; attempt++) {
+    let live: KubeObject | undefined;
+    try {
+      live = await store.get(r.context.cluster, name);
+    } catch (error) {
+      if (!(error instanceof StatusError && error.reason === 'NotFound')) throw error;
+    }
+    const result = apply({ live: live === undefined ? undefined : cloneObject(live), applied: { ...applied, metadata: { ...applied.metadata, name } }, manager: scope.fieldManager, force, now, resource: r.resource });
+    r.strategy.defaults(result);
+    try {
+      if (live === undefined) return await store.create(scope, result);
+      return await store.update(scope, name, () => ({ ...result, metadata: { ...result.metadata, resourceVersion: live.metadata.resourceVersion } }), {});
+    } catch (error) {
+      const raced = error instanceof StatusError && (error.reason === 'Conflict' || error.reason === 'AlreadyExists' || error.reason === 'NotFound');
+      if (!raced || attempt >= 5) throw error;
+    }
+  }
+}
+
+export async function handleDelete(r: ResourceRequest): Promise<void> {
+  const options = parseDeleteOptions(r.query, parseBody(rawBody(r), r.request.headers['content-type']));
+  const result = await storeOf(r).delete(scopeOf(r), nameOf(r), options);
+  if (result.removed && r.strategy.returnDeletedObject !== true) {
+    void sendJson(r.reply, 200, deletedStatus(r.resource, result.object));
+    return;
+  }
+  const accepted = !result.removed && options.orphanDependents === false;
+  sendObject(r, accepted ? 202 : 200, result.object);
+}
+
+/** DELETE on a collection: every selected object, each with the request's options (kube's DeleteCollection). */
+export async function handleDeleteCollection(r: ResourceRequest): Promise<void> {
+  const store = storeOf(r);
+  const scope = scopeOf(r);
+  const options = parseDeleteOptions(r.query, parseBody(rawBody(r), r.request.headers['content-type']));
+  const { items, resourceVersion } = await store.list(r.context.cluster, { ...parseListQuery(r.query, r.strategy), limit: undefined, continue: undefined });
+  const deleted: KubeObject[] = [];
+  for (const item of items) {
+    try {
+      deleted.push((await store.delete(scope, item.metadata.name ?? '', options)).object);
+    } catch (error) {
+      if (!(error instanceof StatusError && error.reason === 'NotFound')) throw error;
+    }
+  }
+  void sendJson(r.reply, 200, { ...listBody(r.resource, deleted, { resourceVersion }), apiVersion: groupVersion(r.resource.group, r.resource.version) });
+}

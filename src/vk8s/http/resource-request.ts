@@ -1,0 +1,68 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { StatusError } from '../../apimachinery/errors/status-error.js';
+import type { Principal } from '../../auth/principal.js';
+import type { GenericStore, RequestScope } from '../../registry/generic-store.js';
+import type { ClusterRef, Strategy } from '../../registry/strategy.js';
+import type { Clock } from '../../server/clock.js';
+import type { VirtualClusterStorage } from '../cluster-storage.js';
+import type { KubeObject } from '../object.js';
+import type { ResourceType } from '../resources.js';
+import type { PatchType } from './patch-object.js';
+import { fieldManagerOf, parseDryRun, type RawQuery } from './query.js';
+import type { RequestInfo } from './request-info.js';
+import type { TableFormat } from './response-format.js';
+
+/** Applies a server-side apply patch (injected: the apply machinery). */
+export type ApplyFunction = (options: { live: KubeObject | undefined; applied: KubeObject; manager: string; force: boolean; now: string; resource: ResourceType }) => KubeObject;
+
+export interface ResourceHandlerDependencies {
+  readonly storage: VirtualClusterStorage;
+  readonly clock: Clock;
+  readonly tables?: TableFormat;
+  readonly apply?: ApplyFunction;
+  /** How often watches that allow them get a BOOKMARK (kube: about a minute). */
+  readonly bookmarkIntervalMs?: number;
+}
+
+/** The cluster a request is for, as the mount's preHandler found it. */
+export interface ClusterRequestContext {
+  readonly principal: Principal;
+  readonly cluster: ClusterRef;
+  /** The virtual_k8s object's creation time and uid: the namespace object's. */
+  readonly createdAt: string;
+  readonly uid: string;
+  readonly resourceVersion: string;
+}
+
+/** One resource request, resolved: what it is for and where it goes. */
+export interface ResourceRequest {
+  readonly info: RequestInfo;
+  readonly resource: ResourceType;
+  readonly strategy: Strategy;
+  readonly context: ClusterRequestContext;
+  readonly request: FastifyRequest;
+  readonly reply: FastifyReply;
+  readonly query: RawQuery;
+  readonly deps: ResourceHandlerDependencies;
+}
+
+export function storeOf(r: ResourceRequest): GenericStore {
+  const store = r.deps.storage.storeFor(r.resource);
+  if (store === undefined) throw StatusError.methodNotAllowed(r.info.verb, { resource: r.resource.resource, group: r.resource.group });
+  return store;
+}
+
+export function scopeOf(r: ResourceRequest): RequestScope {
+  return { cluster: r.context.cluster, dryRun: parseDryRun(r.query), fieldManager: fieldManagerOf(r.query, r.request.headers['user-agent']) };
+}
+
+export function nameOf(r: ResourceRequest): string {
+  return r.info.name ?? '';
+}
+
+/** The raw request body (the mount parses every content type as a buffer). */
+export function rawBody(r: ResourceRequest): Buffer | undefined {
+  return Buffer.isBuffer(r.request.body) ? r.request.body : undefined;
+}
+
+export type { PatchType };

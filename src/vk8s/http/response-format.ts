@@ -1,0 +1,44 @@
+import type { FastifyReply } from 'fastify';
+import type { StatusError } from '../../apimachinery/errors/status-error.js';
+import type { KubeObject } from '../object.js';
+import { groupVersion, type ResourceType } from '../resources.js';
+
+export type IncludeObject = 'None' | 'Metadata' | 'Object';
+
+/** Server-side printing, injected so the HTTP layer does not depend on the printers. */
+export interface TableFormat {
+  /** The Table options when the Accept header asks for `as=Table`, else undefined. */
+  requested(accept: string | undefined, includeObject: string | undefined): { includeObject: IncludeObject } | undefined;
+  render(resource: ResourceType, objects: readonly KubeObject[], options: { now: Date; includeObject: IncludeObject; noHeaders?: boolean; listMeta?: { resourceVersion?: string; continue?: string } }): Record<string, unknown>;
+}
+
+/** A JSON answer (every answer of this API is JSON). */
+export function sendJson(reply: FastifyReply, status: number, body: unknown): FastifyReply {
+  return reply.code(status).header('content-type', 'application/json').send(JSON.stringify(body));
+}
+
+export function sendStatus(reply: FastifyReply, error: StatusError): FastifyReply {
+  if (error.reason === 'TooManyRequests') void reply.header('retry-after', String(error.details?.retryAfterSeconds ?? 1));
+  return sendJson(reply, error.code, error.toStatus());
+}
+
+/** `<Kind>List` as kube-apiserver answers a list. */
+export function listBody(resource: ResourceType, items: readonly KubeObject[], meta: { resourceVersion: string; continue?: string }): Record<string, unknown> {
+  return {
+    kind: `${resource.kind}List`,
+    apiVersion: groupVersion(resource.group, resource.version),
+    metadata: { resourceVersion: meta.resourceVersion, ...(meta.continue === undefined ? {} : { continue: meta.continue }) },
+    items,
+  };
+}
+
+/** The Status a DELETE answers when the object is gone (kinds that do not return the object). */
+export function deletedStatus(resource: ResourceType, object: KubeObject): Record<string, unknown> {
+  return {
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Success',
+    details: { name: object.metadata.name, ...(resource.group === '' ? {} : { group: resource.group }), kind: resource.resource, uid: object.metadata.uid },
+  };
+}
