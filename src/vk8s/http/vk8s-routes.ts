@@ -10,6 +10,7 @@ import type { ObjectRegistry } from '../../config/registry.js';
 import type { Logger } from '../../observability/logger.js';
 import { apiGroupList, apiResourceList, apiVersions } from '../discovery.js';
 import { servedGroupVersions } from '../resources.js';
+import { registerOpenApiRoute } from './openapi-route.js';
 
 export interface VirtualClusterApiDependencies {
   readonly credentials: CredentialService;
@@ -109,6 +110,7 @@ export function registerVirtualClusterApi(app: FastifyInstance, deps: VirtualClu
         if (list === undefined) throw StatusError.noSuchPath();
         return sendJson(reply, list);
       });
+      registerOpenApiRoute(scope, base);
       done();
     },
     { prefix: '/api/vk8s' },
