@@ -16,6 +16,7 @@ import { dispatchResourceRequest, type StreamSubresourceHandler } from './resour
 import type { ApplyFunction, ClusterRequestContext } from './resource-request.js';
 import type { TableFormat } from './response-format.js';
 import type { Clock } from '../../server/clock.js';
+import { registerOpenApiRoute } from './openapi-route.js';
 
 export interface VirtualClusterApiDependencies {
   readonly credentials: CredentialService;
@@ -100,6 +101,8 @@ export function registerVirtualClusterApi(app: FastifyInstance, deps: VirtualClu
 
       // Every route of a cluster: authenticated, and the cluster found for the caller's tenant.
       scope.addHook('preHandler', async (request) => {
+        // The not-found handler has no path parameters: there is no cluster to look for.
+        if ((request.params as Partial<Params>).vk8s === undefined) return;
         contexts.set(request, await clusterOf(request));
       });
       // Bodies are read raw: each operation decodes its own content types (JSON, YAML, patches).
@@ -136,6 +139,7 @@ export function registerVirtualClusterApi(app: FastifyInstance, deps: VirtualClu
       const methods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
       scope.route({ method: [...methods], url: `${base}/api/*`, handler: resources });
       scope.route({ method: [...methods], url: `${base}/apis/*`, handler: resources });
+      registerOpenApiRoute(scope, base);
       done();
     },
     { prefix: '/api/vk8s' },
