@@ -22,6 +22,7 @@ import type { Store } from '../store/types.js';
 import { readBuildInfo, versionDocument } from './build-info.js';
 import type { HealthCheck } from './health.js';
 import { VirtualClusterStorage } from '../vk8s/cluster-storage.js';
+import { printerTableFormat } from '../vk8s/http/printer-table-format.js';
 import { registerVirtualClusterApi, virtualClusterVersion } from '../vk8s/http/vk8s-routes.js';
 import { writeFileAtomic } from './atomic-file.js';
 import { systemClock } from './clock.js';
@@ -139,6 +140,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
       version: virtualClusterVersion(build.version, versionInfo['platform'] ?? 'linux/amd64'),
       storage: clusters,
       clock,
+      tables: printerTableFormat(),
       ...(options.bookmarkIntervalMs === undefined ? {} : { bookmarkIntervalMs: options.bookmarkIntervalMs }),
     });
 

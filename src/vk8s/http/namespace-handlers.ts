@@ -33,7 +33,7 @@ export function handleNamespaceList(r: ResourceRequest): void {
   const table = r.deps.tables?.requested(r.request.headers.accept, single(r.query, 'includeObject'));
   const meta = { resourceVersion: r.context.resourceVersion };
   if (table !== undefined && r.deps.tables !== undefined) {
-    void sendJson(r.reply, 200, r.deps.tables.render(r.resource, items, { now: r.deps.clock.now(), includeObject: table.includeObject, listMeta: meta }));
+    void sendJson(r.reply, 200, r.deps.tables.render(r.resource, items, { now: r.deps.clock.now(), ...table, listMeta: meta }));
     return;
   }
   void sendJson(r.reply, 200, listBody(r.resource, items, meta));
@@ -53,6 +53,6 @@ export async function handleNamespaceWatch(r: ResourceRequest): Promise<void> {
       if (fresh && matchesQuery(namespace, query, r.strategy)) yield { type: 'ADDED', object: namespace };
       await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
     },
-    { resource: r.resource, timeoutSeconds, table: table === undefined || r.deps.tables === undefined ? undefined : { format: r.deps.tables, includeObject: table.includeObject, now: () => r.deps.clock.now() } },
+    { resource: r.resource, timeoutSeconds, table: table === undefined || r.deps.tables === undefined ? undefined : { format: r.deps.tables, request: table, now: () => r.deps.clock.now() } },
   );
 }

@@ -25,7 +25,7 @@ function schemas(): OpenApiPatchSchemas {
 export function sendObject(r: ResourceRequest, status: number, object: KubeObject): void {
   const table = r.deps.tables?.requested(r.request.headers.accept, single(r.query, 'includeObject'));
   if (table !== undefined && r.deps.tables !== undefined) {
-    void sendJson(r.reply, status, r.deps.tables.render(r.resource, [object], { now: r.deps.clock.now(), includeObject: table.includeObject, listMeta: { resourceVersion: object.metadata.resourceVersion } }));
+    void sendJson(r.reply, status, r.deps.tables.render(r.resource, [object], { now: r.deps.clock.now(), ...table, listMeta: { resourceVersion: object.metadata.resourceVersion } }));
     return;
   }
   void sendJson(r.reply, status, object);
@@ -54,7 +54,7 @@ export async function handleList(r: ResourceRequest): Promise<void> {
   const result = await storeOf(r).list(r.context.cluster, parseListQuery(r.query, r.strategy));
   const table = r.deps.tables?.requested(r.request.headers.accept, single(r.query, 'includeObject'));
   if (table !== undefined && r.deps.tables !== undefined) {
-    void sendJson(r.reply, 200, r.deps.tables.render(r.resource, result.items, { now: r.deps.clock.now(), includeObject: table.includeObject, listMeta: { resourceVersion: result.resourceVersion, continue: result.continue } }));
+    void sendJson(r.reply, 200, r.deps.tables.render(r.resource, result.items, { now: r.deps.clock.now(), ...table, listMeta: { resourceVersion: result.resourceVersion, continue: result.continue } }));
     return;
   }
   void sendJson(r.reply, 200, listBody(r.resource, result.items, result));

@@ -5,11 +5,17 @@ import { groupVersion, type ResourceType } from '../resources.js';
 
 export type IncludeObject = 'None' | 'Metadata' | 'Object';
 
+/** What a client asked a Table for: which meta.k8s.io version, and how much of each object. */
+export interface TableRequest {
+  readonly includeObject: IncludeObject;
+  readonly version: 'v1' | 'v1beta1';
+}
+
 /** Server-side printing, injected so the HTTP layer does not depend on the printers. */
 export interface TableFormat {
   /** The Table options when the Accept header asks for `as=Table`, else undefined. */
-  requested(accept: string | undefined, includeObject: string | undefined): { includeObject: IncludeObject } | undefined;
-  render(resource: ResourceType, objects: readonly KubeObject[], options: { now: Date; includeObject: IncludeObject; noHeaders?: boolean; listMeta?: { resourceVersion?: string; continue?: string } }): Record<string, unknown>;
+  requested(accept: string | undefined, includeObject: string | undefined): TableRequest | undefined;
+  render(resource: ResourceType, objects: readonly KubeObject[], options: TableRequest & { now: Date; noHeaders?: boolean; listMeta?: { resourceVersion?: string; continue?: string } }): Record<string, unknown>;
 }
 
 /** A JSON answer (every answer of this API is JSON). */

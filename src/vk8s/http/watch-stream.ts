@@ -2,12 +2,12 @@ import type { ServerResponse } from 'node:http';
 import type { KubeWatchEvent } from '../../registry/watch.js';
 import type { KubeObject } from '../object.js';
 import type { ResourceType } from '../resources.js';
-import type { IncludeObject, TableFormat } from './response-format.js';
+import type { TableFormat, TableRequest } from './response-format.js';
 
 export interface WatchStreamOptions {
   readonly resource: ResourceType;
   readonly timeoutSeconds?: number;
-  readonly table?: { readonly format: TableFormat; readonly includeObject: IncludeObject; readonly now: () => Date };
+  readonly table?: { readonly format: TableFormat; readonly request: TableRequest; readonly now: () => Date };
 }
 
 /**
@@ -42,7 +42,7 @@ export async function streamWatch(response: ServerResponse, events: (signal: Abo
 function tableOf(object: KubeObject, options: WatchStreamOptions, first: boolean): Record<string, unknown> {
   const table = options.table;
   if (table === undefined) return object;
-  return table.format.render(options.resource, [object], { now: table.now(), includeObject: table.includeObject, noHeaders: !first, listMeta: { resourceVersion: object.metadata.resourceVersion } });
+  return table.format.render(options.resource, [object], { ...table.request, now: table.now(), noHeaders: !first, listMeta: { resourceVersion: object.metadata.resourceVersion } });
 }
 
 function drained(response: ServerResponse, signal: AbortSignal): Promise<void> {
