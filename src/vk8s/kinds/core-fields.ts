@@ -82,6 +82,12 @@ export function validateNonNegativeQuantity(value: Quantity, path: string): Stat
   return value.nanos < 0n ? [fieldError.invalid(path, value.toString(), NEGATIVE)] : [];
 }
 
+/** validateBasicResource: the whole-unit value may not be negative (kube prints that value, unquoted). */
+export function validateBasicResource(value: Quantity, path: string): StatusCause[] {
+  const units = value.value();
+  return units < 0n ? [fieldError.invalid(path, Number(units), 'must be a valid resource quantity')] : [];
+}
+
 /** ValidatePositiveQuantityValue. */
 export function validatePositiveQuantity(value: Quantity, path: string): StatusCause[] {
   return value.nanos <= 0n ? [fieldError.invalid(path, value.toString(), 'must be greater than zero')] : [];

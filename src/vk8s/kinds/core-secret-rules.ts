@@ -96,6 +96,12 @@ export function goJsonObjectError(text: string): string | undefined {
   } catch {
     const first = trimmed[0] ?? '';
     if (!/[{["\-0-9tfn]/.test(first)) return `invalid character '${first}' looking for beginning of value`;
+    const literal = ['true', 'false', 'null'].find((word) => word.startsWith(first)) ?? '';
+    for (let i = 1; i < literal.length && /[a-z]/.test(first); i++) {
+      const c = trimmed[i];
+      if (c === undefined) break;
+      if (c !== literal[i]) return `invalid character '${c}' in literal ${literal} (expecting '${literal[i]}')`;
+    }
     return 'unexpected end of JSON input';
   }
   if (value === null || (typeof value === 'object' && !Array.isArray(value))) return undefined;

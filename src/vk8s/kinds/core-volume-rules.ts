@@ -1,7 +1,8 @@
 import { fieldError, type StatusCause } from '../../apimachinery/errors/status-error.js';
 import { FIELD_IMMUTABLE, immutable, validateLabels } from '../../apimachinery/validation/object-meta.js';
 import { jsonEqual, type KubeObject } from '../object.js';
-import { quantityOf, validateDns1123Subdomain, validateNonNegativeQuantity, validatePositiveQuantity } from './core-fields.js';
+import type { Quantity } from '../../apimachinery/quantity/quantity.js';
+import { quantityOf, validateBasicResource, validateDns1123Subdomain, validateNonNegativeQuantity, validatePositiveQuantity } from './core-fields.js';
 import { ensure, view, type IntOrString, type LabelSelector, type PersistentVolumeClaimSpec, type PersistentVolumeSpec } from './core-types.js';
 
 /**
@@ -37,7 +38,7 @@ export function validatePersistentVolumeClaim(object: KubeObject): StatusCause[]
   const storage = spec.resources?.requests?.storage;
   // kube 1.17 keys this path on `resources`, not on `resources.requests`.
   if (storage === undefined) causes.push(fieldError.required('spec.resources[storage]'));
-  else causes.push(...positiveQuantity(storage, 'spec.resources[storage]'));
+  else causes.push(...positiveQuantity(storage, 'spec.resources[storage]', validateNonNegativeQuantity));
   if (typeof spec.storageClassName === 'string' && spec.storageClassName !== '') causes.push(...validateDns1123Subdomain(spec.storageClassName, 'spec.storageClassName'));
   if (spec.volumeMode != null && !VOLUME_MODES.includes(spec.volumeMode)) causes.push(fieldError.notSupported('spec.volumeMode', spec.volumeMode, VOLUME_MODES));
   if (spec.dataSource != null) {
@@ -105,7 +106,7 @@ export function validatePersistentVolume(object: KubeObject): StatusCause[] {
   const resources = Object.keys(capacity);
   if (resources.length === 0) causes.push(fieldError.required('spec.capacity'));
   if (!resources.includes('storage') || resources.length > 1) causes.push(fieldError.notSupported('spec.capacity', capacity, ['storage']));
-  for (const [name, value] of Object.entries(capacity)) causes.push(...positiveQuantity(value, `spec.capacity[${name}]`));
+  for (const [name, value] of Object.entries(capacity)) causes.push(...positiveQuantity(value, `spec.capacity[${name}]`, validateBasicResource));
   const policy = spec.persistentVolumeReclaimPolicy ?? '';
   if (policy !== '' && !RECLAIM_POLICIES.includes(policy)) causes.push(fieldError.notSupported('spec.persistentVolumeReclaimPolicy', policy, RECLAIM_POLICIES));
   if ((spec.storageClassName ?? '') !== '') causes.push(...validateDns1123Subdomain(spec.storageClassName ?? '', 'spec.storageClassName'));
@@ -148,10 +149,11 @@ export function validateLabelSelector(selector: LabelSelector, path: string): St
   return causes;
 }
 
-function positiveQuantity(value: IntOrString, path: string): StatusCause[] {
+/** A quantity that must be positive, after `first` (the non-negative rule the caller's kube function uses). */
+function positiveQuantity(value: IntOrString, path: string, first: (q: Quantity, path: string) => StatusCause[]): StatusCause[] {
   const quantity = quantityOf(value);
   if (quantity === undefined) return [fieldError.invalid(path, value, 'must be a valid resource quantity')];
-  return [...validateNonNegativeQuantity(quantity, path), ...validatePositiveQuantity(quantity, path)];
+  return [...first(quantity, path), ...validatePositiveQuantity(quantity, path)];
 }
 
 /** The few per-source rules kept here: hostPath and local need a path, nfs a server and an absolute path, local a node affinity. */

@@ -1,7 +1,7 @@
 import { fieldError } from '../../apimachinery/errors/status-error.js';
 import { baseStrategy, keepStatus, resourceOf, statusOnly } from './base-strategy.js';
 import { defaultPersistentVolumeClaim, validatePersistentVolumeClaim, validatePersistentVolumeClaimUpdate } from './core-volume-rules.js';
-import { quantityOf, validateNonNegativeQuantity } from './core-fields.js';
+import { quantityOf, validateBasicResource } from './core-fields.js';
 import { view, type IntOrString } from './core-types.js';
 
 /**
@@ -26,7 +26,7 @@ export const persistentVolumeClaimStrategy = baseStrategy(resourceOf('', 'v1', '
       return Object.entries(capacity).flatMap(([name, value]) => {
         const quantity = quantityOf(value);
         const path = `status.capacity[${name}]`;
-        return quantity === undefined ? [fieldError.invalid(path, value, 'must be a valid resource quantity')] : validateNonNegativeQuantity(quantity, path);
+        return quantity === undefined ? [fieldError.invalid(path, value, 'must be a valid resource quantity')] : validateBasicResource(quantity, path);
       });
     },
   },
