@@ -61,11 +61,6 @@ export function configMapKeyProblems(key: string): string[] {
   return problems;
 }
 
-/** ValidateNonnegativeField. */
-export function validateNonNegative(value: number, path: string): StatusCause[] {
-  return value < 0 ? [fieldError.invalid(path, value, NEGATIVE)] : [];
-}
-
 /** A quantity field's value, or undefined when it is not a quantity (decoding reports that). */
 export function quantityOf(value: IntOrString | undefined): Quantity | undefined {
   if (value === undefined) return undefined;

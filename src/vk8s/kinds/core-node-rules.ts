@@ -2,7 +2,7 @@ import { fieldError, type StatusCause } from '../../apimachinery/errors/status-e
 import { labelValueProblems } from '../../apimachinery/validation/names.js';
 import { validateLabels } from '../../apimachinery/validation/object-meta.js';
 import type { KubeObject } from '../object.js';
-import { quantityOf } from './core-fields.js';
+import { joinedInvalid, quantityOf } from './core-fields.js';
 import { isCidr, parseIp } from './core-ip.js';
 import { ensure, view, type IntOrString, type NodeSpec, type NodeStatus, type Taint } from './core-types.js';
 
@@ -66,8 +66,7 @@ function validateTaints(taints: readonly Taint[], path: string): StatusCause[] {
   taints.forEach((taint, i) => {
     const at = `${path}[${i}]`;
     causes.push(...validateLabels({ [taint.key ?? '']: '' }, `${at}.key`));
-    const problems = labelValueProblems(taint.value ?? '');
-    if (problems.length > 0) causes.push(fieldError.invalid(`${at}.value`, taint.value ?? '', problems.join(';')));
+    causes.push(...joinedInvalid(`${at}.value`, taint.value ?? '', labelValueProblems(taint.value ?? '')));
     const effect = taint.effect ?? '';
     if (effect === '') causes.push(fieldError.required(`${at}.effect`));
     else if (!TAINT_EFFECTS.includes(effect)) causes.push(fieldError.notSupported(`${at}.effect`, effect, TAINT_EFFECTS));

@@ -25,10 +25,11 @@ describe('Node strategy', () => {
   });
 
   it('node validation checks taints under kube 1.17 paths', () => {
-    const taints = [{ key: 'dedicated', value: 'edge', effect: 'NoSchedule' }, { key: 'dedicated', value: 'other', effect: 'NoSchedule' }, { key: 'a b', effect: 'Sometimes' }, { key: 'k' }];
+    const taints = [{ key: 'dedicated', value: 'edge', effect: 'NoSchedule' }, { key: 'dedicated', value: 'other', effect: 'NoSchedule' }, { key: 'a b', value: '-x', effect: 'Sometimes' }, { key: 'k' }];
     assert.deepEqual(lines(strategy.validate(node({ taints }), context)), [
       'metadata.taints[1]: Duplicate value: {"key":"dedicated","value":"other","effect":"NoSchedule"}: taints must be unique by key and effect pair',
       'metadata.taints[2].key: Invalid value: "a b": name part must consist of alphanumeric characters, \'-\', \'_\' or \'.\', and must start and end with an alphanumeric character (e.g. \'MyName\',  or \'my.name\',  or \'123-abc\', regex used for validation is \'([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]\')',
+      `metadata.taints[2].value: Invalid value: "-x": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')`,
       'metadata.taints[2].effect: Unsupported value: "Sometimes": supported values: "NoSchedule", "PreferNoSchedule", "NoExecute"',
       'metadata.taints[3].effect: Required value',
     ]);
