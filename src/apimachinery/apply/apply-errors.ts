@@ -1,0 +1,78 @@
+import { type StatusCause, StatusError } from '../errors/status-error.js';
+import { compareGoStrings, goQuote } from './go-format.js';
+import { parseManagerIdentifier } from './managed-fields.js';
+
+/** One field another manager owns and the apply would change. */
+export interface ApplyConflict {
+  readonly manager: string;
+  readonly operation?: 'Apply' | 'Update';
+  /** Set for updaters: the version they wrote with (appliers are not per version). */
+  readonly apiVersion?: string;
+  /** The field as kube prints it, e.g. `.spec.replicas` or `.spec.template.spec.containers[name="nginx"].image`. */
+  readonly path: string;
+}
+
+/** kube's `printManager`: `"name" using <apiVersion>` for updaters, `"name"` for appliers. */
+export function describeManager(c: Pick<ApplyConflict, 'manager' | 'operation' | 'apiVersion'>): string {
+  return c.operation === 'Update' ? `${goQuote(c.manager)} using ${c.apiVersion ?? ''}` : goQuote(c.manager);
+}
+
+/**
+ * A server-side apply that would change fields other managers own, without `force`. The
+ * message is kube-apiserver 1.17's: `Apply failed with 1 conflict: conflict with "m" using
+ * apps/v1: .spec.replicas`, or for several, per manager in identifier order:
+ * `Apply failed with 2 conflicts: conflicts with "a":\n- .x\nconflicts with "b" …`.
+ */
+export class ApplyConflictError extends Error {
+  override readonly name = 'ApplyConflictError';
+  constructor(readonly conflicts: readonly ApplyConflict[]) {
+    super(conflictMessage(conflicts));
+  }
+}
+
+/** Builds the conflicts from paths per manager identifier (in identifier order, paths in set order). */
+export function conflictsFromManagers(paths: ReadonlyMap<string, readonly string[]>): ApplyConflict[] {
+  return [...paths]
+    .sort(([a], [b]) => compareGoStrings(a, b))
+    .flatMap(([id, list]) => list.map((path) => ({ ...parseManagerIdentifier(id), path })));
+}
+
+function conflictMessage(conflicts: readonly ApplyConflict[]): string {
+  const [first] = conflicts;
+  if (conflicts.length === 1 && first !== undefined) return `Apply failed with 1 conflict: conflict with ${describeManager(first)}: ${first.path}`;
+  const lines: string[] = [];
+  let previous: string | undefined;
+  for (const c of conflicts) {
+    const who = describeManager(c);
+    if (who !== previous) lines.push(`conflicts with ${who}:`);
+    previous = who;
+    lines.push(`- ${c.path}`);
+  }
+  return `Apply failed with ${conflicts.length} conflicts: ${lines.join('\n')}`;
+}
+
+/**
+ * The 409 Conflict Status kube returns for an apply conflict: the error's message and one
+ * `FieldManagerConflict` cause per field (`message: conflict with "m" using v`, `field: .path`).
+ */
+export function applyConflictStatus(error: ApplyConflictError): StatusError {
+  // 'FieldManagerConflict' is a metav1 cause type the shared CauseType union does not list yet.
+  const causes = error.conflicts.map((c) => ({ reason: 'FieldManagerConflict', message: `conflict with ${describeManager(c)}`, field: c.path }) as unknown as StatusCause);
+  return new StatusError('Conflict', error.message, { causes });
+}
+
+/**
+ * A failure kube-apiserver reports as a plain error: HTTP 500 with a Status that has no
+ * reason (kubectl prints `Error from server: <message>`), e.g. `failed to create typed patch
+ * object: .spec.ports: element 0: associative list with keys has an element that omits key
+ * field "protocol"`.
+ */
+export class ApplyFailedError extends StatusError {
+  constructor(message: string) {
+    super('InternalError', message);
+  }
+
+  override toStatus(): Record<string, unknown> {
+    return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: this.message, code: this.code };
+  }
+}
