@@ -193,6 +193,7 @@ export class GenericStore {
     const context = this.context(scope.cluster);
     const object = cloneObject(input);
     this.carrySystemMetadata(object, old, scope.cluster);
+    object.metadata.resourceVersion = old.metadata.resourceVersion;
     let causes: StatusCause[];
     if (options.subresource === 'status' && strategy.status !== undefined) {
       strategy.status.prepareForUpdate(object, old);
@@ -203,7 +204,6 @@ export class GenericStore {
     }
     this.checkValid(object, causes);
     this.deps.fieldManagement.recordUpdate({ old, updated: object, manager: scope.fieldManager, subresource: options.subresource, now: context.now });
-    object.metadata.resourceVersion = old.metadata.resourceVersion;
     if (jsonEqual(object, old)) return old;
     const undo = options.subresource === undefined ? await this.allocate(scope, (c) => strategy.allocation?.beforeUpdate(object, old, c)) : async () => {};
     if (scope.dryRun) {

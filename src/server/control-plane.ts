@@ -23,6 +23,7 @@ import { readBuildInfo, versionDocument } from './build-info.js';
 import type { HealthCheck } from './health.js';
 import { VirtualClusterStorage } from '../vk8s/cluster-storage.js';
 import { printerTableFormat } from '../vk8s/http/printer-table-format.js';
+import { serverSideApply } from '../vk8s/server-side-apply.js';
 import { registerVirtualClusterApi, virtualClusterVersion } from '../vk8s/http/vk8s-routes.js';
 import { writeFileAtomic } from './atomic-file.js';
 import { systemClock } from './clock.js';
@@ -130,7 +131,8 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     });
 
     const versionInfo = versionDocument(build);
-    const clusters = new VirtualClusterStorage({ store, clock, logger });
+    const fieldManager = serverSideApply();
+    const clusters = new VirtualClusterStorage({ store, clock, logger, fieldManagement: fieldManager.fieldManagement });
     cleanups.push(() => clusters.stop());
     await clusters.start();
     registerVirtualClusterApi(app, {
@@ -141,6 +143,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
       storage: clusters,
       clock,
       tables: printerTableFormat(),
+      apply: fieldManager.apply,
       ...(options.bookmarkIntervalMs === undefined ? {} : { bookmarkIntervalMs: options.bookmarkIntervalMs }),
     });
 

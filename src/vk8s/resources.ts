@@ -90,3 +90,8 @@ export function servedGroupVersions(): Array<{ group: string; version: string }>
   for (const r of RESOURCES) seen.set(groupVersion(r.group, r.version), { group: r.group, version: r.version });
   return [...seen.values()];
 }
+
+/** The OpenAPI definition of a kind: `io.k8s.api.apps.v1.Deployment`. */
+export function definitionOf(resource: Pick<ResourceType, 'group' | 'version' | 'kind'>): string {
+  return `io.k8s.api.${resource.group === '' ? 'core' : resource.group}.${resource.version}.${resource.kind}`;
+}

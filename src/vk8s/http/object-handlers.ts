@@ -1,19 +1,15 @@
+import { validatePatchOptions } from '../../apimachinery/apply/patch-options.js';
 import { StatusError } from '../../apimachinery/errors/status-error.js';
 import { OpenApiPatchSchemas } from '../../apimachinery/patch/patch-schema.js';
 import { loadKubernetesOpenApi } from '../../apimachinery/openapi/kubernetes-document.js';
 import { rfc3339Seconds } from '../../registry/deletion.js';
 import { cloneObject, type KubeObject } from '../object.js';
-import { groupVersion, type ResourceType } from '../resources.js';
+import { definitionOf, groupVersion } from '../resources.js';
 import { parsePatchBody, patchJson, patchTypeOf } from './patch-object.js';
 import { parseDeleteOptions, parseListQuery, single } from './query.js';
-import { asObject, parseBody } from './request-body.js';
+import { asKind, decodeOptionalBody, decodeResourceBody } from './request-body.js';
 import { nameOf, rawBody, scopeOf, storeOf, type ResourceRequest } from './resource-request.js';
 import { deletedStatus, listBody, sendJson } from './response-format.js';
-
-/** The OpenAPI definition of a kind: `io.k8s.api.apps.v1.Deployment`. */
-export function definitionOf(resource: Pick<ResourceType, 'group' | 'version' | 'kind'>): string {
-  return `io.k8s.api.${resource.group === '' ? 'core' : resource.group}.${resource.version}.${resource.kind}`;
-}
 
 let patchSchemas: OpenApiPatchSchemas | undefined;
 function schemas(): OpenApiPatchSchemas {
@@ -33,7 +29,7 @@ export function sendObject(r: ResourceRequest, status: number, object: KubeObjec
 
 /** Decodes a POST/PUT body as this resource's kind, defaulted, in the request's namespace. */
 export function decodeWriteBody(r: ResourceRequest): KubeObject {
-  const object = asObject(parseBody(rawBody(r), r.request.headers['content-type']), r.resource);
+  const object = decodeResourceBody(rawBody(r), r.request.headers['content-type'], r.resource, single(r.query, 'fieldValidation') === 'Strict');
   checkBodyNamespace(r, object);
   r.strategy.defaults(object);
   return object;
@@ -93,7 +89,7 @@ export async function handlePatch(r: ResourceRequest, subresource?: 'status'): P
     scope,
     name,
     (current) => {
-      const patched = asObject(patchJson(current, type, patch, schemas().forDefinition(definitionOf(r.resource))), r.resource);
+      const patched = asKind(patchJson(current, type, patch, schemas().forDefinition(definitionOf(r.resource))), r.resource);
       checkBodyNamespace(r, patched);
       if (patched.metadata.name !== name) throw StatusError.badRequest(`the name of the object (${String(patched.metadata.name)}) does not match the name on the URL (${name})`);
       r.strategy.defaults(patched);
@@ -107,10 +103,12 @@ export async function handlePatch(r: ResourceRequest, subresource?: 'status'): P
 async function applyPatch(r: ResourceRequest, patch: unknown, name: string): Promise<KubeObject> {
   const apply = r.deps.apply;
   if (apply === undefined) throw StatusError.unsupportedMediaType('application/apply-patch+yaml');
+  const optionsError = validatePatchOptions({ apply: true, fieldManager: single(r.query, 'fieldManager'), force: single(r.query, 'force') });
+  if (optionsError !== undefined) throw optionsError;
   const scope = scopeOf(r);
-  if (single(r.query, 'fieldManager') === undefined) throw StatusError.badRequest('PATCH, application/apply-patch+yaml requires fieldManager');
-  const applied = asObject(patch, r.resource);
-  checkBodyNamespace(r, applied);
+  if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) throw StatusError.badRequest(`error decoding YAML: the apply configuration must be an object`);
+  const applied = patch as KubeObject;
+  checkBodyNamespace(r, { ...applied, metadata: applied.metadata ?? {} });
   if (applied.metadata.name !== undefined && applied.metadata.name !== name) throw StatusError.badRequest(`the name of the object (${applied.metadata.name}) does not match the name on the URL (${name})`);
   const force = single(r.query, 'force') === 'true';
   const store = storeOf(r);
@@ -122,7 +120,7 @@ async function applyPatch(r: ResourceRequest, patch: unknown, name: string): Pro
     } catch (error) {
       if (!(error instanceof StatusError && error.reason === 'NotFound')) throw error;
     }
-    const result = apply({ live: live === undefined ? undefined : cloneObject(live), applied: { ...applied, metadata: { ...applied.metadata, name } }, manager: scope.fieldManager, force, now, resource: r.resource });
+    const result = asKind(apply({ live: live === undefined ? undefined : cloneObject(live), applied: { ...applied, metadata: { ...(applied.metadata ?? {}), name } }, manager: scope.fieldManager, force, now, resource: r.resource }), r.resource);
     r.strategy.defaults(result);
     try {
       if (live === undefined) return await store.create(scope, result);
@@ -135,7 +133,7 @@ async function applyPatch(r: ResourceRequest, patch: unknown, name: string): Pro
 }
 
 export async function handleDelete(r: ResourceRequest): Promise<void> {
-  const options = parseDeleteOptions(r.query, parseBody(rawBody(r), r.request.headers['content-type']));
+  const options = parseDeleteOptions(r.query, decodeOptionalBody(rawBody(r), r.request.headers['content-type']));
   const result = await storeOf(r).delete(scopeOf(r), nameOf(r), options);
   if (result.removed && r.strategy.returnDeletedObject !== true) {
     void sendJson(r.reply, 200, deletedStatus(r.resource, result.object));
@@ -149,7 +147,7 @@ export async function handleDelete(r: ResourceRequest): Promise<void> {
 export async function handleDeleteCollection(r: ResourceRequest): Promise<void> {
   const store = storeOf(r);
   const scope = scopeOf(r);
-  const options = parseDeleteOptions(r.query, parseBody(rawBody(r), r.request.headers['content-type']));
+  const options = parseDeleteOptions(r.query, decodeOptionalBody(rawBody(r), r.request.headers['content-type']));
   const { items, resourceVersion } = await store.list(r.context.cluster, { ...parseListQuery(r.query, r.strategy), limit: undefined, continue: undefined });
   const deleted: KubeObject[] = [];
   for (const item of items) {

@@ -4,7 +4,7 @@ import { loadKubernetesOpenApi } from '../../apimachinery/openapi/kubernetes-doc
 import type { ScaleAccess } from '../../registry/strategy.js';
 import type { KubeObject } from '../object.js';
 import { parsePatchBody, patchJson, patchTypeOf } from './patch-object.js';
-import { parseBody } from './request-body.js';
+import { decodeBody } from '../decode/index.js';
 import { nameOf, rawBody, scopeOf, storeOf, type ResourceRequest } from './resource-request.js';
 import { sendJson } from './response-format.js';
 
@@ -39,7 +39,7 @@ export async function handleWriteScale(r: ResourceRequest, mode: 'update' | 'pat
   const name = nameOf(r);
   const patchType = mode === 'patch' ? patchTypeOf(r.request.headers['content-type']) : undefined;
   if (patchType === 'apply') throw StatusError.unsupportedMediaType('application/apply-patch+yaml');
-  const body = patchType === undefined ? parseBody(rawBody(r), r.request.headers['content-type']) : parsePatchBody(rawBody(r), patchType);
+  const body = patchType === undefined ? decodeBody(rawBody(r) ?? Buffer.alloc(0), r.request.headers['content-type'], 'Scale') : parsePatchBody(rawBody(r), patchType);
   const updated = await storeOf(r).update(
     scopeOf(r),
     name,
