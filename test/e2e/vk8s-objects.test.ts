@@ -163,7 +163,7 @@ describe('virtual cluster objects over HTTPS', () => {
 
   it('watches: synthetic ADDED, then changes, a bookmark, and 410 for a resourceVersion before the window', async () => {
     const list = (await h.call('GET', CM)).json<{ metadata: { resourceVersion: string }; items: Obj[] }>();
-    const initial = watchEvents(h, `${CM}?watch=true&labelSelector=tier`, 1);
+    const initial = watchEvents(h, `${CM}?watch=true&labelSelector=page`, 3);
     const changes = watchEvents(h, `${CM}?watch=true&resourceVersion=${list.metadata.resourceVersion}&allowWatchBookmarks=true`, 3);
     await new Promise((r) => setTimeout(r, 100));
     await h.call('POST', CM, { body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'w1' } } });
@@ -171,7 +171,7 @@ describe('virtual cluster objects over HTTPS', () => {
     const seen = await changes;
     assert.deepEqual(seen.map((e) => e.type), ['ADDED', 'DELETED', 'BOOKMARK']);
     assert.equal(seen[0]?.object.metadata.name, 'w1');
-    assert.deepEqual((await initial).map((e) => `${e.type} ${e.object.metadata.name}`), ['ADDED c1']);
+    assert.deepEqual((await initial).map((e) => `${e.type} ${e.object.metadata.name}`), ['ADDED p1', 'ADDED p2', 'ADDED p3']);
     const expired = await watchEvents(h, `${CM}?watch=true&resourceVersion=1`, 1);
     assert.equal(expired[0]?.type, 'ERROR');
     assert.deepEqual([expired[0]?.object.code, expired[0]?.object.reason], [410, 'Expired']);
