@@ -21,6 +21,7 @@ import { describeStore, openStore, type StoreConfig } from '../store/open-store.
 import type { Store } from '../store/types.js';
 import { readBuildInfo, versionDocument } from './build-info.js';
 import type { HealthCheck } from './health.js';
+import { startClusterJanitor } from '../vk8s/cluster-janitor.js';
 import { VirtualClusterStorage } from '../vk8s/cluster-storage.js';
 import { printerTableFormat } from '../vk8s/http/printer-table-format.js';
 import { serverSideApply } from '../vk8s/server-side-apply.js';
@@ -66,6 +67,8 @@ export interface ControlPlane {
    * create). Used by site registration, and by tests until registration exists.
    */
   registerSite(site: SiteRegistration): Promise<void>;
+  /** Every virtual cluster's storage: the platform's own client for the kinds only it writes (pods, nodes, events…). */
+  readonly virtualClusters: VirtualClusterStorage;
   /** Graceful stop: readiness fails, in-flight requests finish, then the store closes. */
   close(): Promise<void>;
 }
@@ -135,6 +138,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     const clusters = new VirtualClusterStorage({ store, clock, logger, fieldManagement: fieldManager.fieldManagement });
     cleanups.push(() => clusters.stop());
     await clusters.start();
+    cleanups.push(startClusterJanitor({ store, storage: clusters, logger }));
     registerVirtualClusterApi(app, {
       credentials,
       registry,
@@ -168,6 +172,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
       url,
       caCertPath: pki.caCertPath,
       store,
+      virtualClusters: clusters,
       registerSite: async (site) => {
         const kind = NAMESPACED_KINDS.get('site') as ConfigKind;
         await registry.createDecoded(

@@ -176,4 +176,15 @@ describe('virtual cluster objects over HTTPS', () => {
     assert.equal(expired[0]?.type, 'ERROR');
     assert.deepEqual([expired[0]?.object.code, expired[0]?.object.reason], [410, 'Expired']);
   });
+
+  it('deleting the virtual_k8s object deletes its API and its objects; a new one starts empty', async () => {
+    assert.equal((await h.call('GET', `${CM}/c1`)).status, 200);
+    assert.equal((await h.call('DELETE', '/api/config/namespaces/default/virtual_k8ss/vk1')).status, 200);
+    assert.equal((await h.call('GET', `${CM}/c1`)).status, 404);
+    const keys = async (): Promise<number> => (await h.controlPlane.store.list('/vk8s/core/configmaps/')).items.length;
+    for (let i = 0; i < 50 && (await keys()) > 0; i++) await new Promise((r) => setTimeout(r, 20));
+    assert.equal(await keys(), 0);
+    assert.equal((await h.call('POST', '/api/config/namespaces/default/virtual_k8ss', { body: { metadata: { name: 'vk1' }, spec: {} } })).status, 200);
+    assert.deepEqual((await h.call('GET', CM)).json<{ items: Obj[] }>().items, []);
+  });
 });
