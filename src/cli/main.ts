@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { readBuildInfo } from '../server/build-info.js';
 import { ServerError } from './api-client.js';
 import { configCommand } from './config-command.js';
+import { kubeconfigCommand } from './kubeconfig-command.js';
 import { serverCommand } from './server-command.js';
 import { tokenCommand } from './token-command.js';
 import { versionCommand } from './version-command.js';
@@ -19,6 +20,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   program.addCommand(versionCommand());
   program.addCommand(configCommand());
   program.addCommand(tokenCommand());
+  program.addCommand(kubeconfigCommand());
   const exitOverrideAll = (command: Command): void => {
     command.exitOverride();
     command.commands.forEach(exitOverrideAll);
