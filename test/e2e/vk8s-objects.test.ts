@@ -177,11 +177,32 @@ describe('virtual cluster objects over HTTPS', () => {
     assert.deepEqual([expired[0]?.object.code, expired[0]?.object.reason], [410, 'Expired']);
   });
 
+  it('keeps tenants apart: the same cluster name in another tenant is another cluster; monitors cannot write', async () => {
+    const tenant = await h.call('POST', '/api/web/tenants', { token: h.platformToken, body: { name: 'globex' } });
+    assert.equal(tenant.status, 200, tenant.body);
+    const globex = tenant.json<{ admin_token: string }>().admin_token;
+    assert.equal((await h.call('GET', `${CM}/c1`, { token: globex })).status, 404, 'no cluster of that name in globex yet');
+    assert.equal((await h.call('POST', '/api/config/namespaces/default/virtual_k8ss', { token: globex, body: { metadata: { name: 'vk1' }, spec: {} } })).status, 200);
+    const theirs = watchEvents(h, `${CM}?watch=true&timeoutSeconds=1`, 100);
+    assert.deepEqual((await h.call('GET', CM, { token: globex })).json<{ items: Obj[] }>().items, []);
+    assert.equal((await h.call('GET', `${CM}/c1`, { token: globex })).status, 404);
+    assert.equal((await h.call('POST', CM, { token: globex, body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'globex-only' } } })).status, 201);
+    const acmeSaw = (await theirs).map((e) => e.object.metadata.name);
+    assert.ok(!acmeSaw.includes('globex-only'), `acme's watch saw ${acmeSaw.join(', ')}`);
+    const monitor = await h.call('POST', '/api/web/namespaces/system/api_credentials', { body: { name: 'watcher', expiration_days: 1, spec: { type: 'API_TOKEN', namespace_roles: [{ namespace: 'default', role: 'monitor' }] } } });
+    assert.equal(monitor.status, 200, monitor.body);
+    const token = monitor.json<{ data: string }>().data;
+    assert.equal((await h.call('GET', CM, { token })).status, 200);
+    const write = await h.call('POST', CM, { token, body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'nope' } } });
+    assert.equal(write.status, 403);
+    assert.match(write.json<Status>().message, /cannot create resource "configmaps"/);
+  });
+
   it('deleting the virtual_k8s object deletes its API and its objects; a new one starts empty', async () => {
     assert.equal((await h.call('GET', `${CM}/c1`)).status, 200);
     assert.equal((await h.call('DELETE', '/api/config/namespaces/default/virtual_k8ss/vk1')).status, 200);
     assert.equal((await h.call('GET', `${CM}/c1`)).status, 404);
-    const keys = async (): Promise<number> => (await h.controlPlane.store.list('/vk8s/core/configmaps/')).items.length;
+    const keys = async (): Promise<number> => (await h.controlPlane.store.list('/vk8s/core/configmaps/acme/default/vk1/')).items.length;
     for (let i = 0; i < 50 && (await keys()) > 0; i++) await new Promise((r) => setTimeout(r, 20));
     assert.equal(await keys(), 0);
     assert.equal((await h.call('POST', '/api/config/namespaces/default/virtual_k8ss', { body: { metadata: { name: 'vk1' }, spec: {} } })).status, 200);
