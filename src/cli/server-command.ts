@@ -14,6 +14,8 @@ interface ServerOptions {
   tenant: string;
   dnsServer?: string;
   maxRequestBytes: number;
+  maxRequestsInflight: number;
+  maxMutatingRequestsInflight: number;
 }
 
 function listenArgument(value: string): ListenAddress {
@@ -51,6 +53,8 @@ export function serverCommand(): Command {
         return n;
       }),
     )
+    .addOption(new Option('--max-requests-inflight <n>', 'virtual cluster read requests served at once before 429 (as kube-apiserver)').env('EDGEPLANE_MAX_REQUESTS_INFLIGHT').default(400).argParser(positiveInteger))
+    .addOption(new Option('--max-mutating-requests-inflight <n>', 'virtual cluster write requests served at once before 429').env('EDGEPLANE_MAX_MUTATING_REQUESTS_INFLIGHT').default(200).argParser(positiveInteger))
     .addOption(new Option('--log-level <level>', 'least severe level logged').choices(LOG_LEVELS).env('EDGEPLANE_LOG_LEVEL').default('info'))
     .addHelpText(
       'after',
@@ -70,6 +74,7 @@ export function serverCommand(): Command {
         logger,
         defaultTenant: options.tenant,
         bodyLimit: options.maxRequestBytes,
+        maxInflight: { readOnly: options.maxRequestsInflight, mutating: options.maxMutatingRequestsInflight },
         ...(options.dnsServer === undefined ? {} : { dnsServer: options.dnsServer }),
         ...(store === undefined ? {} : { store }),
       });
@@ -92,4 +97,10 @@ export function serverCommand(): Command {
         process.on('SIGTERM', onSignal);
       });
     });
+}
+
+function positiveInteger(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('must be a whole number, at least 1');
+  return n;
 }

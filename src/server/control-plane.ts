@@ -41,6 +41,8 @@ export interface ControlPlaneOptions {
   readonly compactionIntervalMs?: number;
   /** How often vK8s watches that allow bookmarks get one (default a minute; tests shorten it). */
   readonly bookmarkIntervalMs?: number;
+  /** vK8s requests served at once before 429 (kube's max-requests-inflight, default 400 read-only / 200 mutating). */
+  readonly maxInflight?: { readonly readOnly: number; readonly mutating: number };
   /** The tenant created on first start, with its admin token in `<home>/api-token`. Default `acme`. */
   readonly defaultTenant?: string;
   /** DNS server (`host:port`) for dns_domain verification; default: the system's resolvers. */
@@ -149,6 +151,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
       tables: printerTableFormat(),
       apply: fieldManager.apply,
       ...(options.bookmarkIntervalMs === undefined ? {} : { bookmarkIntervalMs: options.bookmarkIntervalMs }),
+      ...(options.maxInflight === undefined ? {} : { maxInflight: options.maxInflight }),
     });
 
     const stopCompactor = startCompactor(store, {

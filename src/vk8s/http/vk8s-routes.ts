@@ -11,10 +11,11 @@ import type { Logger } from '../../observability/logger.js';
 import { apiGroupList, apiResourceList, apiVersions } from '../discovery.js';
 import type { VirtualClusterStorage } from '../cluster-storage.js';
 import { servedGroupVersions } from '../resources.js';
+import { InflightLimiter, isLongRunning } from './inflight-limiter.js';
 import { parseRequestInfo } from './request-info.js';
 import { dispatchResourceRequest, type StreamSubresourceHandler } from './resource-dispatch.js';
 import type { ApplyFunction, ClusterRequestContext } from './resource-request.js';
-import type { TableFormat } from './response-format.js';
+import { sendStatus, type TableFormat } from './response-format.js';
 import type { Clock } from '../../server/clock.js';
 import { registerOpenApiRoute } from './openapi-route.js';
 
@@ -30,13 +31,11 @@ export interface VirtualClusterApiDependencies {
   readonly apply?: ApplyFunction;
   readonly streams?: StreamSubresourceHandler;
   readonly bookmarkIntervalMs?: number;
+  /** kube's --max-requests-inflight / --max-mutating-requests-inflight (default 400 / 200). */
+  readonly maxInflight?: { readonly readOnly: number; readonly mutating: number };
 }
 
 type Params = { namespace: string; vk8s: string; group?: string; version?: string };
-
-function sendStatus(reply: FastifyReply, error: StatusError): FastifyReply {
-  return reply.code(error.code).header('content-type', 'application/json').send(JSON.stringify(error.toStatus()));
-}
 
 function sendJson(reply: FastifyReply, body: unknown): FastifyReply {
   return reply.code(200).header('content-type', 'application/json').send(JSON.stringify(body));
@@ -100,6 +99,15 @@ export function registerVirtualClusterApi(app: FastifyInstance, deps: VirtualClu
       });
 
       // Every route of a cluster: authenticated, and the cluster found for the caller's tenant.
+      // kube's max-in-flight filter: too many requests at once → 429 with Retry-After.
+      const limiter = new InflightLimiter(deps.maxInflight);
+      scope.addHook('onRequest', (request, reply, next) => {
+        if (isLongRunning(request.url)) return next();
+        const release = limiter.acquire(request.method);
+        if (release === undefined) return void sendStatus(reply, StatusError.tooManyRequests(1));
+        reply.raw.once('close', release);
+        next();
+      });
       scope.addHook('preHandler', async (request) => {
         // The not-found handler has no path parameters: there is no cluster to look for.
         if ((request.params as Partial<Params>).vk8s === undefined) return;

@@ -1,0 +1,36 @@
+/**
+ * kube-apiserver's max-in-flight filter: at most `readOnly` non-mutating and `mutating`
+ * mutating requests at once (defaults 400 and 200, as kube's flags); long-running requests
+ * (watches, log follows, exec/attach/port-forward) are not counted. A request over the
+ * limit is refused with 429 TooManyRequests and `Retry-After: 1`, which clients retry.
+ */
+export class InflightLimiter {
+  private readonly inFlight = { readOnly: 0, mutating: 0 };
+
+  constructor(private readonly limits: { readonly readOnly: number; readonly mutating: number } = { readOnly: 400, mutating: 200 }) {}
+
+  /** Takes a slot; returns its release, or undefined when the limit is reached. */
+  acquire(method: string): (() => void) | undefined {
+    const kind = method === 'GET' || method === 'HEAD' || method === 'OPTIONS' ? 'readOnly' : 'mutating';
+    if (this.inFlight[kind] >= this.limits[kind]) return undefined;
+    this.inFlight[kind]++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.inFlight[kind]--;
+    };
+  }
+}
+
+const LONG_RUNNING_SUBRESOURCES = /\/(exec|attach|portforward|proxy)(\?|$)/;
+
+/** Watches, log follows and stream upgrades run for long: kube's long-running request check. */
+export function isLongRunning(url: string): boolean {
+  const [path = '', query = ''] = url.split('?', 2);
+  if (LONG_RUNNING_SUBRESOURCES.test(path)) return true;
+  if (path.includes('/watch/')) return true;
+  const params = new URLSearchParams(query);
+  if (params.get('watch') === 'true' || params.get('watch') === '1') return true;
+  return path.endsWith('/log') && params.get('follow') === 'true';
+}
