@@ -22,6 +22,7 @@ import type { Store } from '../store/types.js';
 import { readBuildInfo, versionDocument } from './build-info.js';
 import type { HealthCheck } from './health.js';
 import { startClusterJanitor } from '../vk8s/cluster-janitor.js';
+import { startGarbageCollector } from '../controllers/garbage-collector/garbage-collector.js';
 import { VirtualClusterStorage } from '../vk8s/cluster-storage.js';
 import { printerTableFormat } from '../vk8s/http/printer-table-format.js';
 import { serverSideApply } from '../vk8s/server-side-apply.js';
@@ -141,6 +142,8 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     cleanups.push(() => clusters.stop());
     await clusters.start();
     cleanups.push(startClusterJanitor({ store, storage: clusters, logger }));
+    const garbageCollector = startGarbageCollector({ storage: clusters, logger, metrics: metrics.registry });
+    cleanups.push(() => garbageCollector.stop());
     registerVirtualClusterApi(app, {
       credentials,
       registry,

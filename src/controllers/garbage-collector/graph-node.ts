@@ -1,0 +1,91 @@
+import { FOREGROUND_FINALIZER, ORPHAN_FINALIZER } from '../../registry/deletion.js';
+import type { ClusterRef } from '../../registry/strategy.js';
+import type { KubeObject, OwnerReference } from '../../vk8s/object.js';
+import type { ResourceType } from '../../vk8s/resources.js';
+
+/**
+ * What the garbage collector remembers of one stored object (kube's graph `node`): who it
+ * is, whom it names as owners, and whether it is being deleted and how.
+ */
+export interface GraphNode {
+  /** `<tenant>/<namespace>/<vk8s>/<uid>`: the object within its cluster. */
+  readonly id: string;
+  /** The work-queue key that reconciles the object (see {@link itemKey}). */
+  readonly item: string;
+  /** The store key the object lives at. */
+  readonly storeKey: string;
+  readonly cluster: ClusterRef;
+  readonly group: string;
+  readonly kind: string;
+  readonly name: string;
+  readonly uid: string;
+  readonly owners: readonly OwnerReference[];
+  /** metadata.deletionTimestamp is set. */
+  readonly beingDeleted: boolean;
+  /** Being deleted in the foreground: it waits for its blocking dependents (kube's deletingDependents). */
+  readonly deletingDependents: boolean;
+  /** Being deleted with its dependents orphaned. */
+  readonly orphaning: boolean;
+}
+
+export function clusterId(cluster: ClusterRef): string {
+  return `${cluster.tenant}/${cluster.namespace}/${cluster.name}`;
+}
+
+/** The graph id of an object (or an owner reference's target) in a cluster. */
+export function nodeId(cluster: ClusterRef, uid: string): string {
+  return `${clusterId(cluster)}/${uid}`;
+}
+
+/** A work item: the object's store key and uid (store keys have no spaces). */
+export function itemKey(storeKey: string, uid: string): string {
+  return `${storeKey} ${uid}`;
+}
+
+export function parseItemKey(item: string): { storeKey: string; uid: string } {
+  const space = item.lastIndexOf(' ');
+  return { storeKey: item.slice(0, space), uid: item.slice(space + 1) };
+}
+
+/** The cluster and name of the object at `storeKey` under a resource's `prefix`, if the key has that shape. */
+export function locate(prefix: string, storeKey: string): { cluster: ClusterRef; name: string } | undefined {
+  if (!storeKey.startsWith(prefix)) return undefined;
+  const parts = storeKey.slice(prefix.length).split('/');
+  const [tenant, namespace, vk8s, name] = parts;
+  if (parts.length !== 4 || tenant === undefined || namespace === undefined || vk8s === undefined || name === undefined) return undefined;
+  return { cluster: { tenant, namespace, name: vk8s }, name };
+}
+
+/** The node of an object stored at `storeKey` under the resource's `prefix` (undefined for a key of another shape). */
+export function nodeOf(resource: Pick<ResourceType, 'group' | 'kind'>, prefix: string, storeKey: string, object: KubeObject): GraphNode | undefined {
+  const where = locate(prefix, storeKey);
+  const uid = object.metadata.uid;
+  if (where === undefined || uid === undefined || uid === '') return undefined;
+  const finalizers = object.metadata.finalizers ?? [];
+  const beingDeleted = object.metadata.deletionTimestamp !== undefined;
+  return {
+    id: nodeId(where.cluster, uid),
+    item: itemKey(storeKey, uid),
+    storeKey,
+    cluster: where.cluster,
+    group: resource.group,
+    kind: resource.kind,
+    name: where.name,
+    uid,
+    owners: (object.metadata.ownerReferences ?? []).map((r) => ({ ...r })),
+    beingDeleted,
+    deletingDependents: beingDeleted && finalizers.includes(FOREGROUND_FINALIZER),
+    orphaning: beingDeleted && finalizers.includes(ORPHAN_FINALIZER),
+  };
+}
+
+/** The API group of an ownerReference's apiVersion (`apps/v1` → `apps`, `v1` → core ""). */
+export function groupOf(apiVersion: string): string {
+  const slash = apiVersion.indexOf('/');
+  return slash < 0 ? '' : apiVersion.slice(0, slash);
+}
+
+/** Does the reference name this node (uid, kind, group and name all agree)? */
+export function refersTo(ref: OwnerReference, node: GraphNode): boolean {
+  return ref.uid === node.uid && ref.name === node.name && ref.kind === node.kind && groupOf(ref.apiVersion) === node.group;
+}
