@@ -8,6 +8,7 @@ import type { ClusterRef } from '../registry/strategy.js';
 import type { Clock } from '../server/clock.js';
 import type { Store } from '../store/types.js';
 import { WatchCache } from '../store/watch-cache.js';
+import { serviceIpKeyPrefix } from './allocation/service-ip-allocation.js';
 import { strategyFor, strategyKey } from './kinds/index.js';
 import { RESOURCES, type ResourceType } from './resources.js';
 
@@ -78,13 +79,16 @@ export class VirtualClusterStorage {
     return [...this.stores.values()];
   }
 
-  /** Deletes every object of a cluster (its virtual_k8s object is gone). Returns how many. */
+  /** Deletes every object of a cluster and what it reserved (its virtual_k8s object is gone). Returns how many keys. */
   async deleteCluster(cluster: ClusterRef): Promise<number> {
     let removed = 0;
-    for (const resource of RESOURCES) {
-      if (SYNTHESIZED_RESOURCES.has(strategyKey(resource))) continue;
+    const prefixes = [
+      ...RESOURCES.filter((resource) => !SYNTHESIZED_RESOURCES.has(strategyKey(resource))).map((resource) => clusterPrefix(resource, cluster)),
+      serviceIpKeyPrefix(cluster),
+    ];
+    for (const prefix of prefixes) {
       for (;;) {
-        const page = await this.options.store.list(clusterPrefix(resource, cluster), { limit: 500 });
+        const page = await this.options.store.list(prefix, { limit: 500 });
         for (const kv of page.items) {
           try {
             await this.options.store.delete(kv.key);

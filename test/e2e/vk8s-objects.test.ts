@@ -200,6 +200,8 @@ describe('virtual cluster objects over HTTPS', () => {
 
   it('deleting the virtual_k8s object deletes its API and its objects; a new one starts empty', async () => {
     assert.equal((await h.call('GET', `${CM}/c1`)).status, 200);
+    const svc = { apiVersion: 'v1', kind: 'Service', metadata: { name: 's1' }, spec: { clusterIP: '10.96.7.7', ports: [{ port: 80 }] } };
+    assert.equal((await h.call('POST', `${BASE}/api/v1/namespaces/default/services`, { body: svc })).status, 201);
     assert.equal((await h.call('DELETE', '/api/config/namespaces/default/virtual_k8ss/vk1')).status, 200);
     assert.equal((await h.call('GET', `${CM}/c1`)).status, 404);
     const keys = async (): Promise<number> => (await h.controlPlane.store.list('/vk8s/core/configmaps/acme/default/vk1/')).items.length;
@@ -207,5 +209,7 @@ describe('virtual cluster objects over HTTPS', () => {
     assert.equal(await keys(), 0);
     assert.equal((await h.call('POST', '/api/config/namespaces/default/virtual_k8ss', { body: { metadata: { name: 'vk1' }, spec: {} } })).status, 200);
     assert.deepEqual((await h.call('GET', CM)).json<{ items: Obj[] }>().items, []);
+    const again = await h.call('POST', `${BASE}/api/v1/namespaces/default/services`, { body: svc });
+    assert.equal(again.status, 201, `the old cluster's ClusterIP reservation is gone too: ${again.body}`);
   });
 });
