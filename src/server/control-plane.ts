@@ -27,6 +27,7 @@ import { VirtualClusterStorage } from '../vk8s/cluster-storage.js';
 import { printerTableFormat } from '../vk8s/http/printer-table-format.js';
 import { serverSideApply } from '../vk8s/server-side-apply.js';
 import { registerVirtualClusterApi, virtualClusterVersion } from '../vk8s/http/vk8s-routes.js';
+import { NoRunningContainersBackend, type PodStreamBackend } from '../vk8s/streams/index.js';
 import { writeFileAtomic } from './atomic-file.js';
 import { systemClock } from './clock.js';
 import { buildHttpServer } from './http-server.js';
@@ -50,6 +51,8 @@ export interface ControlPlaneOptions {
   readonly dnsServer?: string;
   /** Largest configuration API request body, in bytes. Default 1 MiB. */
   readonly bodyLimit?: number;
+  /** What runs the virtual clusters' pods (exec, attach, port-forward, logs). Default: no container runs (kubelet's refusals). */
+  readonly podStreams?: PodStreamBackend;
 }
 
 export interface SiteRegistration {
@@ -153,6 +156,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
       clock,
       tables: printerTableFormat(),
       apply: fieldManager.apply,
+      podStreams: options.podStreams ?? new NoRunningContainersBackend(),
       ...(options.bookmarkIntervalMs === undefined ? {} : { bookmarkIntervalMs: options.bookmarkIntervalMs }),
       ...(options.maxInflight === undefined ? {} : { maxInflight: options.maxInflight }),
     });

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { createLogger } from '../../observability/logger.js';
 import { type ControlPlane, startControlPlane } from '../../server/control-plane.js';
 import { httpsRequest, type HttpsResponse } from '../../client/https-client.js';
+import type { PodStreamBackend } from '../../vk8s/streams/index.js';
 import { startTestDnsServer, type TestDnsServer } from './dns-server.js';
 
 export interface CallOptions {
@@ -30,7 +31,7 @@ export interface ConfigHarness {
 }
 
 /** The real control plane in this process (memory store, real HTTPS, a real test DNS server). */
-export async function startConfigHarness(options: { bodyLimit?: number; bookmarkIntervalMs?: number; maxInflight?: { readOnly: number; mutating: number } } = {}): Promise<ConfigHarness> {
+export async function startConfigHarness(options: { bodyLimit?: number; bookmarkIntervalMs?: number; maxInflight?: { readOnly: number; mutating: number }; podStreams?: PodStreamBackend } = {}): Promise<ConfigHarness> {
   const home = mkdtempSync(join(tmpdir(), 'edgeplane-config-'));
   const dns = await startTestDnsServer();
   const controlPlane = await startControlPlane({
@@ -42,6 +43,7 @@ export async function startConfigHarness(options: { bodyLimit?: number; bookmark
     ...(options.bodyLimit === undefined ? {} : { bodyLimit: options.bodyLimit }),
     ...(options.bookmarkIntervalMs === undefined ? {} : { bookmarkIntervalMs: options.bookmarkIntervalMs }),
     ...(options.maxInflight === undefined ? {} : { maxInflight: options.maxInflight }),
+    ...(options.podStreams === undefined ? {} : { podStreams: options.podStreams }),
   });
   const ca = readFileSync(join(home, 'pki', 'ca.crt'), 'utf8');
   const adminToken = readFileSync(join(home, 'api-token'), 'utf8').trim();

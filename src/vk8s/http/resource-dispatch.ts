@@ -1,13 +1,12 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { StatusError } from '../../apimachinery/errors/status-error.js';
-import { authorize } from '../../auth/authorize.js';
 import { watchObjects } from '../../registry/watch.js';
 import { strategyFor } from '../kinds/index.js';
-import { findResource, type ResourceType, type Verb } from '../resources.js';
 import { handleNamespaceGet, handleNamespaceList, handleNamespaceWatch } from './namespace-handlers.js';
 import { handleCreate, handleDelete, handleDeleteCollection, handleGet, handleList, handlePatch, handleUpdate } from './object-handlers.js';
 import { parseListQuery, parseWatchParameters, single, type RawQuery } from './query.js';
 import type { RequestInfo } from './request-info.js';
+import { admitResourceRequest } from './resource-admission.js';
 import { storeOf, type ClusterRequestContext, type ResourceHandlerDependencies, type ResourceRequest } from './resource-request.js';
 import { handleGetScale, handleWriteScale } from './scale-handlers.js';
 import { streamWatch } from './watch-stream.js';
@@ -15,12 +14,9 @@ import { streamWatch } from './watch-stream.js';
 /** Subresources served by the stream layer (exec, attach, portforward, log): handled elsewhere. */
 export type StreamSubresourceHandler = (r: ResourceRequest) => Promise<void>;
 
-const READ_VERBS: ReadonlySet<string> = new Set(['get', 'list', 'watch']);
-
 /**
- * Routes one resource request of a cluster after kube-apiserver's handler chain: resolve the
- * resource, check the verb against what the seed lists for it (405 otherwise), the namespace
- * (a cluster has exactly one: 403 for any other), the caller's role, then the operation.
+ * Routes one resource request of a cluster after kube-apiserver's handler chain: the checks of
+ * `admitResourceRequest` (resource, namespace, verb, role), then the operation.
  */
 export async function dispatchResourceRequest(
   deps: ResourceHandlerDependencies & { readonly streams?: StreamSubresourceHandler },
@@ -29,17 +25,7 @@ export async function dispatchResourceRequest(
   request: FastifyRequest,
   reply: FastifyReply,
 ): Promise<void> {
-  const resource = findResource(info.group, info.version, info.resource);
-  if (resource === undefined) throw StatusError.noSuchPath();
-  const ref = { resource: resource.resource, group: resource.group };
-  checkScope(resource, info, context);
-  const verb = allowedVerb(resource, info);
-  if (verb === undefined) throw StatusError.methodNotAllowed(info.verb, ref);
-  const namespace = context.cluster.namespace;
-  const decision = authorize(context.principal, READ_VERBS.has(verb) ? 'read' : 'write', namespace);
-  if (!decision.allowed) {
-    throw StatusError.forbidden(ref, info.name ?? '', `User "${context.principal.user}" cannot ${info.verb} resource "${resource.resource}" in API group "${resource.group}" in the namespace "${namespace}": ${decision.reason}`);
-  }
+  const resource = admitResourceRequest(context, info);
   const r: ResourceRequest = { info, resource, strategy: strategyFor(resource), context, request, reply, query: request.query as RawQuery, deps };
   if (resource.resource === 'namespaces' && resource.group === '') return namespaceRequest(r);
   switch (info.subresource) {
@@ -53,38 +39,6 @@ export async function dispatchResourceRequest(
       if (deps.streams === undefined) throw StatusError.noSuchPath();
       return deps.streams(r);
   }
-}
-
-/** The namespace in the path must be the cluster's; cluster-scoped resources take none. */
-function checkScope(resource: ResourceType, info: RequestInfo, context: ClusterRequestContext): void {
-  const ns = info.namespace;
-  const isNamespaceObject = resource.resource === 'namespaces' && resource.group === '';
-  if (!resource.namespaced && !isNamespaceObject && ns !== undefined) throw StatusError.noSuchPath();
-  if (ns !== undefined && ns !== context.cluster.namespace) {
-    const what = { resource: isNamespaceObject ? 'namespaces' : resource.resource, group: resource.group };
-    throw StatusError.forbidden(
-      what,
-      isNamespaceObject ? ns : '',
-      `User "${context.principal.user}" cannot ${info.verb} resource "${what.resource}" in API group "${resource.group}" in the namespace "${ns}": this virtual cluster has only the namespace "${context.cluster.namespace}"`,
-    );
-  }
-}
-
-/** The discovery verb a request needs, if the seed lists it for this resource (or subresource). */
-function allowedVerb(resource: ResourceType, info: RequestInfo): Verb | undefined {
-  if (info.subresource !== undefined) {
-    if (info.name === undefined) return undefined;
-    const sub = resource.subresources.find((s) => s.name === info.subresource);
-    if (sub === undefined) return undefined;
-    return sub.verbs.includes(info.verb) ? (info.verb) : undefined;
-  }
-  const verb = info.verb;
-  if (!resource.verbs.includes(verb)) return undefined;
-  // Listing or watching across namespaces only where the seed lists it.
-  const acrossNamespaces = resource.namespaced && info.namespace === undefined;
-  if (acrossNamespaces && !((verb === 'list' || verb === 'watch') && resource.allNamespaces)) return undefined;
-  if (info.watchPath && verb !== 'watch') return undefined;
-  return verb;
 }
 
 async function mainRequest(r: ResourceRequest): Promise<void> {

@@ -1,19 +1,19 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { StatusError } from '../../apimachinery/errors/status-error.js';
-import { authenticateRequest } from '../../auth/authenticate.js';
-import { authorize } from '../../auth/authorize.js';
-import { AuthenticationError, type CredentialService } from '../../auth/credentials.js';
-import type { Principal } from '../../auth/principal.js';
-import { ConfigError } from '../../config/errors.js';
-import { NAMESPACED_KINDS, type ConfigKind } from '../../config/kinds/index.js';
+import type { CredentialService } from '../../auth/credentials.js';
 import type { ObjectRegistry } from '../../config/registry.js';
 import type { Logger } from '../../observability/logger.js';
 import { apiGroupList, apiResourceList, apiVersions } from '../discovery.js';
 import type { VirtualClusterStorage } from '../cluster-storage.js';
 import { servedGroupVersions } from '../resources.js';
 import { InflightLimiter, isLongRunning } from './inflight-limiter.js';
+import type { PodStreamBackend } from '../streams/index.js';
+import { resolveCluster } from './cluster-access.js';
 import { parseRequestInfo } from './request-info.js';
-import { dispatchResourceRequest, type StreamSubresourceHandler } from './resource-dispatch.js';
+import { dispatchResourceRequest } from './resource-dispatch.js';
+import { podStreamSubresources, type PodStreamDependencies } from './pod-stream-requests.js';
+import { podUpgradeListener } from './pod-stream-upgrades.js';
+import { routeUpgradeRequest } from './route-upgrade.js';
 import type { ApplyFunction, ClusterRequestContext } from './resource-request.js';
 import { sendStatus, type TableFormat } from './response-format.js';
 import type { Clock } from '../../server/clock.js';
@@ -29,7 +29,8 @@ export interface VirtualClusterApiDependencies {
   readonly clock: Clock;
   readonly tables?: TableFormat;
   readonly apply?: ApplyFunction;
-  readonly streams?: StreamSubresourceHandler;
+  /** What runs the pods: serves `exec`, `attach`, `portforward` (upgrades) and `log`. Without it, these answer 404. */
+  readonly podStreams?: PodStreamBackend;
   readonly bookmarkIntervalMs?: number;
   /** kube's --max-requests-inflight / --max-mutating-requests-inflight (default 400 / 200). */
   readonly maxInflight?: { readonly readOnly: number; readonly mutating: number };
@@ -46,42 +47,23 @@ function sendJson(reply: FastifyReply, body: unknown): FastifyReply {
  * cluster's base URL (what kubeconfigs point at). Every request is authenticated with the
  * platform's credentials; the caller's tenant must own the virtual_k8s object (404 when not,
  * so other tenants' clusters do not exist for it), and a kubeconfig credential works only for
- * its own cluster. Failures are `metav1.Status`.
+ * its own cluster. Failures are `metav1.Status`. With `podStreams`, the server's HTTP upgrades
+ * are taken too: pod sessions (exec, attach, port-forward) are served, any other upgrade
+ * request is routed as an ordinary request.
  */
 export function registerVirtualClusterApi(app: FastifyInstance, deps: VirtualClusterApiDependencies): void {
-  const virtualK8s = NAMESPACED_KINDS.get('virtual_k8s') as ConfigKind;
-
   const contexts = new WeakMap<FastifyRequest, ClusterRequestContext>();
-
-  async function clusterOf(request: FastifyRequest): Promise<ClusterRequestContext> {
-    const { namespace, vk8s } = request.params as Params;
-    let principal: Principal & { virtualK8s?: { namespace: string; name: string } };
-    try {
-      principal = await authenticateRequest(deps.credentials, request.headers, request.raw.socket);
-    } catch (error) {
-      if (error instanceof AuthenticationError) throw StatusError.unauthorized();
-      throw error;
-    }
-    const bound = principal.virtualK8s;
-    if (bound !== undefined && (bound.namespace !== namespace || bound.name !== vk8s)) {
-      throw StatusError.forbidden({ resource: 'virtualclusters', group: '' }, vk8s, `this credential is for virtual cluster ${bound.namespace}/${bound.name}`);
-    }
-    let object;
-    try {
-      object = await deps.registry.get({ tenant: principal.tenant, kind: virtualK8s, namespace }, vk8s);
-    } catch (error) {
-      if (error instanceof ConfigError && error.code === 'NotFound') throw StatusError.noSuchPath();
-      throw error;
-    }
-    const decision = authorize(principal, 'read', namespace);
-    if (!decision.allowed) throw StatusError.forbidden({ resource: 'namespaces', group: '' }, namespace, decision.reason);
-    return {
-      principal,
-      cluster: { tenant: principal.tenant, namespace, name: vk8s },
-      uid: object.system_metadata.uid,
-      createdAt: object.system_metadata.creation_timestamp.replace(/\.\d+Z$/, 'Z'),
-      resourceVersion: object.resource_version,
-    };
+  const clusterOf = (request: FastifyRequest): Promise<ClusterRequestContext> => resolveCluster(deps, request.params as Params, request.headers, request.raw.socket);
+  const streams: PodStreamDependencies | undefined = deps.podStreams === undefined ? undefined : { storage: deps.storage, backend: deps.podStreams, logger: deps.logger };
+  const handlers = { ...deps, ...(streams === undefined ? {} : { streams: podStreamSubresources(streams) }) };
+  if (streams !== undefined) {
+    // Sessions in pods are HTTP upgrades, which the routes never see.
+    const upgrades = podUpgradeListener({ ...deps, ...streams, fallback: routeUpgradeRequest(app) });
+    app.server.on('upgrade', upgrades.listener);
+    app.addHook('preClose', (done) => {
+      upgrades.closeAll();
+      done();
+    });
   }
 
   void app.register(
@@ -142,7 +124,7 @@ export function registerVirtualClusterApi(app: FastifyInstance, deps: VirtualClu
         const path = request.url.split('?')[0]?.slice(`/api/vk8s/namespaces/${namespace}/${vk8s}`.length) ?? '';
         const info = parseRequestInfo(request.method, path, request.query as { watch?: string });
         if (info === undefined) throw StatusError.noSuchPath();
-        await dispatchResourceRequest(deps, context, info, request, reply);
+        await dispatchResourceRequest(handlers, context, info, request, reply);
       };
       const methods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
       scope.route({ method: [...methods], url: `${base}/api/*`, handler: resources });
