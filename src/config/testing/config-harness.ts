@@ -30,7 +30,7 @@ export interface ConfigHarness {
 }
 
 /** The real control plane in this process (memory store, real HTTPS, a real test DNS server). */
-export async function startConfigHarness(options: { bodyLimit?: number; bookmarkIntervalMs?: number } = {}): Promise<ConfigHarness> {
+export async function startConfigHarness(options: { bodyLimit?: number; bookmarkIntervalMs?: number; watchHistory?: number } = {}): Promise<ConfigHarness> {
   const home = mkdtempSync(join(tmpdir(), 'edgeplane-config-'));
   const dns = await startTestDnsServer();
   const controlPlane = await startControlPlane({
@@ -41,6 +41,7 @@ export async function startConfigHarness(options: { bodyLimit?: number; bookmark
     dnsServer: dns.address,
     ...(options.bodyLimit === undefined ? {} : { bodyLimit: options.bodyLimit }),
     ...(options.bookmarkIntervalMs === undefined ? {} : { bookmarkIntervalMs: options.bookmarkIntervalMs }),
+    ...(options.watchHistory === undefined ? {} : { watchHistory: options.watchHistory }),
   });
   const ca = readFileSync(join(home, 'pki', 'ca.crt'), 'utf8');
   const adminToken = readFileSync(join(home, 'api-token'), 'utf8').trim();
