@@ -18,6 +18,12 @@ export interface RequestScope {
   readonly cluster: ClusterRef;
   readonly dryRun: boolean;
   readonly fieldManager: string;
+  /**
+   * The write is a server-side apply: the apply machinery already set `managedFields` (an
+   * `Apply` entry), so the store records no `Update` over it (kube 1.17's patcher calls the
+   * field manager's Apply instead of its Update).
+   */
+  readonly applied?: boolean;
 }
 
 export interface GenericStoreDependencies {
@@ -114,7 +120,7 @@ export class GenericStore {
     this.fillSystemMetadata(object, scope.cluster, context.now);
     strategy.prepareForCreate(object);
     this.checkValid(object, [...validateObjectMeta(object.metadata, this.metaRules()), ...strategy.validate(object, context)]);
-    this.deps.fieldManagement.recordUpdate({ old: undefined, updated: object, manager: scope.fieldManager, now: context.now });
+    if (scope.applied !== true) this.deps.fieldManagement.recordUpdate({ old: undefined, updated: object, manager: scope.fieldManager, now: context.now });
     const name = object.metadata.name ?? '';
     const undo = await this.allocate(scope, (c) => strategy.allocation?.beforeCreate(object, c));
     if (scope.dryRun) {
@@ -203,7 +209,7 @@ export class GenericStore {
       causes = [...validateObjectMetaUpdate(object.metadata, old.metadata, this.metaRules()), ...strategy.validateUpdate(object, old, context)];
     }
     this.checkValid(object, causes);
-    this.deps.fieldManagement.recordUpdate({ old, updated: object, manager: scope.fieldManager, subresource: options.subresource, now: context.now });
+    if (scope.applied !== true) this.deps.fieldManagement.recordUpdate({ old, updated: object, manager: scope.fieldManager, subresource: options.subresource, now: context.now });
     if (jsonEqual(object, old)) return old;
     const undo = options.subresource === undefined ? await this.allocate(scope, (c) => strategy.allocation?.beforeUpdate(object, old, c)) : async () => {};
     if (scope.dryRun) {

@@ -45,6 +45,11 @@ export interface ControlPlaneOptions {
   readonly bookmarkIntervalMs?: number;
   /** vK8s requests served at once before 429 (kube's max-requests-inflight, default 400 read-only / 200 mutating). */
   readonly maxInflight?: { readonly readOnly: number; readonly mutating: number };
+  /**
+   * Events each vK8s resource's watch cache keeps for watches resuming from a past
+   * resourceVersion (default 1000). Older ones get 410 Expired; tests make it small to provoke that.
+   */
+  readonly watchHistory?: number;
   /** The tenant created on first start, with its admin token in `<home>/api-token`. Default `acme`. */
   readonly defaultTenant?: string;
   /** DNS server (`host:port`) for dns_domain verification; default: the system's resolvers. */
@@ -141,7 +146,13 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
 
     const versionInfo = versionDocument(build);
     const fieldManager = serverSideApply();
-    const clusters = new VirtualClusterStorage({ store, clock, logger, fieldManagement: fieldManager.fieldManagement });
+    const clusters = new VirtualClusterStorage({
+      store,
+      clock,
+      logger,
+      fieldManagement: fieldManager.fieldManagement,
+      ...(options.watchHistory === undefined ? {} : { watchHistory: options.watchHistory }),
+    });
     cleanups.push(() => clusters.stop());
     await clusters.start();
     cleanups.push(startClusterJanitor({ store, storage: clusters, logger }));

@@ -30,8 +30,17 @@ export interface ConfigHarness {
   close(): Promise<void>;
 }
 
+/** Control-plane settings tests change. */
+export interface ConfigHarnessOptions {
+  readonly bodyLimit?: number;
+  readonly bookmarkIntervalMs?: number;
+  readonly maxInflight?: { readonly readOnly: number; readonly mutating: number };
+  readonly podStreams?: PodStreamBackend;
+  readonly watchHistory?: number;
+}
+
 /** The real control plane in this process (memory store, real HTTPS, a real test DNS server). */
-export async function startConfigHarness(options: { bodyLimit?: number; bookmarkIntervalMs?: number; maxInflight?: { readOnly: number; mutating: number }; podStreams?: PodStreamBackend } = {}): Promise<ConfigHarness> {
+export async function startConfigHarness(options: ConfigHarnessOptions = {}): Promise<ConfigHarness> {
   const home = mkdtempSync(join(tmpdir(), 'edgeplane-config-'));
   const dns = await startTestDnsServer();
   const controlPlane = await startControlPlane({
@@ -44,6 +53,7 @@ export async function startConfigHarness(options: { bodyLimit?: number; bookmark
     ...(options.bookmarkIntervalMs === undefined ? {} : { bookmarkIntervalMs: options.bookmarkIntervalMs }),
     ...(options.maxInflight === undefined ? {} : { maxInflight: options.maxInflight }),
     ...(options.podStreams === undefined ? {} : { podStreams: options.podStreams }),
+    ...(options.watchHistory === undefined ? {} : { watchHistory: options.watchHistory }),
   });
   const ca = readFileSync(join(home, 'pki', 'ca.crt'), 'utf8');
   const adminToken = readFileSync(join(home, 'api-token'), 'utf8').trim();

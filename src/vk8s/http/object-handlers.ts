@@ -105,7 +105,7 @@ async function applyPatch(r: ResourceRequest, patch: unknown, name: string): Pro
   if (apply === undefined) throw StatusError.unsupportedMediaType('application/apply-patch+yaml');
   const optionsError = validatePatchOptions({ apply: true, fieldManager: single(r.query, 'fieldManager'), force: single(r.query, 'force') });
   if (optionsError !== undefined) throw optionsError;
-  const scope = scopeOf(r);
+  const scope = { ...scopeOf(r), applied: true };
   if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) throw StatusError.badRequest(`error decoding YAML: the apply configuration must be an object`);
   const applied = patch as KubeObject;
   checkBodyNamespace(r, { ...applied, metadata: applied.metadata ?? {} });
