@@ -43,18 +43,25 @@ export interface ConfigHarnessOptions {
 export async function startConfigHarness(options: ConfigHarnessOptions = {}): Promise<ConfigHarness> {
   const home = mkdtempSync(join(tmpdir(), 'edgeplane-config-'));
   const dns = await startTestDnsServer();
-  const controlPlane = await startControlPlane({
-    home,
-    listen: { host: '127.0.0.1', port: 0 },
-    store: { backend: 'memory' },
-    logger: createLogger({ level: 'silent' }),
-    dnsServer: dns.address,
-    ...(options.bodyLimit === undefined ? {} : { bodyLimit: options.bodyLimit }),
-    ...(options.bookmarkIntervalMs === undefined ? {} : { bookmarkIntervalMs: options.bookmarkIntervalMs }),
-    ...(options.maxInflight === undefined ? {} : { maxInflight: options.maxInflight }),
-    ...(options.podStreams === undefined ? {} : { podStreams: options.podStreams }),
-    ...(options.watchHistory === undefined ? {} : { watchHistory: options.watchHistory }),
-  });
+  let controlPlane: ControlPlane;
+  try {
+    controlPlane = await startControlPlane({
+      home,
+      listen: { host: '127.0.0.1', port: 0 },
+      store: { backend: 'memory' },
+      logger: createLogger({ level: 'silent' }),
+      dnsServer: dns.address,
+      ...(options.bodyLimit === undefined ? {} : { bodyLimit: options.bodyLimit }),
+      ...(options.bookmarkIntervalMs === undefined ? {} : { bookmarkIntervalMs: options.bookmarkIntervalMs }),
+      ...(options.maxInflight === undefined ? {} : { maxInflight: options.maxInflight }),
+      ...(options.podStreams === undefined ? {} : { podStreams: options.podStreams }),
+      ...(options.watchHistory === undefined ? {} : { watchHistory: options.watchHistory }),
+    });
+  } catch (error) {
+    await dns.stop();
+    rmSync(home, { recursive: true, force: true });
+    throw error;
+  }
   const ca = readFileSync(join(home, 'pki', 'ca.crt'), 'utf8');
   const adminToken = readFileSync(join(home, 'api-token'), 'utf8').trim();
   const platformToken = readFileSync(join(home, 'platform-api-token'), 'utf8').trim();
