@@ -90,6 +90,13 @@ describe('virtual cluster objects over HTTPS', () => {
     const second = (await h.call('GET', `${CM}?labelSelector=page&limit=2&continue=${encodeURIComponent(first.metadata.continue)}`)).json<{ items: Obj[]; metadata: { continue?: string } }>();
     assert.deepEqual(second.items.map((i) => i.metadata.name), ['p3']);
     assert.equal(second.metadata.continue, undefined);
+    // Once the snapshot the token reads at is compacted away, the token has expired.
+    await h.call('POST', CM, { body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'p4', labels: { page: 'yes' } } } });
+    await h.controlPlane.store.compact(await h.controlPlane.store.currentRevision());
+    const expired = await h.call('GET', `${CM}?labelSelector=page&limit=2&continue=${encodeURIComponent(first.metadata.continue)}`);
+    assert.equal(expired.status, 410);
+    assert.equal(expired.json<Status>().reason, 'Expired');
+    assert.match(expired.json<Status>().message, /^The provided continue parameter is too old/);
   });
 
   it('rejects a stale resourceVersion with kube\'s Conflict message', async () => {
