@@ -1,5 +1,5 @@
 import type { Strategy } from '../../registry/strategy.js';
-import { jsonEqual, type KubeObject } from '../object.js';
+import type { KubeObject } from '../object.js';
 import { findResource, type ResourceType } from '../resources.js';
 
 /** The resource of the seed's table a strategy is for. */
@@ -52,10 +52,4 @@ export function statusOnly(): NonNullable<Strategy['status']> {
     },
     validateUpdate: () => [],
   };
-}
-
-/** Workloads start at generation 1 and bump it when the spec changes (kube's PrepareForUpdate). */
-export function bumpGenerationOnSpecChange(object: KubeObject, old: KubeObject): void {
-  const previous = old.metadata.generation ?? 1;
-  object.metadata.generation = jsonEqual(object.spec, old.spec) ? previous : previous + 1;
 }

@@ -1,17 +1,14 @@
 import type { StatusCause } from '../../apimachinery/errors/status-error.js';
 import { fieldError } from '../../apimachinery/errors/status-error.js';
 import type { KubeObject } from '../object.js';
-import { baseStrategy, keepStatus, resourceOf } from './base-strategy.js';
+import { baseStrategy, resourceOf } from './base-strategy.js';
 import { defaultPodTemplateSpec } from './pod-spec-defaults.js';
-import { dropDisabledPodSpecFields } from './pod-spec-drop.js';
 import { validateNonNegative } from './pod-spec-probes.js';
 import { percentProblems } from './pod-spec-syntax.js';
 import type { IntOrString } from './pod-spec-types.js';
 import {
-  bumpGeneration,
+  replicatedLifecycle,
   replicasScale,
-  semanticEqual,
-  startGeneration,
   validateCollisionCount,
   validateImmutable,
   validateNotAboveReplicas,
@@ -118,16 +115,7 @@ const templateSpec = (object: KubeObject) => specOf<DeploymentSpec>(object).temp
  */
 export const deploymentStrategy = baseStrategy(resourceOf('apps', 'v1', 'deployments'), {
   defaults: defaultDeployment,
-  prepareForCreate: (object) => {
-    object.status = {};
-    startGeneration(object);
-    dropDisabledPodSpecFields(templateSpec(object), undefined);
-  },
-  prepareForUpdate: (object, old) => {
-    keepStatus(object, old);
-    dropDisabledPodSpecFields(templateSpec(object), templateSpec(old));
-    bumpGeneration(object, old, !semanticEqual(object.metadata.annotations, old.metadata.annotations));
-  },
+  ...replicatedLifecycle(templateSpec, { bumpOnAnnotations: true }),
   validate: (object) => validateDeploymentSpec(specOf<DeploymentSpec>(object)),
   validateUpdate: (object, old) => {
     const selector = specOf<DeploymentSpec>(object).selector;

@@ -1,14 +1,12 @@
 import type { StatusCause } from '../../apimachinery/errors/status-error.js';
 import { fieldError } from '../../apimachinery/errors/status-error.js';
 import type { KubeObject } from '../object.js';
-import { baseStrategy, keepStatus, resourceOf } from './base-strategy.js';
+import { baseStrategy, resourceOf } from './base-strategy.js';
 import { defaultPodTemplateSpec } from './pod-spec-defaults.js';
-import { dropDisabledPodSpecFields } from './pod-spec-drop.js';
 import { validateNonNegative } from './pod-spec-probes.js';
 import {
-  bumpGeneration,
+  replicatedLifecycle,
   replicasScale,
-  startGeneration,
   validateImmutable,
   validateNotAboveReplicas,
   validateStatusCounters,
@@ -54,16 +52,7 @@ const templateSpec = (object: KubeObject) => specOf<ReplicaSetSpec>(object).temp
  */
 export const replicaSetStrategy = baseStrategy(resourceOf('apps', 'v1', 'replicasets'), {
   defaults: defaultReplicaSet,
-  prepareForCreate: (object) => {
-    object.status = {};
-    startGeneration(object);
-    dropDisabledPodSpecFields(templateSpec(object), undefined);
-  },
-  prepareForUpdate: (object, old) => {
-    keepStatus(object, old);
-    dropDisabledPodSpecFields(templateSpec(object), templateSpec(old));
-    bumpGeneration(object, old);
-  },
+  ...replicatedLifecycle(templateSpec),
   validate: (object) => validateReplicaSetSpec(specOf<ReplicaSetSpec>(object)),
   validateUpdate: (object, old) => {
     const selector = specOf<ReplicaSetSpec>(object).selector;

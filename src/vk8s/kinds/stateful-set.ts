@@ -1,17 +1,15 @@
 import type { StatusCause } from '../../apimachinery/errors/status-error.js';
 import { fieldError } from '../../apimachinery/errors/status-error.js';
 import type { KubeObject } from '../object.js';
-import { baseStrategy, keepStatus, resourceOf } from './base-strategy.js';
+import { baseStrategy, resourceOf } from './base-strategy.js';
 import { defaultPodTemplateSpec, defaultTemplateMeta } from './pod-spec-defaults.js';
-import { dropDisabledPodSpecFields } from './pod-spec-drop.js';
 import { validateNonNegative } from './pod-spec-probes.js';
 import { defaultResourceList } from './pod-spec-resources.js';
 import { validatePodSpecificAnnotations } from './pod-spec-security.js';
 import {
-  bumpGeneration,
+  replicatedLifecycle,
   replicasScale,
   semanticEqual,
-  startGeneration,
   validateCollisionCount,
   validateNotAboveReplicas,
   validateStatusCounters,
@@ -120,16 +118,7 @@ const templateSpec = (object: KubeObject) => specOf<StatefulSetSpec>(object).tem
  */
 export const statefulSetStrategy = baseStrategy(resourceOf('apps', 'v1', 'statefulsets'), {
   defaults: defaultStatefulSet,
-  prepareForCreate: (object) => {
-    object.status = {};
-    startGeneration(object);
-    dropDisabledPodSpecFields(templateSpec(object), undefined);
-  },
-  prepareForUpdate: (object, old) => {
-    keepStatus(object, old);
-    dropDisabledPodSpecFields(templateSpec(object), templateSpec(old));
-    bumpGeneration(object, old);
-  },
+  ...replicatedLifecycle(templateSpec),
   validate: (object) => validateStatefulSetSpec(specOf<StatefulSetSpec>(object)),
   validateUpdate: (object, old) => {
     const spec = specOf<StatefulSetSpec>(object);

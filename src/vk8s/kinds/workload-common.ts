@@ -1,11 +1,12 @@
 import type { StatusCause } from '../../apimachinery/errors/status-error.js';
-import type { ScaleAccess, StatusStrategy, StrategyContext } from '../../registry/strategy.js';
+import type { ScaleAccess, StatusStrategy, Strategy, StrategyContext } from '../../registry/strategy.js';
 import { jsonEqual, type KubeObject } from '../object.js';
-import { statusOnly } from './base-strategy.js';
+import { keepStatus, statusOnly } from './base-strategy.js';
+import { dropDisabledPodSpecFields } from './pod-spec-drop.js';
 import { validateNonNegative } from './pod-spec-probes.js';
 import { invalidRendered } from './workload-go-value.js';
 import { selectorString } from './workload-labels.js';
-import type { LabelSelector } from './pod-spec-types.js';
+import type { LabelSelector, PodSpec } from './pod-spec-types.js';
 import { specOf, statusOf, type ReplicaStatus } from './workload-types.js';
 
 /** Lifecycle pieces the workload strategies share. */
@@ -99,4 +100,28 @@ export function uniqueCauses(causes: readonly StatusCause[]): StatusCause[] {
     seen.add(key);
     return true;
   });
+}
+
+/**
+ * The lifecycle the replicated workloads (Deployment, ReplicaSet, StatefulSet) share: status
+ * starts empty and is kept on update, generation starts at 1 and bumps on spec changes (and,
+ * for Deployments, annotation changes), fields of disabled features are dropped from the
+ * pod template.
+ */
+export function replicatedLifecycle(
+  templateSpec: (object: KubeObject) => PodSpec | undefined,
+  options: { readonly bumpOnAnnotations?: boolean } = {},
+): Pick<Strategy, 'prepareForCreate' | 'prepareForUpdate'> {
+  return {
+    prepareForCreate: (object) => {
+      object.status = {};
+      startGeneration(object);
+      dropDisabledPodSpecFields(templateSpec(object), undefined);
+    },
+    prepareForUpdate: (object, old) => {
+      keepStatus(object, old);
+      dropDisabledPodSpecFields(templateSpec(object), templateSpec(old));
+      bumpGeneration(object, old, options.bumpOnAnnotations === true && !semanticEqual(object.metadata.annotations, old.metadata.annotations));
+    },
+  };
 }
