@@ -1,9 +1,10 @@
+import { validateLabelSelector } from './workload-labels.js';
 import { fieldError, type StatusCause } from '../../apimachinery/errors/status-error.js';
-import { FIELD_IMMUTABLE, immutable, validateLabels } from '../../apimachinery/validation/object-meta.js';
+import { FIELD_IMMUTABLE, immutable } from '../../apimachinery/validation/object-meta.js';
 import { jsonEqual, type KubeObject } from '../object.js';
 import type { Quantity } from '../../apimachinery/quantity/quantity.js';
 import { quantityOf, validateBasicResource, validateDns1123Subdomain, validateNonNegativeQuantity, validatePositiveQuantity } from './core-fields.js';
-import { ensure, view, type IntOrString, type LabelSelector, type PersistentVolumeClaimSpec, type PersistentVolumeSpec } from './core-types.js';
+import { ensure, view, type IntOrString, type PersistentVolumeClaimSpec, type PersistentVolumeSpec } from './core-types.js';
 
 /**
  * PersistentVolumeClaim and PersistentVolume defaulting and validation as kube-apiserver 1.17
@@ -127,25 +128,6 @@ export function validatePersistentVolumeUpdate(object: KubeObject, old: KubeObje
   if (!jsonEqual(source(spec), source(previous))) causes.push(fieldError.forbidden('spec.persistentvolumesource', 'is immutable after creation'));
   causes.push(...immutable('volumeMode', spec.volumeMode ?? null, previous.volumeMode ?? null));
   if (previous.nodeAffinity != null) causes.push(...immutable('nodeAffinity', spec.nodeAffinity ?? null, previous.nodeAffinity));
-  return causes;
-}
-
-/** metav1 ValidateLabelSelector. */
-export function validateLabelSelector(selector: LabelSelector, path: string): StatusCause[] {
-  const causes = validateLabels(selector.matchLabels, `${path}.matchLabels`);
-  (selector.matchExpressions ?? []).forEach((expression, i) => {
-    const at = `${path}.matchExpressions[${i}]`;
-    const values = expression.values ?? [];
-    const operator = expression.operator ?? '';
-    if (operator === 'In' || operator === 'NotIn') {
-      if (values.length === 0) causes.push(fieldError.required(`${at}.values`, "must be specified when `operator` is 'In' or 'NotIn'"));
-    } else if (operator === 'Exists' || operator === 'DoesNotExist') {
-      if (values.length > 0) causes.push(fieldError.forbidden(`${at}.values`, "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
-    } else {
-      causes.push(fieldError.invalid(`${at}.operator`, operator, 'not a valid selector operator'));
-    }
-    causes.push(...validateLabels({ [expression.key ?? '']: '' }, `${at}.key`));
-  });
   return causes;
 }
 
