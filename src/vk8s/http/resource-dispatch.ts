@@ -61,11 +61,13 @@ function checkScope(resource: ResourceType, info: RequestInfo, context: ClusterR
   const isNamespaceObject = resource.resource === 'namespaces' && resource.group === '';
   if (!resource.namespaced && !isNamespaceObject && ns !== undefined) throw StatusError.noSuchPath();
   if (ns !== undefined && ns !== context.cluster.namespace) {
-    const what = { resource: isNamespaceObject ? 'namespaces' : resource.resource, group: resource.group };
+    // kube's RBAC refusal: the object's name (if any) in the subject, `resource/subresource` in the reason.
+    const what = { resource: resource.resource, group: resource.group };
+    const attribute = info.subresource === undefined ? what.resource : `${what.resource}/${info.subresource}`;
     throw StatusError.forbidden(
       what,
-      isNamespaceObject ? ns : '',
-      `User "${context.principal.user}" cannot ${info.verb} resource "${what.resource}" in API group "${resource.group}" in the namespace "${ns}": this virtual cluster has only the namespace "${context.cluster.namespace}"`,
+      info.name ?? '',
+      `User "${context.principal.user}" cannot ${info.verb} resource "${attribute}" in API group "${resource.group}" in the namespace "${ns}": this virtual cluster has only the namespace "${context.cluster.namespace}"`,
     );
   }
 }
