@@ -58,6 +58,9 @@ describe('kubectl 1.20 and the newest kubectl print kube-apiserver\'s errors', (
           `* spec.template.metadata.labels: Invalid value: map[string]string{"app":"other"}: \`selector\` does not match template \`labels\`\n`,
         c.label,
       );
+      // edit: the refusal, the copy kept, and the edit given up (sed makes the same invalid change again).
+      const edit = await m.fails(c, ['edit', 'deployment', web], { env: { EDITOR: 'sed -i s/replicas:\\ 1$/replicas:\\ -1/', KUBE_EDITOR: '', TMPDIR: m.dir } });
+      assert.match(edit, new RegExp(`^error: deployments.apps "${web}" is invalid\nA copy of your changes has been stored to ".*"\nerror: Edit cancelled, no valid changes were saved.\n$`), c.label);
       const name = await m.fails(c, ['create', '-f', m.file(`name-${c.tag}.yaml`, 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: Bad_Name}\n')]);
       assert.match(name, /^The ConfigMap "Bad_Name" is invalid: metadata\.name: Invalid value: "Bad_Name": a DNS-1123 subdomain must consist of lower case alphanumeric characters, '-' or '\.', and must start and end with an alphanumeric character/, c.label);
     }

@@ -92,6 +92,26 @@ describe('kubectl 1.20 and the newest kubectl read a virtual cluster', () => {
     }
   });
 
+  it('get of every served kind at once, as -o wide, json and name', async () => {
+    const kinds = 'deploy,rs,sts,job,cj,po,svc,ep,secret,cm,pvc,sa,ev,no,ns,pv';
+    const expected = [
+      'deployment.apps/web-r', 'replicaset.apps/web-5d4f8c', 'statefulset.apps/db-r', 'job.batch/once-r', 'cronjob.batch/tick-r', 'pod/web-5d4f8c-x7k2p', 'service/web-r', 'endpoints/web',
+      'secret/creds-r', 'configmap/settings-r', 'persistentvolumeclaim/data-r', 'serviceaccount/robot-r', 'event/web.16a2b3c4d5e6f7a8', 'node/node-1', 'namespace/default', 'persistentvolume/pv-1',
+    ];
+    for (const c of m.clients) {
+      assert.deepEqual((await m.ok(c, ['get', kinds, '-o', 'name'])).trim().split('\n'), expected, c.label);
+      const list = JSON.parse(await m.ok(c, ['get', kinds, '-o', 'json'])) as { items: Array<{ apiVersion: string; kind: string; metadata: { name: string; uid: string; resourceVersion: string; creationTimestamp: string } }> };
+      assert.equal(list.items.length, expected.length, c.label);
+      for (const item of list.items) {
+        assert.match(item.apiVersion, /^(v1|apps\/v1|batch\/v1|batch\/v1beta1)$/, `${c.label}: ${item.kind}`);
+        assert.ok(item.metadata.uid !== '' && /^\d+$/.test(item.metadata.resourceVersion) && item.metadata.creationTimestamp !== '', `${c.label}: ${item.kind} metadata`);
+      }
+      const wide = await m.ok(c, ['get', kinds, '-o', 'wide']);
+      // One table per kind, each headed by its own columns.
+      assert.equal(wide.split('\n').filter((line) => line.startsWith('NAME ') || line.startsWith('LAST SEEN ')).length, expected.length, `${c.label}:\n${wide}`);
+    }
+  });
+
   it('get -o yaml|json|name|jsonpath show the stored objects with kube\'s defaults', async () => {
     for (const c of m.clients) {
       const deploy = parse(await m.ok(c, ['get', 'deploy', 'web-r', '-o', 'yaml'])) as Item & { spec: { template: { spec: { containers: Array<Record<string, unknown>> } & Record<string, unknown> } } };
@@ -180,6 +200,15 @@ describe('kubectl 1.20 and the newest kubectl read a virtual cluster', () => {
       await watch.stop();
       const rows = parseTable(seen);
       assert.deepEqual(rows.map((r) => [r['NAME'], r['DATA']]), [[name, '1'], [name, '2']], c.label);
+      // A change the platform makes (a container restart) reaches a pods watch as a new row.
+      const pods = m.watch(c, ['get', 'pods', '-w']);
+      const restarts = Number(/^web-5d4f8c-x7k2p\s+1\/1\s+Running\s+(\d+)\s/m.exec(await pods.waitFor(/^web-5d4f8c-x7k2p\s+1\/1\s+Running\s+\d+\s/m))?.[1]);
+      await m.platformUpdateStatus('Pod', 'web-5d4f8c-x7k2p', (status) => {
+        const container = (status['containerStatuses'] as Array<{ restartCount: number }>)[0];
+        if (container !== undefined) container.restartCount += 1;
+      });
+      await pods.waitFor(new RegExp(`^web-5d4f8c-x7k2p\\s+1/1\\s+Running\\s+${restarts + 1}\\s`, 'm'));
+      await pods.stop();
     }
   });
 

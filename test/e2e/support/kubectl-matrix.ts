@@ -48,6 +48,8 @@ export interface KubectlMatrix {
   read(path: string): Promise<KubeObject>;
   /** Creates an object users cannot write (pods, replicasets, nodes, …) as the platform does, then sets its status. */
   platformCreate(object: KubeObject & { status?: unknown }): Promise<void>;
+  /** Changes an object's status as the platform does (through `/status`). */
+  platformUpdateStatus(kind: string, name: string, change: (status: Record<string, unknown>) => void): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -70,6 +72,9 @@ export async function startKubectlMatrix(): Promise<KubectlMatrix> {
   const kubeconfig = join(dir, 'kubeconfig');
   writeFileSync(kubeconfig, Buffer.from(credential.json<{ data: string }>().data, 'base64'));
   const cluster: ClusterRef = { tenant: 'acme', namespace: 'default', name: 'vk1' };
+  const scope = { cluster, dryRun: false, fieldManager: 'edgeplane-test' };
+  // Watches still running when the matrix closes (a failed wait) are ended with it.
+  const watches = new Set<KubectlWatch>();
   const optionsFor = (client: KubectlClient, o: RunOptions = {}) => ({ kubeconfig, cacheDir: join(dir, `cache-${client.tag}`), ...o });
   const run = (client: KubectlClient, args: readonly string[], o?: RunOptions): Promise<KubectlRun> => runKubectl(client.binary, args, optionsFor(client, o));
 
@@ -89,7 +94,11 @@ export async function startKubectlMatrix(): Promise<KubectlMatrix> {
       assert.notEqual(result.status, 0, `${client.label} ${args.join(' ')} should fail: ${result.stdout}`);
       return result.stderr;
     },
-    watch: (client, args) => watchKubectl(client, args, optionsFor(client)),
+    watch: (client, args) => {
+      const watch = watchKubectl(client, args, optionsFor(client));
+      watches.add(watch);
+      return watch;
+    },
     file: (name, text) => {
       const path = join(dir, name);
       writeFileSync(path, text);
@@ -105,13 +114,28 @@ export async function startKubectlMatrix(): Promise<KubectlMatrix> {
       assert.ok(resource, `no served resource for ${object.apiVersion} ${object.kind}`);
       const store = h.controlPlane.virtualClusters.storeFor(resource);
       assert.ok(store, `no storage for ${object.kind}`);
-      const scope = { cluster, dryRun: false, fieldManager: 'edgeplane-test' };
       const { status, ...rest } = structuredClone(object);
       strategyFor(resource).defaults(rest);
       await store.create(scope, rest);
       if (status !== undefined) await store.update(scope, object.metadata.name ?? '', (current) => ({ ...current, status }), { subresource: 'status' });
     },
+    platformUpdateStatus: async (kind, name, change) => {
+      const resource = RESOURCES.find((r) => r.kind === kind);
+      const store = resource === undefined ? undefined : h.controlPlane.virtualClusters.storeFor(resource);
+      assert.ok(store, `no storage for ${kind}`);
+      await store.update(
+        scope,
+        name,
+        (current) => {
+          const status = structuredClone((current as { status?: Record<string, unknown> }).status ?? {});
+          change(status);
+          return { ...current, status };
+        },
+        { subresource: 'status' },
+      );
+    },
     close: async () => {
+      await Promise.all([...watches].map((w) => w.stop()));
       await h.close();
       rmSync(dir, { recursive: true, force: true });
     },
@@ -146,7 +170,7 @@ function watchKubectl(client: KubectlClient, args: readonly string[], options: {
         check();
       }),
     stop: async () => {
-      child.kill('SIGTERM');
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       await closed;
       return stdout;
     },
