@@ -36,8 +36,11 @@ export interface GenericStoreDependencies {
 export type UpdateFunction = (current: KubeObject) => KubeObject | Promise<KubeObject>;
 
 export interface UpdateOptions {
-  /** Write through the status strategy (`/status`). */
-  readonly subresource?: 'status';
+  /**
+   * `status`: write through the status strategy (`/status`). `scale`: a `/scale` write, through
+   * the main strategy, that leaves managedFields as they are (kube 1.17 tracks them on the Scale).
+   */
+  readonly subresource?: 'status' | 'scale';
   /** Retry on a write conflict (a PATCH without a resourceVersion); else the conflict is the answer. */
   readonly retryOnConflict?: boolean;
   /** A server-side apply: the apply machinery set managedFields, so no Update entry is recorded (kube's applyPatcher). */
