@@ -123,6 +123,24 @@ describe('kubectl 1.20 and the newest kubectl write to a virtual cluster', () =>
     }
   });
 
+  it('apply --server-side of a deployment: 1.17\'s key-field refusal, and /scale writes left out of managedFields', async () => {
+    for (const c of m.clients) {
+      const name = `ssa-app-${c.tag}`;
+      // kube 1.16–1.19 refuse a container port without its protocol (a list-map key) in an apply.
+      const unkeyed = await m.fails(c, ['apply', '--server-side', '-f', m.file(`${name}-v1.yaml`, appYaml(name, APP_V1))]);
+      assert.equal(unkeyed, `Error from server: failed to create typed patch object: .spec.template.spec.containers[name="main"].ports: element 0: associative list with keys has an element that omits key field "protocol"\n`, c.label);
+      const manifest = m.file(`${name}-v2.yaml`, appYaml(name, APP_V1.replace('{containerPort: 80}', '{containerPort: 80, protocol: TCP}')));
+      assert.equal(await m.ok(c, ['apply', '--server-side', '-f', manifest]), `deployment.apps/${name} serverside-applied\n`, c.label);
+      await m.ok(c, ['scale', 'deployment', name, '--replicas=3']);
+      await m.ok(c, ['label', 'deployment', name, 'team=edge']);
+      const managers = (await m.read(`${DEPLOYMENTS}/${name}`)).metadata.managedFields?.map((f) => [f.manager, f.operation]);
+      assert.deepEqual(managers?.filter(([manager]) => manager !== 'before-first-apply'), [['kubectl', 'Apply'], ['kubectl-label', 'Update']], c.label);
+      // The apply still owns spec.replicas, so applying again takes it back without a conflict (as in 1.17).
+      await m.ok(c, ['apply', '--server-side', '-f', manifest]);
+      assert.equal(((await m.read(`${DEPLOYMENTS}/${name}`)) as Deployment).spec.replicas, 1, c.label);
+    }
+  });
+
   it('replace, edit, patch (strategic, merge, json), label and annotate change the stored object', async () => {
     for (const c of m.clients) {
       const name = `settings-${c.tag}`;
