@@ -66,6 +66,19 @@ describe('kubectl 1.20 and the newest kubectl print kube-apiserver\'s errors', (
     }
   });
 
+  it('client-side validation against the served OpenAPI, and --validate=false (1.17 drops unknown fields)', async () => {
+    for (const c of m.clients) {
+      const file = m.file(`unknown-${c.tag}.yaml`, `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: unknown-${c.tag}}\nbogus: 1\ndata: {a: "1"}\n`);
+      assert.equal(
+        await m.fails(c, ['create', '-f', file]),
+        `error: error validating "${file}": error validating data: ValidationError(ConfigMap): unknown field "bogus" in io.k8s.api.core.v1.ConfigMap; if you choose to ignore these errors, turn validation off with --validate=false\n`,
+        c.label,
+      );
+      assert.equal(await m.ok(c, ['create', '-f', file, '--validate=false']), `configmap/unknown-${c.tag} created\n`, c.label);
+      assert.equal(await m.ok(c, ['get', 'cm', `unknown-${c.tag}`, '-o', 'jsonpath={.bogus}{.data.a}']), '1', c.label);
+    }
+  });
+
   it('Forbidden for another namespace', async () => {
     for (const c of m.clients) {
       const why = ': this virtual cluster has only the namespace "default"\n';

@@ -36,8 +36,9 @@ describe('kubectl 1.20 and the newest kubectl read a virtual cluster', () => {
     }
   });
 
-  it('api-resources filters by scope and verb, and explain reads the 1.17 schema', async () => {
+  it('api-versions, api-resources filtered by scope and verb, and explain of the 1.17 schema', async () => {
     for (const c of m.clients) {
+      assert.equal(await m.ok(c, ['api-versions']), 'apps/v1\nbatch/v1\nbatch/v1beta1\nv1\n', c.label);
       const clusterScoped = (await m.ok(c, ['api-resources', '--namespaced=false', '-o', 'name'])).trim().split('\n').sort();
       assert.deepEqual(clusterScoped, ['namespaces', 'nodes', 'persistentvolumes'], c.label);
       const creatable = (await m.ok(c, ['api-resources', '--verbs=create', '-o', 'name'])).trim().split('\n').sort();
