@@ -18,12 +18,6 @@ export interface RequestScope {
   readonly cluster: ClusterRef;
   readonly dryRun: boolean;
   readonly fieldManager: string;
-  /**
-   * The write is a server-side apply: the apply machinery already set `managedFields` (an
-   * `Apply` entry), so the store records no `Update` over it (kube 1.17's patcher calls the
-   * field manager's Apply instead of its Update).
-   */
-  readonly applied?: boolean;
 }
 
 export interface GenericStoreDependencies {
@@ -42,10 +36,20 @@ export interface GenericStoreDependencies {
 export type UpdateFunction = (current: KubeObject) => KubeObject | Promise<KubeObject>;
 
 export interface UpdateOptions {
-  /** Write through the status strategy (`/status`). */
-  readonly subresource?: 'status';
+  /**
+   * `status`: write through the status strategy (`/status`). `scale`: a `/scale` write, through
+   * the main strategy, that leaves managedFields as they are (kube 1.17 tracks them on the Scale).
+   */
+  readonly subresource?: 'status' | 'scale';
   /** Retry on a write conflict (a PATCH without a resourceVersion); else the conflict is the answer. */
   readonly retryOnConflict?: boolean;
+  /** A server-side apply: the apply machinery set managedFields, so no Update entry is recorded (kube's applyPatcher). */
+  readonly applied?: boolean;
+}
+
+export interface CreateOptions {
+  /** A server-side apply of a new object: managedFields are the apply's own. */
+  readonly applied?: boolean;
 }
 
 export interface DeleteResult {
@@ -113,14 +117,14 @@ export class GenericStore {
   }
 
   /** POST: `object` is decoded and defaulted; its namespace already matches the request. */
-  async create(scope: RequestScope, input: KubeObject): Promise<KubeObject> {
+  async create(scope: RequestScope, input: KubeObject, options: CreateOptions = {}): Promise<KubeObject> {
     const { strategy, codec } = this.deps;
     const context = this.context(scope.cluster);
     const object = cloneObject(input);
     this.fillSystemMetadata(object, scope.cluster, context.now);
     strategy.prepareForCreate(object);
     this.checkValid(object, [...validateObjectMeta(object.metadata, this.metaRules()), ...strategy.validate(object, context)]);
-    if (scope.applied !== true) this.deps.fieldManagement.recordUpdate({ old: undefined, updated: object, manager: scope.fieldManager, now: context.now });
+    if (options.applied !== true) this.deps.fieldManagement.recordUpdate({ old: undefined, updated: object, manager: scope.fieldManager, now: context.now });
     const name = object.metadata.name ?? '';
     const undo = await this.allocate(scope, (c) => strategy.allocation?.beforeCreate(object, c));
     if (scope.dryRun) {
@@ -209,7 +213,7 @@ export class GenericStore {
       causes = [...validateObjectMetaUpdate(object.metadata, old.metadata, this.metaRules()), ...strategy.validateUpdate(object, old, context)];
     }
     this.checkValid(object, causes);
-    if (scope.applied !== true) this.deps.fieldManagement.recordUpdate({ old, updated: object, manager: scope.fieldManager, subresource: options.subresource, now: context.now });
+    if (options.applied !== true) this.deps.fieldManagement.recordUpdate({ old, updated: object, manager: scope.fieldManager, subresource: options.subresource, now: context.now });
     if (jsonEqual(object, old)) return old;
     const undo = options.subresource === undefined ? await this.allocate(scope, (c) => strategy.allocation?.beforeUpdate(object, old, c)) : async () => {};
     if (scope.dryRun) {

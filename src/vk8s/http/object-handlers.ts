@@ -81,7 +81,8 @@ export async function handlePatch(r: ResourceRequest, subresource?: 'status'): P
   const scope = scopeOf(r);
   const name = nameOf(r);
   if (type === 'apply') {
-    sendObject(r, 200, await applyPatch(r, patch, name));
+    const { object, created } = await applyPatch(r, patch, name);
+    sendObject(r, created ? 201 : 200, object);
     return;
   }
   const pinned = typeof patch === 'object' && patch !== null && !Array.isArray(patch) && typeof (patch as { metadata?: { resourceVersion?: unknown } }).metadata?.resourceVersion === 'string';
@@ -100,12 +101,13 @@ export async function handlePatch(r: ResourceRequest, subresource?: 'status'): P
   sendObject(r, 200, updated);
 }
 
-async function applyPatch(r: ResourceRequest, patch: unknown, name: string): Promise<KubeObject> {
+/** A server-side apply: creates the object when it does not exist (201, as kube's patch handler answers then). */
+async function applyPatch(r: ResourceRequest, patch: unknown, name: string): Promise<{ object: KubeObject; created: boolean }> {
   const apply = r.deps.apply;
   if (apply === undefined) throw StatusError.unsupportedMediaType('application/apply-patch+yaml');
   const optionsError = validatePatchOptions({ apply: true, fieldManager: single(r.query, 'fieldManager'), force: single(r.query, 'force') });
   if (optionsError !== undefined) throw optionsError;
-  const scope = { ...scopeOf(r), applied: true };
+  const scope = scopeOf(r);
   if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) throw StatusError.badRequest(`error decoding YAML: the apply configuration must be an object`);
   const applied = patch as KubeObject;
   checkBodyNamespace(r, { ...applied, metadata: applied.metadata ?? {} });
@@ -123,8 +125,9 @@ async function applyPatch(r: ResourceRequest, patch: unknown, name: string): Pro
     const result = asKind(apply({ live: live === undefined ? undefined : cloneObject(live), applied: { ...applied, metadata: { ...(applied.metadata ?? {}), name } }, manager: scope.fieldManager, force, now, resource: r.resource }), r.resource);
     r.strategy.defaults(result);
     try {
-      if (live === undefined) return await store.create(scope, result);
-      return await store.update(scope, name, () => ({ ...result, metadata: { ...result.metadata, resourceVersion: live.metadata.resourceVersion } }), {});
+      if (live === undefined) return { object: await store.create(scope, result, { applied: true }), created: true };
+      const updated = await store.update(scope, name, () => ({ ...result, metadata: { ...result.metadata, resourceVersion: live.metadata.resourceVersion } }), { applied: true });
+      return { object: updated, created: false };
     } catch (error) {
       const raced = error instanceof StatusError && (error.reason === 'Conflict' || error.reason === 'AlreadyExists' || error.reason === 'NotFound');
       if (!raced || attempt >= 5) throw error;

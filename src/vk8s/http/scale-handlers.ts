@@ -52,7 +52,7 @@ export async function handleWriteScale(r: ResourceRequest, mode: 'update' | 'pat
       access.setSpecReplicas(current, replicas);
       return current;
     },
-    { retryOnConflict: true },
+    { retryOnConflict: true, subresource: 'scale' },
   );
   void sendJson(r.reply, 200, scaleOf(updated, access));
 }

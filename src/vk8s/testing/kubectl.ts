@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { type ChildProcessWithoutNullStreams, spawn, spawnSync } from 'node:child_process';
 import { accessSync, constants, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -45,16 +45,32 @@ export interface KubectlRun {
   readonly stderr: string;
 }
 
+export interface KubectlOptions {
+  readonly kubeconfig: string;
+  readonly cacheDir: string;
+  /** Extra environment (e.g. EDITOR for `kubectl edit`). */
+  readonly env?: Record<string, string>;
+  /** Written to kubectl's standard input (`-f -`); without it stdin is closed. */
+  readonly input?: string;
+}
+
+/** Starts kubectl with a kubeconfig and a discovery cache of its own (no state shared between tests). */
+export function spawnKubectl(binary: string, args: readonly string[], options: KubectlOptions): ChildProcessWithoutNullStreams {
+  const child = spawn(binary, [`--kubeconfig=${options.kubeconfig}`, `--cache-dir=${options.cacheDir}`, ...args], {
+    env: { ...process.env, HOME: options.cacheDir, KUBECONFIG: options.kubeconfig, ...options.env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  child.stdin.end(options.input ?? '');
+  return child;
+}
+
 /**
- * Runs kubectl with a kubeconfig and a discovery cache of its own (no state shared between
- * tests). Asynchronous, so a server in the same process keeps answering meanwhile.
+ * Runs kubectl to completion (killed after 60 s). Asynchronous, so a server in the same
+ * process keeps answering meanwhile.
  */
-export function runKubectl(binary: string, args: readonly string[], options: { kubeconfig: string; cacheDir: string }): Promise<KubectlRun> {
+export function runKubectl(binary: string, args: readonly string[], options: KubectlOptions): Promise<KubectlRun> {
   return new Promise((resolve) => {
-    const child = spawn(binary, [`--kubeconfig=${options.kubeconfig}`, `--cache-dir=${options.cacheDir}`, ...args], {
-      env: { ...process.env, HOME: options.cacheDir, KUBECONFIG: options.kubeconfig },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawnKubectl(binary, args, options);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
