@@ -23,6 +23,7 @@ function git(args) {
 }
 execFileSync(process.execPath, ['scripts/fetch-k8s-openapi.mjs'], { stdio: 'inherit' });
 execFileSync(process.execPath, ['scripts/fetch-gnostic-proto.mjs'], { stdio: 'inherit' });
+execFileSync(process.execPath, ['scripts/fetch-k8s-proto.mjs'], { stdio: 'inherit' });
 const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
 const commit = git(['rev-parse', 'HEAD']);
 const dirty = commit !== '' && git(['status', '--porcelain', '--untracked-files=no']) !== '';

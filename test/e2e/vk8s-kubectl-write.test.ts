@@ -191,8 +191,7 @@ describe('kubectl 1.20 and the newest kubectl write to a virtual cluster', () =>
   });
 
   it('create configmap|secret generic|serviceaccount|deployment|job|cronjob (imperative forms of kubectl 1.20)', async () => {
-    // kubectl ≥ 1.32 sends these typed creates as application/vnd.kubernetes.protobuf, which
-    // the vK8s API does not decode (415); its `create cronjob` also asks for batch/v1, new in 1.21.
+    // The newest kubectl's forms (protobuf bodies) are the next scenario.
     const [old] = m.clients;
     assert.ok(old);
     const created = [
@@ -211,6 +210,34 @@ describe('kubectl 1.20 and the newest kubectl write to a virtual cluster', () =>
     assert.deepEqual([deploy.metadata.labels, deploy.spec.replicas, deploy.spec.template.spec.containers[0]?.name], [{ app: 'imp-deploy' }, 1, 'nginx'], 'kubectl names the container after the image');
     const fromCron = await m.read('apis/batch/v1/namespaces/default/jobs/imp-from-cron');
     assert.deepEqual([fromCron.metadata.annotations?.['cronjob.kubernetes.io/instantiate'], fromCron.metadata.ownerReferences?.[0]?.name], ['manual', 'imp-cron']);
+  });
+
+  it('create configmap|secret generic|serviceaccount|deployment|job with the newest kubectl (protobuf bodies)', async () => {
+    // kubectl ≥ 1.32 sends these typed creates as application/vnd.kubernetes.protobuf.
+    const newest = m.clients[1];
+    assert.ok(newest);
+    const created = [
+      await m.ok(newest, ['create', 'configmap', 'pb-cm', '--from-literal=a=b']),
+      await m.ok(newest, ['create', 'secret', 'generic', 'pb-secret', '--from-literal=password=s3cret', '--from-file=bin=' + m.file('pb-bin', '\u0000\u00ff\n')]),
+      await m.ok(newest, ['create', 'serviceaccount', 'pb-sa']),
+      await m.ok(newest, ['create', 'deployment', 'pb-deploy', '--image=nginx', '--replicas=0']),
+      await m.ok(newest, ['create', 'job', 'pb-job', '--image=busybox', '--', 'echo', 'hi']),
+    ].join('');
+    assert.equal(created, 'configmap/pb-cm created\nsecret/pb-secret created\nserviceaccount/pb-sa created\ndeployment.apps/pb-deploy created\njob.batch/pb-job created\n');
+    const cm = (await m.read(`${CONFIGMAPS}/pb-cm`)) as ConfigMap;
+    assert.deepEqual([cm.data, typeof cm.metadata.creationTimestamp, cm.metadata.generateName], [{ a: 'b' }, 'string', undefined]);
+    assert.deepEqual((await m.read('api/v1/namespaces/default/secrets/pb-secret'))['data'], { password: 'czNjcmV0', bin: Buffer.from('\u0000\u00ff\n').toString('base64') });
+    assert.equal((await m.read('api/v1/namespaces/default/serviceaccounts/pb-sa')).metadata.name, 'pb-sa');
+    const deploy = (await m.read(`${DEPLOYMENTS}/pb-deploy`)) as Deployment & { spec: { strategy: unknown } };
+    assert.deepEqual(
+      [deploy.metadata.labels, deploy.spec.replicas, deploy.spec.template.spec.containers[0]?.name, deploy.spec.strategy],
+      [{ app: 'pb-deploy' }, 0, 'nginx', { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: '25%', maxSurge: '25%' } }],
+    );
+    const job = (await m.read('apis/batch/v1/namespaces/default/jobs/pb-job')) as KubeObject & { spec: { backoffLimit: number; template: { spec: { restartPolicy: string; containers: Container[] } } } };
+    assert.deepEqual([job.spec.backoffLimit, job.spec.template.spec.restartPolicy, job.spec.template.spec.containers[0]?.image], [6, 'Never', 'busybox']);
+    // Its `create cronjob` posts to batch/v1, which 1.17 does not serve.
+    const cron = await m.fails(newest, ['create', 'cronjob', 'pb-cron', '--image=busybox', '--schedule=*/10 * * * *']);
+    assert.match(cron, /the server could not find the requested resource/);
   });
 
   it('delete by name, -l and --all removes objects; cascading deletes complete', async () => {

@@ -1,4 +1,6 @@
 import { StatusError } from '../../apimachinery/errors/status-error.js';
+import { KubernetesProtobufError, decodeKubernetesProtobuf } from './decode-kubernetes-protobuf.js';
+import { type KubernetesProto, kubernetesProto } from './kubernetes-proto.js';
 import { GoJsonSyntaxError, parseGoJson } from './parse-go-json.js';
 import { parseMediaType } from './parse-media-type.js';
 import { summarizeData } from './summarize-data.js';
@@ -10,12 +12,14 @@ export const BODY_MEDIA_TYPES = ['application/json', 'application/yaml', 'applic
 /**
  * Parses a POST/PUT body as kube-apiserver 1.17 negotiates it: no Content-Type means JSON
  * (`kubectl create configmap` sends none); `application/json` and `application/yaml` with any
- * parameters; everything else — protobuf included, which is not served — is 415
+ * parameters; `application/vnd.kubernetes.protobuf` (kubectl >= 1.32's typed creates) for the
+ * built-in kinds, decoded into the object the JSON form would carry (the schemas are loaded from
+ * the build's dist/k8s-proto on first use, or `proto`); everything else is 415
  * UnsupportedMediaType with kube's message. Malformed JSON or YAML is 400 BadRequest worded as
  * kube-apiserver words it; pass `kind` (the kind the endpoint serves) for the exact text
  * (`the object provided is unrecognized (must be of type ConfigMap): …`).
  */
-export function decodeBody(raw: Uint8Array, contentType: string | undefined, kind?: string): unknown {
+export function decodeBody(raw: Uint8Array, contentType: string | undefined, kind?: string, proto?: KubernetesProto): unknown {
   const mediaType = parseMediaType(contentType === undefined || contentType === '' ? BODY_MEDIA_TYPES[0] : contentType);
   const fail = (message: string): StatusError =>
     StatusError.badRequest(kind === undefined ? message : `the object provided is unrecognized (must be of type ${kind}): ${message} (${summarizeData(raw)})`);
@@ -32,6 +36,13 @@ export function decodeBody(raw: Uint8Array, contentType: string | undefined, kin
         return yamlToJson(raw);
       } catch (error) {
         if (error instanceof YamlToJsonError) throw fail(error.message);
+        throw error;
+      }
+    case 'application/vnd.kubernetes.protobuf':
+      try {
+        return decodeKubernetesProtobuf(raw, proto ?? kubernetesProto());
+      } catch (error) {
+        if (error instanceof KubernetesProtobufError) throw fail(error.message);
         throw error;
       }
     default:
