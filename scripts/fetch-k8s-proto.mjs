@@ -78,9 +78,12 @@ if (!complete()) {
   try {
     const tarball = join(dir, 'kubernetes.orig.tar.gz');
     try {
-      execFileSync('curl', ['--silent', '--show-error', '--fail', '--location', '--output', tarball, URL], { stdio: ['ignore', 'ignore', 'pipe'] });
+      // Node's own fetch: a fresh machine need not have curl.
+      const response = await fetch(URL);
+      if (!response.ok) throw new Error(`HTTP ${response.status} ${response.statusText}`);
+      writeFileSync(tarball, Buffer.from(await response.arrayBuffer()));
     } catch (error) {
-      fail(`could not download ${URL} (the build needs its Kubernetes generated.proto files): ${String(error.stderr ?? error).trim()}`);
+      fail(`could not download ${URL} (the build needs its Kubernetes generated.proto files): ${String(error?.message ?? error).trim()}`);
     }
     const actual = sha256(readFileSync(tarball));
     if (actual !== SHA256) fail(`${URL} has sha256 ${actual}, expected ${SHA256}; refusing to use it`);
