@@ -36,4 +36,38 @@ describe('ObjectCodec', () => {
     const text = codec.encode(codec.decodeOnce(kv(4)));
     assert.equal((JSON.parse(text) as { metadata: Record<string, unknown> }).metadata['resourceVersion'], undefined);
   });
+
+  it('decodeDeleted gives every watch the same object at the deletion revision', () => {
+    const codec = new ObjectCodec();
+    const prev = kv(5);
+    const deleted = codec.decodeDeleted(prev, 8);
+    assert.equal(deleted.metadata.resourceVersion, '8');
+    assert.equal(codec.decodeDeleted(prev, 8), deleted);
+    assert.equal(codec.decodeDeleted(prev, 9).metadata.resourceVersion, '9');
+    assert.equal(codec.decodeDeleted(prev, 8), deleted);
+  });
+
+  it('json serializes a shared object once, and never remembers objects it did not hand out', () => {
+    const codec = new ObjectCodec({ jsonMemo: 2 });
+    const shared = codec.decode(kv(7));
+    const text = codec.json(shared);
+    assert.deepEqual(JSON.parse(text), shared);
+    assert.equal(codec.json(shared), text);
+    const mine = codec.decodeOnce(kv(7));
+    const before = codec.json(mine);
+    mine.metadata.name = 'renamed';
+    assert.notEqual(codec.json(mine), before);
+    assert.match(codec.json(mine), /"renamed"/);
+  });
+
+  it('json remembers only the most recent shared objects', (t) => {
+    const codec = new ObjectCodec({ jsonMemo: 2 });
+    const [a, b, c] = [kv(1), kv(2), kv(3)].map((x) => codec.decode(x));
+    const stringify = t.mock.method(JSON, 'stringify');
+    for (const object of [a, b, a, b]) codec.json(object!);
+    assert.equal(stringify.mock.callCount(), 2);
+    codec.json(c!);
+    codec.json(a!);
+    assert.equal(stringify.mock.callCount(), 4, 'a was the oldest of three: serialized again');
+  });
 });

@@ -8,6 +8,11 @@ export interface WatchStreamOptions {
   readonly resource: ResourceType;
   readonly timeoutSeconds?: number;
   readonly table?: { readonly format: TableFormat; readonly request: TableRequest; readonly now: () => Date };
+  /**
+   * Serializes an event's object (not Tables, bookmarks or errors): the watch cache's shared
+   * objects are serialized once for all their watches. Default `JSON.stringify`.
+   */
+  readonly encode?: (object: KubeObject) => string;
 }
 
 /**
@@ -25,12 +30,18 @@ export async function streamWatch(response: ServerResponse, events: (signal: Abo
   response.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-cache, private', 'transfer-encoding': 'chunked' });
   response.flushHeaders();
   let first = true;
+  const encode = options.encode ?? JSON.stringify;
   try {
     for await (const event of events(controller.signal)) {
       if (controller.signal.aborted) break;
-      const object = options.table === undefined || event.type === 'ERROR' || event.type === 'BOOKMARK' ? event.object : tableOf(event.object, options, first);
-      if (object !== event.object) first = false;
-      if (!response.write(`${JSON.stringify({ type: event.type, object })}\n`)) await drained(response, controller.signal);
+      let line: string;
+      if (event.type === 'ERROR' || event.type === 'BOOKMARK') line = JSON.stringify({ type: event.type, object: event.object });
+      else if (options.table === undefined) line = `{"type":"${event.type}","object":${encode(event.object)}}`;
+      else {
+        line = JSON.stringify({ type: event.type, object: tableOf(event.object, options, first) });
+        first = false;
+      }
+      if (!response.write(`${line}\n`)) await drained(response, controller.signal);
     }
   } finally {
     if (timer !== undefined) clearTimeout(timer);
