@@ -47,27 +47,29 @@ describe('ObjectCodec', () => {
     assert.equal(codec.decodeDeleted(prev, 8), deleted);
   });
 
-  it('json serializes a shared object once, and never remembers objects it did not hand out', () => {
-    const codec = new ObjectCodec({ jsonMemo: 2 });
+  it('eventLine encodes a shared object once per event type, and never remembers objects it did not hand out', () => {
+    const codec = new ObjectCodec();
     const shared = codec.decode(kv(7));
-    const text = codec.json(shared);
-    assert.deepEqual(JSON.parse(text), shared);
-    assert.equal(codec.json(shared), text);
+    const line = codec.eventLine('ADDED', shared);
+    assert.equal(line.toString(), `${JSON.stringify({ type: 'ADDED', object: shared })}\n`);
+    assert.equal(codec.eventLine('ADDED', shared), line);
+    assert.equal(codec.eventLine('MODIFIED', shared).toString(), `${JSON.stringify({ type: 'MODIFIED', object: shared })}\n`);
     const mine = codec.decodeOnce(kv(7));
-    const before = codec.json(mine);
+    const before = codec.eventLine('ADDED', mine);
     mine.metadata.name = 'renamed';
-    assert.notEqual(codec.json(mine), before);
-    assert.match(codec.json(mine), /"renamed"/);
+    assert.notEqual(codec.eventLine('ADDED', mine), before);
+    assert.match(codec.eventLine('ADDED', mine).toString(), /"renamed"/);
   });
 
-  it('json remembers only the most recent shared objects', (t) => {
-    const codec = new ObjectCodec({ jsonMemo: 2 });
+  it('eventLine remembers only the most recent shared objects', () => {
+    const codec = new ObjectCodec({ lineMemo: 2 });
     const [a, b, c] = [kv(1), kv(2), kv(3)].map((x) => codec.decode(x));
-    const stringify = t.mock.method(JSON, 'stringify');
-    for (const object of [a, b, a, b]) codec.json(object!);
-    assert.equal(stringify.mock.callCount(), 2);
-    codec.json(c!);
-    codec.json(a!);
-    assert.equal(stringify.mock.callCount(), 4, 'a was the oldest of three: serialized again');
+    const first = codec.eventLine('ADDED', a!);
+    codec.eventLine('ADDED', b!);
+    assert.equal(codec.eventLine('ADDED', a!), first);
+    codec.eventLine('ADDED', c!);
+    const again = codec.eventLine('ADDED', a!);
+    assert.notEqual(again, first, 'a was the oldest of three: encoded again');
+    assert.deepEqual(again, first);
   });
 });

@@ -1,6 +1,9 @@
 import type { KeyValue } from '../store/types.js';
 import type { KubeObject } from '../vk8s/object.js';
 
+/** The event types whose object is a stored object. */
+export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
+
 /**
  * Objects are stored as JSON without `metadata.resourceVersion`: the store's modRevision
  * is the resourceVersion, set when an object is read (as kube-apiserver's etcd3 store does).
@@ -10,20 +13,20 @@ import type { KubeObject } from '../vk8s/object.js';
  * would keep a short-lived object graph alive through young-generation collections, which
  * costs more than the parse it could save.
  *
- * A watch event goes to every watch of its resource: {@link json} serializes each shared
- * object once for all of them (the most recent `jsonMemo` objects are remembered).
+ * A watch event goes to every watch of its resource: {@link eventLine} encodes each shared
+ * object once for all of them (the most recent `lineMemo` objects are remembered).
  */
 export class ObjectCodec {
   private readonly decoded = new WeakMap<KeyValue, KubeObject>();
   private readonly deleted = new WeakMap<KeyValue, KubeObject>();
   /** Objects this codec handed out as shared (read-only): only those have their JSON remembered. */
   private readonly shared = new WeakSet<KubeObject>();
-  /** JSON of recently serialized shared objects, oldest first (a Map keeps insertion order). */
-  private readonly texts = new Map<KubeObject, string>();
-  private readonly jsonMemo: number;
+  /** Watch lines of recently written shared objects, oldest first (a Map keeps insertion order). */
+  private readonly lines = new Map<KubeObject, Partial<Record<WatchEventType, Buffer>>>();
+  private readonly lineMemo: number;
 
-  constructor(options: { readonly jsonMemo?: number } = {}) {
-    this.jsonMemo = options.jsonMemo ?? 1024;
+  constructor(options: { readonly lineMemo?: number } = {}) {
+    this.lineMemo = options.lineMemo ?? 1024;
   }
 
   /** The shared, read-only object of a KeyValue the watch cache holds (memoized). */
@@ -62,18 +65,24 @@ export class ObjectCodec {
   }
 
   /**
-   * `JSON.stringify(object)`; for a shared object of this codec, computed once while it is
-   * among the `jsonMemo` most recently serialized (every watch of an event asks in turn).
+   * One line of a watch stream, `{"type":…,"object":…}` and a newline, as UTF-8. For a shared
+   * object of this codec it is built once while the object is among the `lineMemo` most
+   * recently written ones: every watch of an event asks in turn, and writes the same bytes.
    */
-  json(object: KubeObject): string {
-    let text = this.texts.get(object);
-    if (text !== undefined) return text;
-    text = JSON.stringify(object);
+  eventLine(type: WatchEventType, object: KubeObject): Buffer {
+    let lines = this.lines.get(object);
+    let line = lines?.[type];
+    if (line !== undefined) return line;
+    line = Buffer.from(`{"type":"${type}","object":${JSON.stringify(object)}}\n`);
     if (this.shared.has(object)) {
-      this.texts.set(object, text);
-      if (this.texts.size > this.jsonMemo) this.texts.delete(this.texts.keys().next().value as KubeObject);
+      if (lines === undefined) {
+        lines = {};
+        this.lines.set(object, lines);
+        if (this.lines.size > this.lineMemo) this.lines.delete(this.lines.keys().next().value as KubeObject);
+      }
+      lines[type] = line;
     }
-    return text;
+    return line;
   }
 
   encode(object: KubeObject): string {

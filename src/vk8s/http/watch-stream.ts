@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import type { WatchEventType } from '../../registry/object-codec.js';
 import type { KubeWatchEvent } from '../../registry/watch.js';
 import type { KubeObject } from '../object.js';
 import type { ResourceType } from '../resources.js';
@@ -9,10 +10,11 @@ export interface WatchStreamOptions {
   readonly timeoutSeconds?: number;
   readonly table?: { readonly format: TableFormat; readonly request: TableRequest; readonly now: () => Date };
   /**
-   * Serializes an event's object (not Tables, bookmarks or errors): the watch cache's shared
-   * objects are serialized once for all their watches. Default `JSON.stringify`.
+   * The line (newline included) of an event with a stored object, when no Table is asked:
+   * the watch cache's shared objects are encoded once for all their watches. Default: each
+   * watch serializes its own.
    */
-  readonly encode?: (object: KubeObject) => string;
+  readonly eventLine?: (type: WatchEventType, object: KubeObject) => string | Buffer;
 }
 
 /**
@@ -30,18 +32,18 @@ export async function streamWatch(response: ServerResponse, events: (signal: Abo
   response.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-cache, private', 'transfer-encoding': 'chunked' });
   response.flushHeaders();
   let first = true;
-  const encode = options.encode ?? JSON.stringify;
+  const eventLine = options.eventLine ?? ((type: WatchEventType, object: KubeObject): string => `${JSON.stringify({ type, object })}\n`);
   try {
     for await (const event of events(controller.signal)) {
       if (controller.signal.aborted) break;
-      let line: string;
-      if (event.type === 'ERROR' || event.type === 'BOOKMARK') line = JSON.stringify({ type: event.type, object: event.object });
-      else if (options.table === undefined) line = `{"type":"${event.type}","object":${encode(event.object)}}`;
+      let line: string | Buffer;
+      if (event.type === 'ERROR' || event.type === 'BOOKMARK') line = `${JSON.stringify({ type: event.type, object: event.object })}\n`;
+      else if (options.table === undefined) line = eventLine(event.type, event.object);
       else {
-        line = JSON.stringify({ type: event.type, object: tableOf(event.object, options, first) });
+        line = `${JSON.stringify({ type: event.type, object: tableOf(event.object, options, first) })}\n`;
         first = false;
       }
-      if (!response.write(`${line}\n`)) await drained(response, controller.signal);
+      if (!response.write(line)) await drained(response, controller.signal);
     }
   } finally {
     if (timer !== undefined) clearTimeout(timer);
