@@ -79,8 +79,17 @@ function parseOptions(args: string[]): Options | undefined {
     rate: positive('rate', values.rate),
     watchSeconds: positive('watch-seconds', values['watch-seconds']),
     bookmarks: values.bookmarks,
-    only: new Set(values.only.split(',').map((s) => s.trim())),
+    only: parts(values.only),
   };
+}
+
+const PARTS = ['get', 'list', 'create', 'watch'];
+
+function parts(list: string): Set<string> {
+  const names = list.split(',').map((s) => s.trim());
+  const unknown = names.filter((n) => !PARTS.includes(n));
+  if (unknown.length > 0) throw new Error(`--only takes ${PARTS.join(', ')}; not ${unknown.join(', ')}`);
+  return new Set(names);
 }
 
 /** The control plane under test, with its clusters' collection paths and an HTTPS client. */
