@@ -28,6 +28,15 @@ export function nowMs(): number {
   return Number(process.hrtime.bigint()) / 1e6;
 }
 
+/** CPU this process uses while `work` runs (user + system) and the time it takes, in seconds, with the work's result. */
+export async function withCpu<T>(work: () => Promise<T>): Promise<{ result: T; cpuSeconds: number; wallSeconds: number }> {
+  const before = process.cpuUsage();
+  const started = nowMs();
+  const result = await work();
+  const used = process.cpuUsage(before);
+  return { result, cpuSeconds: (used.user + used.system) / 1e6, wallSeconds: (nowMs() - started) / 1000 };
+}
+
 export interface Row {
   readonly area: string;
   readonly measure: string;

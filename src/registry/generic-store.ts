@@ -97,7 +97,7 @@ export class GenericStore {
   async get(cluster: ClusterRef, name: string): Promise<KubeObject> {
     const kv = await this.read(cluster, name);
     if (kv === undefined) throw StatusError.notFound(this.ref, name);
-    return this.deps.codec.decode(kv);
+    return this.deps.codec.decodeOnce(kv);
   }
 
   private async read(cluster: ClusterRef, name: string): Promise<KeyValue | undefined> {
@@ -133,7 +133,7 @@ export class GenericStore {
     }
     try {
       const kv = await this.deps.store.create(this.key(scope.cluster, name), codec.encode(object));
-      return codec.decode(kv);
+      return codec.decodeOnce(kv);
     } catch (error) {
       await undo();
       if (isStoreError(error, 'KeyExists') && input.metadata.name === undefined && input.metadata.generateName !== undefined) {
@@ -183,17 +183,17 @@ export class GenericStore {
     for (let attempt = 1; ; attempt++) {
       const kv = await this.read(scope.cluster, name);
       if (kv === undefined) throw StatusError.notFound(this.ref, name);
+      const old = this.deps.codec.decodeOnce(kv);
       try {
-        return await this.updateFrom(scope, kv, await compute(cloneObject(this.deps.codec.decode(kv))), options);
+        return await this.updateFrom(scope, kv, old, await compute(cloneObject(old)), options);
       } catch (error) {
         if (!(options.retryOnConflict === true && isStoreError(error, 'Conflict') && attempt < MAX_UPDATE_ATTEMPTS)) throw storeErrorToStatus(error, this.ref, name);
       }
     }
   }
 
-  private async updateFrom(scope: RequestScope, kv: KeyValue, input: KubeObject, options: UpdateOptions): Promise<KubeObject> {
+  private async updateFrom(scope: RequestScope, kv: KeyValue, old: KubeObject, input: KubeObject, options: UpdateOptions): Promise<KubeObject> {
     const { strategy, codec } = this.deps;
-    const old = codec.decode(kv);
     const name = old.metadata.name ?? '';
     const requested = input.metadata.resourceVersion;
     if (requested !== undefined && requested !== '' && requested !== old.metadata.resourceVersion) throw StatusError.modified(this.ref, name);
@@ -226,7 +226,7 @@ export class GenericStore {
         await strategy.allocation?.afterDelete(old, { ...context, dryRun: false, store: this.deps.store });
         return { ...object, metadata: { ...object.metadata, resourceVersion: String(revision) } };
       }
-      return codec.decode(await this.deps.store.update(kv.key, codec.encode(object), kv.modRevision));
+      return codec.decodeOnce(await this.deps.store.update(kv.key, codec.encode(object), kv.modRevision));
     } catch (error) {
       await undo();
       throw error;
@@ -265,7 +265,7 @@ export class GenericStore {
 
   private async deleteFrom(scope: RequestScope, kv: KeyValue, request: DeleteRequest): Promise<DeleteResult> {
     const { strategy, codec } = this.deps;
-    const current = codec.decode(kv);
+    const current = codec.decodeOnce(kv);
     const name = current.metadata.name ?? '';
     const { uid, resourceVersion } = request.preconditions ?? {};
     if (uid !== undefined && uid !== current.metadata.uid) {
@@ -280,7 +280,7 @@ export class GenericStore {
         return { object: current, removed: false };
       case 'mark': {
         if (scope.dryRun) return { object: plan.object, removed: false };
-        return { object: codec.decode(await this.deps.store.update(kv.key, codec.encode(plan.object), kv.modRevision)), removed: false };
+        return { object: codec.decodeOnce(await this.deps.store.update(kv.key, codec.encode(plan.object), kv.modRevision)), removed: false };
       }
       case 'remove': {
         if (scope.dryRun) return { object: current, removed: true };

@@ -101,7 +101,7 @@ async function pagedFromStore(source: ListSource, query: ListQuery, atRevision: 
     }
     revision = page.revision;
     for (const kv of page.items) {
-      const object = source.codec.decode(kv);
+      const object = source.codec.decodeOnce(kv);
       if (!matchesQuery(object, query, source.strategy)) continue;
       objects.push(object);
       last = kv;

@@ -1,30 +1,88 @@
 import type { KeyValue } from '../store/types.js';
 import type { KubeObject } from '../vk8s/object.js';
 
+/** The event types whose object is a stored object. */
+export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
+
 /**
  * Objects are stored as JSON without `metadata.resourceVersion`: the store's modRevision
  * is the resourceVersion, set when an object is read (as kube-apiserver's etcd3 store does).
- * Decoded objects are memoized per KeyValue, so the watch cache's thousands of readers
- * parse each stored value once; they are shared and must be treated as read-only.
+ * {@link decode} memoizes per KeyValue, so the watch cache's thousands of readers parse each
+ * stored value once; those objects are shared and must be treated as read-only. A KeyValue
+ * read once from the store goes through {@link decodeOnce}: an entry in the memo's WeakMap
+ * would keep a short-lived object graph alive through young-generation collections, which
+ * costs more than the parse it could save.
+ *
+ * A watch event goes to every watch of its resource: {@link eventLine} encodes each shared
+ * object once for all of them (the most recent `lineMemo` objects are remembered).
  */
 export class ObjectCodec {
   private readonly decoded = new WeakMap<KeyValue, KubeObject>();
+  private readonly deleted = new WeakMap<KeyValue, KubeObject>();
+  /** Objects this codec handed out as shared (read-only): only those have their JSON remembered. */
+  private readonly shared = new WeakSet<KubeObject>();
+  /** Watch lines of recently written shared objects, oldest first (a Map keeps insertion order). */
+  private readonly lines = new Map<KubeObject, Partial<Record<WatchEventType, Buffer>>>();
+  private readonly lineMemo: number;
 
+  constructor(options: { readonly lineMemo?: number } = {}) {
+    this.lineMemo = options.lineMemo ?? 1024;
+  }
+
+  /** The shared, read-only object of a KeyValue the watch cache holds (memoized). */
   decode(kv: KeyValue): KubeObject {
     let object = this.decoded.get(kv);
     if (object === undefined) {
       object = JSON.parse(kv.value) as KubeObject;
       object.metadata.resourceVersion = String(kv.modRevision);
       this.decoded.set(kv, object);
+      this.shared.add(object);
     }
     return object;
   }
 
-  /** The deleted object as a watch's DELETED event carries it: at the deletion's revision. */
+  /** A fresh object for a KeyValue read once (not memoized; the caller owns it). */
+  decodeOnce(kv: KeyValue): KubeObject {
+    const object = JSON.parse(kv.value) as KubeObject;
+    object.metadata.resourceVersion = String(kv.modRevision);
+    return object;
+  }
+
+  /**
+   * The deleted object as a watch's DELETED event carries it: at the deletion's revision.
+   * Shared and read-only like {@link decode}'s (memoized per deleted KeyValue).
+   */
   decodeDeleted(prev: KeyValue, revision: number): KubeObject {
+    const memo = this.deleted.get(prev);
+    if (memo !== undefined && memo.metadata.resourceVersion === String(revision)) return memo;
     const object = JSON.parse(prev.value) as KubeObject;
     object.metadata.resourceVersion = String(revision);
+    if (memo === undefined) {
+      this.deleted.set(prev, object);
+      this.shared.add(object);
+    }
     return object;
+  }
+
+  /**
+   * One line of a watch stream, `{"type":…,"object":…}` and a newline, as UTF-8. For a shared
+   * object of this codec it is built once while the object is among the `lineMemo` most
+   * recently written ones: every watch of an event asks in turn, and writes the same bytes.
+   */
+  eventLine(type: WatchEventType, object: KubeObject): Buffer {
+    let lines = this.lines.get(object);
+    let line = lines?.[type];
+    if (line !== undefined) return line;
+    line = Buffer.from(`{"type":"${type}","object":${JSON.stringify(object)}}\n`);
+    if (this.shared.has(object)) {
+      if (lines === undefined) {
+        lines = {};
+        this.lines.set(object, lines);
+        if (this.lines.size > this.lineMemo) this.lines.delete(this.lines.keys().next().value as KubeObject);
+      }
+      lines[type] = line;
+    }
+    return line;
   }
 
   encode(object: KubeObject): string {

@@ -48,11 +48,12 @@ export async function* watchObjects(source: WatchSource, query: WatchQuery): Asy
     from = revision;
   }
   const iterator = source.cache.watch(source.prefix, { fromRevision: from, signal: query.signal });
+  const idle = query.bookmarkIntervalMs === undefined ? undefined : new IdleTimer(query.bookmarkIntervalMs);
   let pending: Promise<IteratorResult<WatchEvent>> | undefined;
   try {
     for (;;) {
       pending ??= iterator.next();
-      const next = query.bookmarkIntervalMs === undefined ? await pending : await raceTimer(pending, query.bookmarkIntervalMs, query.signal);
+      const next = idle === undefined ? await pending : await idle.race(pending);
       if (next === 'timer') {
         // The cache feeds watchers synchronously: with nothing queued for us, every event up
         // to the cache's revision has been delivered.
@@ -72,6 +73,7 @@ export async function* watchObjects(source: WatchSource, query: WatchQuery): Asy
     if (isStoreError(error, 'Unavailable') || query.signal.aborted) return;
     throw error;
   } finally {
+    idle?.stop();
     await iterator.return?.();
   }
 }
@@ -103,26 +105,29 @@ function bookmark(strategy: Strategy, revision: number): KubeObject {
   return { apiVersion: group === '' ? version : `${group}/${version}`, kind, metadata: { resourceVersion: String(revision) } };
 }
 
-function raceTimer<T>(promise: Promise<T>, ms: number, signal: AbortSignal): Promise<T | 'timer'> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', done);
-      resolve('timer');
-    }, ms);
-    const done = (): void => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-    };
-    signal.addEventListener('abort', done, { once: true });
-    promise.then(
-      (value) => {
-        done();
-        resolve(value);
-      },
-      (error: unknown) => {
-        done();
-        reject(error instanceof Error ? error : new Error(String(error)));
-      },
-    );
-  });
+/**
+ * One timer per watch, restarted each time the watch waits for an event: {@link race}
+ * resolves to 'timer' when the wait lasts the whole interval. (A timer and an abort listener
+ * per event cost more than the rest of a watch's work for that event.)
+ */
+class IdleTimer {
+  private wake: ((value: 'timer') => void) | undefined;
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(ms: number) {
+    this.timer = setTimeout(() => this.wake?.('timer'), ms);
+  }
+
+  race<T>(promise: Promise<T>): Promise<T | 'timer'> {
+    this.timer.refresh();
+    return new Promise((resolve, reject) => {
+      this.wake = resolve;
+      promise.then(resolve, (error: unknown) => reject(error instanceof Error ? error : new Error(String(error))));
+    });
+  }
+
+  stop(): void {
+    clearTimeout(this.timer);
+    this.wake = undefined;
+  }
 }

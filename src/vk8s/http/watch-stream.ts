@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import type { WatchEventType } from '../../registry/object-codec.js';
 import type { KubeWatchEvent } from '../../registry/watch.js';
 import type { KubeObject } from '../object.js';
 import type { ResourceType } from '../resources.js';
@@ -8,6 +9,12 @@ export interface WatchStreamOptions {
   readonly resource: ResourceType;
   readonly timeoutSeconds?: number;
   readonly table?: { readonly format: TableFormat; readonly request: TableRequest; readonly now: () => Date };
+  /**
+   * The line (newline included) of an event with a stored object, when no Table is asked:
+   * the watch cache's shared objects are encoded once for all their watches. Default: each
+   * watch serializes its own.
+   */
+  readonly eventLine?: (type: WatchEventType, object: KubeObject) => string | Buffer;
 }
 
 /**
@@ -25,12 +32,18 @@ export async function streamWatch(response: ServerResponse, events: (signal: Abo
   response.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-cache, private', 'transfer-encoding': 'chunked' });
   response.flushHeaders();
   let first = true;
+  const eventLine = options.eventLine ?? ((type: WatchEventType, object: KubeObject): string => `${JSON.stringify({ type, object })}\n`);
   try {
     for await (const event of events(controller.signal)) {
       if (controller.signal.aborted) break;
-      const object = options.table === undefined || event.type === 'ERROR' || event.type === 'BOOKMARK' ? event.object : tableOf(event.object, options, first);
-      if (object !== event.object) first = false;
-      if (!response.write(`${JSON.stringify({ type: event.type, object })}\n`)) await drained(response, controller.signal);
+      let line: string | Buffer;
+      if (event.type === 'ERROR' || event.type === 'BOOKMARK') line = `${JSON.stringify({ type: event.type, object: event.object })}\n`;
+      else if (options.table === undefined) line = eventLine(event.type, event.object);
+      else {
+        line = `${JSON.stringify({ type: event.type, object: tableOf(event.object, options, first) })}\n`;
+        first = false;
+      }
+      if (!response.write(line)) await drained(response, controller.signal);
     }
   } finally {
     if (timer !== undefined) clearTimeout(timer);

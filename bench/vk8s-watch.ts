@@ -1,0 +1,102 @@
+import type { BareServer } from './bare-server.js';
+import { fmtMs, nowMs, progress, withCpu, type Row } from './stats.js';
+import { pushAtRate, WatchClients } from './watch-fanout.js';
+import type { DeliveryResult, Target } from './watch-protocol.js';
+
+/** The control plane under test: its URL, CA, token headers, and a request helper. */
+export interface WatchSubject {
+  readonly url: string;
+  readonly ca: string;
+  readonly headers: Record<string, string>;
+  /** The list's resourceVersion of `path` (a collection), to watch from. */
+  listRevision(path: string): Promise<string>;
+}
+
+export interface FanoutOptions {
+  readonly watchers: number;
+  readonly rate: number;
+  readonly seconds: number;
+  readonly bookmarks: boolean;
+  /** The collection watched and written to. */
+  readonly path: string;
+  /** A ConfigMap body with `{seq}` (its number, also in its name) and `{sent}` (the send time). */
+  readonly body: string;
+}
+
+interface FanoutFigures {
+  readonly delivery: DeliveryResult;
+  readonly cpuSeconds: number;
+  readonly wallSeconds: number;
+  readonly ack?: { readonly p50: number; readonly p99: number; readonly errors: number };
+}
+
+/** How long the watch clients wait for the last events before counting the missing ones as lost. */
+const COLLECT_TIMEOUT_MS = 30_000;
+
+/** Watches of one collection in a client process, while that process creates ConfigMaps at the rate. */
+async function vk8sFanout(s: WatchSubject, o: FanoutOptions, total: number): Promise<FanoutFigures> {
+  const rv = await s.listRevision(o.path);
+  const clients = WatchClients.start();
+  try {
+    progress(`vK8s: opening ${o.watchers} watches of one collection (resourceVersion ${rv}${o.bookmarks ? ', bookmarks' : ''}) from a client process`);
+    const query = `watch=1&resourceVersion=${rv}&timeoutSeconds=3600${o.bookmarks ? '&allowWatchBookmarks=true' : ''}`;
+    await clients.open({ url: s.url, ca: s.ca, headers: s.headers, path: `${o.path}?${query}` }, o.watchers, total);
+    progress(`vK8s: ${total} creates at ${o.rate}/s (send time in each object), delivered to ${o.watchers} watches`);
+    const target: Target = { url: s.url, ca: s.ca, headers: s.headers, path: o.path };
+    const { result, cpuSeconds, wallSeconds } = await withCpu(async () => {
+      const written = await clients.write(target, o.body, o.rate, total);
+      return { written, delivery: await clients.collect(COLLECT_TIMEOUT_MS) };
+    });
+    const { ackP50, ackP99, errors } = result.written;
+    return { delivery: result.delivery, cpuSeconds, wallSeconds, ack: { p50: ackP50, p99: ackP99, errors } };
+  } finally {
+    clients.close();
+  }
+}
+
+/** The same watches on the bare server, which pushes lines shaped like the vK8s events at the rate. */
+async function bareFanout(bare: BareServer, ca: string, o: FanoutOptions, total: number, sample: string): Promise<FanoutFigures> {
+  const template = sample.replace(/"seq":"\d+"/, '"seq":"{seq}"').replace(/"sent":"[\d.]+"/, '"sent":"{sent}"').replace(/"ev-\d+"/, '"ev-{seq}"');
+  const clients = WatchClients.start();
+  try {
+    progress(`bare: opening ${o.watchers} watches from a client process`);
+    await clients.open({ url: bare.url, ca, headers: {}, path: '/watch' }, o.watchers, total);
+    progress(`bare: ${total} lines (${template.length} bytes) at ${o.rate}/s to ${bare.watchers} chunked responses`);
+    const { result, cpuSeconds, wallSeconds } = await withCpu(async () => {
+      await pushAtRate((seq, sent) => bare.push(`${template.replaceAll('{seq}', String(seq)).replace('{sent}', sent.toFixed(3))}\n`), nowMs, o.rate, total);
+      return clients.collect(COLLECT_TIMEOUT_MS);
+    });
+    return { delivery: result, cpuSeconds, wallSeconds };
+  } finally {
+    clients.close();
+  }
+}
+
+const ratio = (a: number, b: number): string => `${(a / b).toFixed(2)}×`;
+const core = (f: FanoutFigures): string => `${Math.round((f.cpuSeconds / f.wallSeconds) * 100)}% of a core`;
+
+/**
+ * Watch fan-out: `watchers` watches of one collection while ConfigMaps are created at `rate`
+ * for `seconds`; delivery latency is receive − send (the send time is in each object), over
+ * every watch and event. Then the bare server pushes lines of the same shape and size to the
+ * same number of chunked responses at the same rate, measured by the same client process.
+ */
+export async function watchFanout(s: WatchSubject, bare: BareServer, o: FanoutOptions): Promise<{ rows: Row[]; p99: number; lost: number }> {
+  const total = Math.round(o.rate * o.seconds);
+  const vk8s = await vk8sFanout(s, o, total);
+  if (vk8s.delivery.sample === '') throw new Error('no watch event arrived from the vK8s API');
+  if ((vk8s.ack?.errors ?? 0) > 0) throw new Error(`${vk8s.ack?.errors} writes failed during the fan-out`);
+  const base = await bareFanout(bare, s.ca, o, total, vk8s.delivery.sample);
+  const m = `watch ${o.watchers} × ${o.rate}/s${o.bookmarks ? ' (bookmarks)' : ''}`;
+  const [d, b] = [vk8s.delivery, base.delivery];
+  const rows: Row[] = [
+    { area: 'vk8s', measure: `${m}: p50 send→event`, value: fmtMs(d.p50), baseline: `${fmtMs(b.p50)} bare push`, ratio: ratio(d.p50, b.p50) },
+    { area: 'vk8s', measure: `${m}: p99 send→event`, value: fmtMs(d.p99), baseline: `${fmtMs(b.p99)} bare push`, ratio: ratio(d.p99, b.p99) },
+    { area: 'vk8s', measure: `${m}: max send→event`, value: fmtMs(d.max), baseline: `${fmtMs(b.max)} bare push`, ratio: ratio(d.max, b.max) },
+    { area: 'vk8s', measure: `${m}: events lost`, value: `${d.lost} of ${d.watchers * total} (${d.closedEarly} closed)`, baseline: `${b.lost} of ${b.watchers * total} (${b.closedEarly} closed)`, ratio: '' },
+    { area: 'vk8s', measure: `${m}: server CPU`, value: core(vk8s), baseline: `${core(base)} bare`, ratio: ratio(vk8s.cpuSeconds, base.cpuSeconds) },
+    { area: 'vk8s', measure: `${m}: client process CPU`, value: `${Math.round((d.clientCpuSeconds / vk8s.wallSeconds) * 100)}% of a core`, baseline: `${Math.round((b.clientCpuSeconds / base.wallSeconds) * 100)}% bare`, ratio: '' },
+    { area: 'vk8s', measure: `${m}: POST→201 (part of send→event)`, value: `p50 ${fmtMs(vk8s.ack?.p50 ?? Number.NaN)}, p99 ${fmtMs(vk8s.ack?.p99 ?? Number.NaN)}`, baseline: '', ratio: '' },
+  ];
+  return { rows, p99: d.p99, lost: d.lost };
+}

@@ -1,0 +1,75 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { KeyValue } from '../store/types.js';
+import { ObjectCodec } from './object-codec.js';
+
+const kv = (modRevision: number): KeyValue => ({
+  key: '/vk8s/core/configmaps/acme/default/vk/c1',
+  value: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c1' }, data: { a: '1' } }),
+  createRevision: 3,
+  modRevision,
+});
+
+describe('ObjectCodec', () => {
+  it('decode memoizes per KeyValue and sets the resourceVersion from the modRevision', () => {
+    const codec = new ObjectCodec();
+    const stored = kv(7);
+    const first = codec.decode(stored);
+    assert.equal(first.metadata.resourceVersion, '7');
+    assert.equal(codec.decode(stored), first);
+    assert.notEqual(codec.decode(kv(7)), first);
+  });
+
+  it('decodeOnce returns a fresh object each time, not the memoized one', () => {
+    const codec = new ObjectCodec();
+    const stored = kv(9);
+    const shared = codec.decode(stored);
+    const once = codec.decodeOnce(stored);
+    assert.notEqual(once, shared);
+    assert.deepEqual(once, shared);
+    assert.equal(once.metadata.resourceVersion, '9');
+    assert.notEqual(codec.decodeOnce(stored), once);
+  });
+
+  it('encode drops the resourceVersion, which the store keeps as the modRevision', () => {
+    const codec = new ObjectCodec();
+    const text = codec.encode(codec.decodeOnce(kv(4)));
+    assert.equal((JSON.parse(text) as { metadata: Record<string, unknown> }).metadata['resourceVersion'], undefined);
+  });
+
+  it('decodeDeleted gives every watch the same object at the deletion revision', () => {
+    const codec = new ObjectCodec();
+    const prev = kv(5);
+    const deleted = codec.decodeDeleted(prev, 8);
+    assert.equal(deleted.metadata.resourceVersion, '8');
+    assert.equal(codec.decodeDeleted(prev, 8), deleted);
+    assert.equal(codec.decodeDeleted(prev, 9).metadata.resourceVersion, '9');
+    assert.equal(codec.decodeDeleted(prev, 8), deleted);
+  });
+
+  it('eventLine encodes a shared object once per event type, and never remembers objects it did not hand out', () => {
+    const codec = new ObjectCodec();
+    const shared = codec.decode(kv(7));
+    const line = codec.eventLine('ADDED', shared);
+    assert.equal(line.toString(), `${JSON.stringify({ type: 'ADDED', object: shared })}\n`);
+    assert.equal(codec.eventLine('ADDED', shared), line);
+    assert.equal(codec.eventLine('MODIFIED', shared).toString(), `${JSON.stringify({ type: 'MODIFIED', object: shared })}\n`);
+    const mine = codec.decodeOnce(kv(7));
+    const before = codec.eventLine('ADDED', mine);
+    mine.metadata.name = 'renamed';
+    assert.notEqual(codec.eventLine('ADDED', mine), before);
+    assert.match(codec.eventLine('ADDED', mine).toString(), /"renamed"/);
+  });
+
+  it('eventLine remembers only the most recent shared objects', () => {
+    const codec = new ObjectCodec({ lineMemo: 2 });
+    const [a, b, c] = [kv(1), kv(2), kv(3)].map((x) => codec.decode(x));
+    const first = codec.eventLine('ADDED', a!);
+    codec.eventLine('ADDED', b!);
+    assert.equal(codec.eventLine('ADDED', a!), first);
+    codec.eventLine('ADDED', c!);
+    const again = codec.eventLine('ADDED', a!);
+    assert.notEqual(again, first, 'a was the oldest of three: encoded again');
+    assert.deepEqual(again, first);
+  });
+});
