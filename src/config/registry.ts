@@ -37,6 +37,8 @@ export class ObjectRegistry {
   constructor(
     private readonly store: Store,
     private readonly clock: Clock,
+    /** Told of each deletion at once, so this process's caches of config keys never serve a deleted object. */
+    private readonly onDeleted: (write: { deleted: string; revision: number }) => void = () => {},
   ) {}
 
   private systemMetadata(tenant: string, actor: Actor): SystemMetadata {
@@ -169,7 +171,9 @@ export class ObjectRegistry {
       }
     }
     try {
-      return (await this.store.delete(key)).revision;
+      const { revision } = await this.store.delete(key);
+      this.onDeleted({ deleted: key, revision });
+      return revision;
     } catch (error) {
       const mapped = toConfigError(error);
       throw mapped.code === 'NotFound' ? ConfigError.notFound(target.kind.kind, name, target.namespace) : mapped;

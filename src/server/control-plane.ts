@@ -104,7 +104,11 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     logger.info({ outcome: pki.outcome, caCert: pki.caCertPath }, 'platform PKI ready');
 
     const clock = systemClock();
-    const registry = new ObjectRegistry(store, clock);
+    // Every vK8s request finds its virtual_k8s object here, not with a store read.
+    const configCache = new PrefixCache(store, '/config/', logger);
+    cleanups.push(() => configCache.stop());
+    await configCache.start();
+    const registry = new ObjectRegistry(store, clock, (deletion) => configCache.observe(deletion));
     const authCache = new PrefixCache(store, '/auth/', logger);
     const namespaceCache = new PrefixCache(store, NAMESPACES_PREFIX, logger);
     cleanups.push(() => authCache.stop(), () => namespaceCache.stop());
@@ -160,7 +164,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     cleanups.push(() => garbageCollector.stop());
     registerVirtualClusterApi(app, {
       credentials,
-      registry,
+      virtualK8sObjects: configCache,
       logger,
       version: virtualClusterVersion(build.version, versionInfo['platform'] ?? 'linux/amd64'),
       storage: clusters,

@@ -4,14 +4,37 @@ import { authenticateRequest } from '../../auth/authenticate.js';
 import { authorize } from '../../auth/authorize.js';
 import { AuthenticationError, type CredentialService } from '../../auth/credentials.js';
 import type { Principal } from '../../auth/principal.js';
-import { ConfigError } from '../../config/errors.js';
-import { NAMESPACED_KINDS, type ConfigKind } from '../../config/kinds/index.js';
-import type { ObjectRegistry } from '../../config/registry.js';
+import type { StoredObject } from '../../config/envelope.js';
+import { objectKey as configKey } from '../../config/keys.js';
+import type { KeyValue } from '../../store/types.js';
 import type { ClusterRequestContext } from './resource-request.js';
+
+/** Where virtual_k8s objects are read: a watch-fed mirror of the config keys that falls back to the store on a miss. */
+export interface VirtualK8sLookup {
+  get(key: string): Promise<KeyValue | undefined>;
+}
 
 export interface ClusterAccessDependencies {
   readonly credentials: CredentialService;
-  readonly registry: ObjectRegistry;
+  readonly virtualK8sObjects: VirtualK8sLookup;
+}
+
+interface ClusterRecord {
+  readonly uid: string;
+  readonly createdAt: string;
+}
+
+/** Parsed once per stored value: every request of a cluster reads the same record. */
+const records = new WeakMap<KeyValue, ClusterRecord>();
+
+function recordOf(kv: KeyValue): ClusterRecord {
+  let record = records.get(kv);
+  if (record === undefined) {
+    const object = JSON.parse(kv.value) as StoredObject;
+    record = { uid: object.system_metadata.uid, createdAt: object.system_metadata.creation_timestamp.replace(/\.\d+Z$/, 'Z') };
+    records.set(kv, record);
+  }
+  return record;
 }
 
 /** A cluster's base URL: `/api/vk8s/namespaces/{namespace}/{vk8s}`. */
@@ -42,21 +65,18 @@ export async function resolveCluster(deps: ClusterAccessDependencies, path: Clus
   if (bound !== undefined && (bound.namespace !== namespace || bound.name !== vk8s)) {
     throw StatusError.forbidden({ resource: 'virtualclusters', group: '' }, vk8s, `this credential is for virtual cluster ${bound.namespace}/${bound.name}`);
   }
-  const virtualK8s = NAMESPACED_KINDS.get('virtual_k8s') as ConfigKind;
-  let object;
-  try {
-    object = await deps.registry.get({ tenant: principal.tenant, kind: virtualK8s, namespace }, vk8s);
-  } catch (error) {
-    if (error instanceof ConfigError && error.code === 'NotFound') throw StatusError.noSuchPath();
-    throw error;
-  }
+  // From memory (the config watch keeps it current); a miss reads the store, so a cluster
+  // created a moment ago by another server is found too.
+  const kv = await deps.virtualK8sObjects.get(configKey(principal.tenant, 'virtual_k8s', namespace, vk8s));
+  if (kv === undefined) throw StatusError.noSuchPath();
+  const record = recordOf(kv);
   const decision = authorize(principal, 'read', namespace);
   if (!decision.allowed) throw StatusError.forbidden({ resource: 'namespaces', group: '' }, namespace, decision.reason);
   return {
     principal,
     cluster: { tenant: principal.tenant, namespace, name: vk8s },
-    uid: object.system_metadata.uid,
-    createdAt: object.system_metadata.creation_timestamp.replace(/\.\d+Z$/, 'Z'),
-    resourceVersion: object.resource_version,
+    uid: record.uid,
+    createdAt: record.createdAt,
+    resourceVersion: String(kv.modRevision),
   };
 }

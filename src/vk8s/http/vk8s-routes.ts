@@ -1,14 +1,13 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { StatusError } from '../../apimachinery/errors/status-error.js';
 import type { CredentialService } from '../../auth/credentials.js';
-import type { ObjectRegistry } from '../../config/registry.js';
 import type { Logger } from '../../observability/logger.js';
 import { apiGroupList, apiResourceList, apiVersions } from '../discovery.js';
 import type { VirtualClusterStorage } from '../cluster-storage.js';
 import { servedGroupVersions } from '../resources.js';
 import { InflightLimiter, isLongRunning } from './inflight-limiter.js';
 import type { PodStreamBackend } from '../streams/index.js';
-import { resolveCluster } from './cluster-access.js';
+import { resolveCluster, type VirtualK8sLookup } from './cluster-access.js';
 import { parseRequestInfo } from './request-info.js';
 import { dispatchResourceRequest } from './resource-dispatch.js';
 import { podStreamSubresources, type PodStreamDependencies } from './pod-stream-requests.js';
@@ -21,7 +20,8 @@ import { registerOpenApiRoute } from './openapi-route.js';
 
 export interface VirtualClusterApiDependencies {
   readonly credentials: CredentialService;
-  readonly registry: ObjectRegistry;
+  /** The virtual_k8s objects, read per request (a watch-fed mirror of the config keys). */
+  readonly virtualK8sObjects: VirtualK8sLookup;
   readonly logger: Logger;
   /** The version document of the virtual clusters (Kubernetes 1.17). */
   readonly version: Readonly<Record<string, string>>;
