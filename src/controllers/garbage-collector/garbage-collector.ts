@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { Logger } from '../../observability/logger.js';
 import type { VirtualClusterStorage } from '../../vk8s/cluster-storage.js';
@@ -41,6 +42,8 @@ export function startGarbageCollector(options: GarbageCollectorOptions): Garbage
   const queue = new WorkQueue<string>(options.queue);
   const metrics = options.metrics === undefined ? undefined : registerMetrics(options.metrics, graph, queue);
   const controller = new AbortController();
+  // One signal ends the watch of every resource's cache: more listeners than Node's default warning level.
+  setMaxListeners(64, controller.signal);
   const reconcile = garbageCollectorReconciler({
     graph,
     objects: new ClusterObjects(options.storage),
