@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import type { StatusCause } from '../../apimachinery/errors/status-error.js';
 import type { StrategyContext } from '../../registry/strategy.js';
 import type { KubeObject } from '../object.js';
+import { validateService, validateServiceUpdate } from './core-service-rules.js';
 import { serviceStrategy } from './service.js';
 
 const context: StrategyContext = { cluster: { tenant: 'acme', namespace: 'default', name: 'vk' }, now: '2020-01-01T00:00:00Z' };
@@ -12,11 +13,11 @@ function service(spec: Record<string, unknown>, extra: Partial<KubeObject> = {})
   return { apiVersion: 'v1', kind: 'Service', metadata: { name: 'web', namespace: 'default' }, spec, ...extra };
 }
 
-/** Defaults then validates, as the store does on create. */
+/** Defaults then runs kube's own rules (the platform's ClusterIP-only rule is tested on its own below). */
 function created(spec: Record<string, unknown>, extra: Partial<KubeObject> = {}): string[] {
   const object = service(spec, extra);
   serviceStrategy.defaults(object);
-  return lines(serviceStrategy.validate(object, context));
+  return lines(validateService(object));
 }
 
 describe('Service strategy', () => {
@@ -142,13 +143,13 @@ describe('Service strategy', () => {
     serviceStrategy.defaults(old);
     const changed = service({ clusterIP: '10.96.0.11', ports: [{ port: 80 }] });
     serviceStrategy.defaults(changed);
-    assert.deepEqual(lines(serviceStrategy.validateUpdate(changed, old, context)), ['spec.clusterIP: Invalid value: "10.96.0.11": field is immutable']);
+    assert.deepEqual(lines(validateServiceUpdate(changed, old)), ['spec.clusterIP: Invalid value: "10.96.0.11": field is immutable']);
     const dropped = service({ ports: [{ port: 80 }] });
     serviceStrategy.defaults(dropped);
-    assert.deepEqual(lines(serviceStrategy.validateUpdate(dropped, old, context)), ['spec.clusterIP: Invalid value: "": field is immutable']);
+    assert.deepEqual(lines(validateServiceUpdate(dropped, old)), ['spec.clusterIP: Invalid value: "": field is immutable']);
     const toExternal = service({ type: 'ExternalName', externalName: 'x.example.com' });
     serviceStrategy.defaults(toExternal);
-    assert.deepEqual(serviceStrategy.validateUpdate(toExternal, old, context), []);
+    assert.deepEqual(validateServiceUpdate(toExternal, old), []);
   });
 
   it('service create resets status and update keeps it; the status subresource checks ingress', () => {
@@ -170,5 +171,17 @@ describe('Service strategy', () => {
   it('service names are DNS-1035 labels and services allocate cluster IPs', () => {
     assert.equal(serviceStrategy.nameRule, 'dns1035Label');
     assert.ok(serviceStrategy.allocation !== undefined);
+  });
+
+  it('service strategy admits only ClusterIP services (headless included), as the platform does', () => {
+    const nodePort = service({ type: 'NodePort', ports: [{ port: 80 }] });
+    serviceStrategy.defaults(nodePort);
+    assert.deepEqual(lines(serviceStrategy.validate(nodePort, context)), ['spec.type: Unsupported value: "NodePort": supported values: "ClusterIP"']);
+    const headless = service({ clusterIP: 'None', selector: { app: 'web' }, ports: [{ port: 80 }] });
+    serviceStrategy.defaults(headless);
+    assert.deepEqual(serviceStrategy.validate(headless, context), []);
+    const old = service({ type: 'ClusterIP', clusterIP: '10.96.0.10', ports: [{ port: 80, protocol: 'TCP', targetPort: 80 }], sessionAffinity: 'None' });
+    const toLoadBalancer = service({ ...(old.spec as Record<string, unknown>), type: 'LoadBalancer' });
+    assert.ok(lines(serviceStrategy.validateUpdate(toLoadBalancer, old, context)).includes('spec.type: Unsupported value: "LoadBalancer": supported values: "ClusterIP"'));
   });
 });
