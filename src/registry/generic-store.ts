@@ -136,9 +136,6 @@ export class GenericStore {
       return codec.decodeOnce(kv);
     } catch (error) {
       await undo();
-      if (isStoreError(error, 'KeyExists') && input.metadata.name === undefined && input.metadata.generateName !== undefined) {
-        throw StatusError.alreadyExists(this.ref, name);
-      }
       throw storeErrorToStatus(error, this.ref, name);
     }
   }

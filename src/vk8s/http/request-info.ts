@@ -20,25 +20,24 @@ export interface RequestInfo {
   readonly watchPath: boolean;
 }
 
+/**
+ * The group-version a path's segments start with (`api/v1/…` is core, `apis/{group}/{version}/…`
+ * a group) and the segments after it; undefined when nothing follows the group-version.
+ */
+export function splitGroupVersion(segments: readonly string[]): { group: string; version: string; rest: string[] } | undefined {
+  if (segments[0] === 'api' && segments.length >= 3) return { group: '', version: segments[1] ?? '', rest: segments.slice(2) };
+  if (segments[0] === 'apis' && segments.length >= 4) return { group: segments[1] ?? '', version: segments[2] ?? '', rest: segments.slice(3) };
+  return undefined;
+}
+
 const NAMESPACE_SUBRESOURCES = new Set(['status', 'finalize']);
 
 /** `undefined` when the path is not a resource path (it then answers 404). */
 export function parseRequestInfo(method: string, path: string, query: { watch?: string | undefined }): RequestInfo | undefined {
-  const segments = path.split('/').filter((s) => s !== '').map(decodeURIComponent);
-  let rest: string[];
-  let group: string;
-  let version: string;
-  if (segments[0] === 'api' && segments.length >= 3) {
-    group = '';
-    version = segments[1] ?? '';
-    rest = segments.slice(2);
-  } else if (segments[0] === 'apis' && segments.length >= 4) {
-    group = segments[1] ?? '';
-    version = segments[2] ?? '';
-    rest = segments.slice(3);
-  } else {
-    return undefined;
-  }
+  const prefix = splitGroupVersion(path.split('/').filter((s) => s !== '').map(decodeURIComponent));
+  if (prefix === undefined) return undefined;
+  const { group, version } = prefix;
+  let rest = prefix.rest;
   const watchPath = rest[0] === 'watch';
   if (watchPath) rest = rest.slice(1);
   let namespace: string | undefined;

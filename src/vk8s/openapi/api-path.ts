@@ -1,3 +1,5 @@
+import { splitGroupVersion } from '../http/request-info.js';
+
 /**
  * What a path template of the Kubernetes OpenAPI document addresses, read from its segments:
  * `/api/v1/namespaces/{namespace}/pods/{name}/log` is the `log` subresource of one pod in a
@@ -22,21 +24,10 @@ export interface ApiPath {
  * group-version (`/version`, `/apis/apps/`, discovery, proxy paths with a trailing `{path}`).
  */
 export function parseApiPath(path: string): ApiPath | undefined {
-  const segments = path.split('/').slice(1);
-  let group: string;
-  let version: string;
-  let rest: string[];
-  if (segments[0] === 'api' && segments.length >= 3) {
-    group = '';
-    version = segments[1] ?? '';
-    rest = segments.slice(2);
-  } else if (segments[0] === 'apis' && segments.length >= 4) {
-    group = segments[1] ?? '';
-    version = segments[2] ?? '';
-    rest = segments.slice(3);
-  } else {
-    return undefined;
-  }
+  const prefix = splitGroupVersion(path.split('/').slice(1));
+  if (prefix === undefined) return undefined;
+  const { group, version } = prefix;
+  let rest = prefix.rest;
   const watchPrefix = rest[0] === 'watch';
   if (watchPrefix) rest = rest.slice(1);
   const namespaced = rest[0] === 'namespaces' && rest[1] === '{namespace}' && rest.length > 2;

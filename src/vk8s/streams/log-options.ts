@@ -1,17 +1,9 @@
 import { fieldError, StatusError, type StatusCause } from '../../apimachinery/errors/status-error.js';
 import { queryBool, queryInt64 } from './query-values.js';
+import type { LogOptions } from './types.js';
 
 /** `PodLogOptions` before the container is resolved. */
-export interface LogQuery {
-  readonly container?: string;
-  readonly follow: boolean;
-  readonly previous: boolean;
-  readonly timestamps: boolean;
-  readonly tailLines?: number;
-  readonly sinceSeconds?: number;
-  readonly sinceTime?: string;
-  readonly limitBytes?: number;
-}
+export type LogQuery = Omit<LogOptions, 'container'> & { readonly container?: string };
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 
