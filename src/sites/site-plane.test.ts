@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { request } from 'node:https';
 import { after, before, describe, it } from 'node:test';
+import { httpsRequest } from '../client/https-client.js';
 import { generateEcKeyPair, privateKeyToPem, SIGN_ECDSA_SHA256, x509 } from '../identity/x509.js';
 import type { ClusterRef } from '../registry/strategy.js';
 import type { KubeObject } from '../vk8s/object.js';
@@ -141,6 +142,12 @@ describe('site plane over HTTPS', () => {
     const one = await h.call('GET', '/api/vk8s/namespaces/default/vk/api/v1/nodes/edge-a-n1', { token: h.adminToken });
     assert.equal(one.status, 200, one.body);
     assert.deepEqual(one.json<{ status: { capacity: unknown } }>().status.capacity, { cpu: '4', memory: '8Gi', pods: '110' });
+    const table = await httpsRequest(`${h.url}/api/vk8s/namespaces/default/vk/api/v1/nodes`, h.ca, { headers: { authorization: `APIToken ${h.adminToken}`, accept: 'application/json;as=Table;v=v1beta1;g=meta.k8s.io' } });
+    const rows = table.json<{ rows: Array<{ cells: unknown[] }> }>().rows.map((r) => r.cells.slice(0, 2));
+    assert.deepEqual(rows, [['edge-a-n0', 'Ready'], ['edge-a-n1', 'Ready']]);
+    const watched = await httpsRequest(`${h.url}/api/vk8s/namespaces/default/vk/api/v1/nodes?watch=1&timeoutSeconds=1`, h.ca, { headers: { authorization: `APIToken ${h.adminToken}` } });
+    const events = watched.body.trim().split('\n').map((l) => JSON.parse(l) as StreamLine);
+    assert.deepEqual(events.map((e) => [e.type, e.object.metadata.name]), [['ADDED', 'edge-a-n0'], ['ADDED', 'edge-a-n1']]);
 
     const platformToken = (await h.call('POST', '/api/sites/v1/tokens', { token: h.platformToken, body: { type: 'REGIONAL_EDGE' } })).json<{ token: string }>().token;
     const taken = await h.call('POST', '/api/sites/v1/register', { bearer: platformToken, body: { ...body, agent: 're-agent', sites: [{ ...body.sites[0], type: 'REGIONAL_EDGE' }] } });

@@ -73,7 +73,7 @@ export class SiteRegistrar {
     if (existing !== undefined && existing.record.tenant !== token.tenant) {
       throw StatusError.alreadyExists(AGENTS, request.agent);
     }
-    await this.checkClaims(token.tenant, request.sites);
+    this.checkClaims(token.tenant, request.sites);
     const now = deps.clock.now();
     let issued;
     try {
@@ -100,21 +100,20 @@ export class SiteRegistrar {
     return { certificate: issued.certificate, ca: deps.caPem, sites: request.sites.map((s) => s.name) };
   }
 
-  /** 409 before anything is written when a site name is held by another tenant or as another type. */
-  private async checkClaims(tenant: string, sites: readonly SiteRequest[]): Promise<void> {
+  /**
+   * 409 before anything is written when a site name is held by another tenant or as another
+   * type, as far as the claims mirror knows (a claim made elsewhere a moment ago is caught by
+   * the compare-and-swap of {@link claim}).
+   */
+  private checkClaims(tenant: string, sites: readonly SiteRequest[]): void {
     const taken: string[] = [];
     for (const site of sites) {
-      const claim = this.deps.inventory.claimOf(site.name) ?? (await this.readClaim(site.name));
+      const claim = this.deps.inventory.claimOf(site.name);
       if (claim !== undefined && (claim.tenant !== tenant || claim.type !== site.type)) taken.push(site.name);
     }
     if (taken.length === 0) return;
     const shown = taken.slice(0, 10).map((n) => `"${n}"`).join(', ');
     throw new StatusError('AlreadyExists', `site names are unique across the platform: ${shown}${taken.length > 10 ? ` and ${taken.length - 10} more` : ''} ${taken.length === 1 ? 'is' : 'are'} already registered by another tenant or as another site type`, { ...SITES, name: taken[0] ?? '' });
-  }
-
-  private async readClaim(site: string): Promise<SiteClaim | undefined> {
-    const kv = await this.deps.store.get(claimKey(site));
-    return kv === undefined ? undefined : (JSON.parse(kv.value) as SiteClaim);
   }
 
   /** Claims (or re-claims) the site's name; resolves to the agent that held it before, if any. */
