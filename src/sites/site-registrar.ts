@@ -60,7 +60,7 @@ export function claimFor(tenant: string, agent: string, site: SiteRequest): Site
  * credential and the sites' platform state. In order, so a failure leaves nothing that a
  * retry does not fix: token → body → CSR signed → site names claimed (unique platform-wide:
  * a name held by another tenant or as another type is 409) → agent record (sites merged) →
- * site config objects (created or updated; ONLINE) → Node objects → lease keys.
+ * lease keys (a first heartbeat) → site config objects (created or updated; ONLINE) → Nodes.
  */
 export class SiteRegistrar {
   constructor(private readonly deps: SiteRegistrarDependencies) {}
@@ -90,12 +90,13 @@ export class SiteRegistrar {
     });
     for (const previous of previousAgents) await this.dropSites(previous, new Set(request.sites.map((s) => s.name)));
     await this.recordAgent(request.agent, token.tenant, request.sites.map((s) => s.name), now);
+    // Lease keys first: the node lifecycle controller never sees these Nodes without a heartbeat.
+    await deps.leases.heartbeat(request.agent, request.sites.map((s) => s.name));
     const stamp = rfc3339Seconds(now);
     await forEachLimit(request.sites, concurrency, async (site) => {
       await deps.objects.ensure(token.tenant, site);
       await deps.nodes.replace(token.tenant, site.name, site.type, site.nodes, stamp);
     });
-    await deps.leases.heartbeat(request.agent, request.sites.map((s) => s.name));
     deps.logger.info({ agent: request.agent, tenant: token.tenant, sites: request.sites.length, serial: issued.serial }, 'site agent registered');
     return { certificate: issued.certificate, ca: deps.caPem, sites: request.sites.map((s) => s.name) };
   }
