@@ -211,6 +211,37 @@ describe('site plane over HTTPS', () => {
     }
   });
 
+  it('regional-edge sites are the platform\'s, shown to every tenant with their quota; pod watches resume', async () => {
+    const token = (await h.call('POST', '/api/sites/v1/tokens', { token: h.platformToken, body: { type: 'REGIONAL_EDGE' } })).json<{ token: string }>().token;
+    const keys = await agentKeys();
+    const site = { name: 'paris', type: 'REGIONAL_EDGE', nodes: [{ name: 'n0', cpu: '16', memory: '64Gi' }], quota: { cpu: '2', memory: '4Gi' } };
+    const registered = await h.call('POST', '/api/sites/v1/register', { bearer: token, body: { agent: 're-agent', csr: keys.csr, sites: [site] } });
+    assert.equal(registered.status, 200, registered.body);
+    const re = { cert: registered.json<{ certificate: string }>().certificate, key: keys.key };
+    const object = await h.call('GET', '/api/config/namespaces/svc-io-system/sites/paris', { token: h.adminToken });
+    assert.equal(object.json<{ metadata: { labels: Record<string, string> } }>().metadata.labels['svc.io/siteType'], 'svc-io-re');
+    await eventually(() => h.sitePlane.inventory.quotaOf('paris'), (q) => q !== undefined, 'quota');
+    assert.deepEqual(h.sitePlane.inventory.quotaOf('paris'), { cpuMillis: 2000, memoryBytes: 4 * 1024 ** 3 });
+    const nodes = await h.call('GET', '/api/vk8s/namespaces/default/vk/api/v1/nodes', { token: h.adminToken });
+    assert.deepEqual(nodes.json<{ items: KubeObject[] }>().items.map((n) => n.metadata.name), ['edge-a-n0', 'edge-a-n1', 'paris-n0']);
+
+    const first = openWatch(`${h.url}/api/sites/v1/pods?watch=1`, h.ca, re.cert, re.key);
+    const bookmark = await first.next((l) => l.type === 'BOOKMARK');
+    first.close();
+    const pods = h.storage.storeFor({ group: '', resource: 'pods' });
+    assert.ok(pods !== undefined);
+    const created = pod('web-p', 'paris', 'paris-n0');
+    pods.strategy.defaults(created);
+    await pods.create({ cluster: CLUSTER, dryRun: false, fieldManager: 'test' }, created);
+    const resumed = openWatch(`${h.url}/api/sites/v1/pods?watch=1&resourceVersion=${bookmark.object.metadata.resourceVersion ?? ''}`, h.ca, re.cert, re.key);
+    try {
+      const added = await resumed.next((l) => l.type !== 'BOOKMARK');
+      assert.deepEqual([added.type, added.object.metadata.name], ['ADDED', 'web-p']);
+    } finally {
+      resumed.close();
+    }
+  });
+
   it('site pod watch answers a resourceVersion out of its window with 410', async () => {
     const res = await h.call('GET', '/api/sites/v1/pods?watch=1&resourceVersion=1', agent);
     assert.equal(res.status, 410, res.body);
