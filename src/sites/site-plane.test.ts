@@ -1,10 +1,14 @@
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { httpsRequest } from '../client/https-client.js';
 import { generateEcKeyPair, privateKeyToPem, SIGN_ECDSA_SHA256, x509 } from '../identity/x509.js';
 import type { ClusterRef } from '../registry/strategy.js';
 import type { KubeObject } from '../vk8s/object.js';
+import { kubectl120, runKubectl } from '../vk8s/testing/kubectl.js';
 import { caPin, parseRegistrationToken } from './registration-token.js';
 import { startSitePlaneHarness, type SitePlaneHarness } from './testing/site-plane-harness.js';
 
@@ -67,6 +71,21 @@ function openWatch(url: string, ca: string, cert: string, key: string): { lines:
     },
     close: () => req.destroy(),
   };
+}
+
+/** kubectl 1.20 against the cluster `vk`, with a kubeconfig credential issued through the config API. */
+async function kubectl(h: SitePlaneHarness, args: readonly string[]): Promise<string> {
+  const issued = await h.call('POST', '/api/web/namespaces/system/api_credentials', { token: h.adminToken, body: { name: 'kc', spec: { type: 'KUBE_CONFIG', virtual_k8s_name: 'vk', virtual_k8s_namespace: 'default' } } });
+  assert.equal(issued.status, 200, issued.body);
+  const dir = mkdtempSync(join(tmpdir(), 'edgeplane-kubectl-'));
+  try {
+    writeFileSync(join(dir, 'kubeconfig'), Buffer.from(issued.json<{ data: string }>().data, 'base64'));
+    const run = await runKubectl(kubectl120(), args, { kubeconfig: join(dir, 'kubeconfig'), cacheDir: dir });
+    assert.equal(run.status, 0, run.stderr);
+    return run.stdout;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 async function eventually<T>(read: () => T | Promise<T>, test: (value: T) => boolean, what: string): Promise<T> {
@@ -148,6 +167,8 @@ describe('site plane over HTTPS', () => {
     const watched = await httpsRequest(`${h.url}/api/vk8s/namespaces/default/vk/api/v1/nodes?watch=1&timeoutSeconds=1`, h.ca, { headers: { authorization: `APIToken ${h.adminToken}` } });
     const events = watched.body.trim().split('\n').map((l) => JSON.parse(l) as StreamLine);
     assert.deepEqual(events.map((e) => [e.type, e.object.metadata.name]), [['ADDED', 'edge-a-n0'], ['ADDED', 'edge-a-n1']]);
+    const got = await kubectl(h, ['get', 'nodes', '-l', 'svc.io/siteName=edge-a', '--no-headers']);
+    assert.deepEqual(got.trim().split('\n').map((row) => row.split(/\s+/).slice(0, 3)), [['edge-a-n0', 'Ready', '<none>'], ['edge-a-n1', 'Ready', '<none>']]);
 
     const platformToken = (await h.call('POST', '/api/sites/v1/tokens', { token: h.platformToken, body: { type: 'REGIONAL_EDGE' } })).json<{ token: string }>().token;
     const taken = await h.call('POST', '/api/sites/v1/register', { bearer: platformToken, body: { ...body, agent: 're-agent', sites: [{ ...body.sites[0], type: 'REGIONAL_EDGE' }] } });
