@@ -118,6 +118,31 @@ export class ObjectRegistry {
     }
   }
 
+  /**
+   * A platform-side rewrite of metadata and spec (site re-registration): the spec is
+   * normalized and its references resolved like any write, but the kind's replace rules are
+   * not applied (they limit what users may change). System metadata and status are kept.
+   */
+  async replaceByPlatform(target: Target, name: string, update: (current: StoredObject) => { metadata: ObjectMetadata; spec: unknown }): Promise<VersionedObject> {
+    const key = objectKey(target.tenant, target.kind.kind, target.namespace, name);
+    try {
+      const current = await this.store.get(key);
+      if (current === undefined) throw ConfigError.notFound(target.kind.kind, name, target.namespace);
+      const spec = normalizeSpec(target.kind, update(JSON.parse(current.value) as StoredObject).spec);
+      await resolveReferences(this.store, target.kind, spec, target);
+      const kv = await guaranteedUpdate(this.store, key, (latest) => {
+        if (latest === undefined) throw ConfigError.notFound(target.kind.kind, name, target.namespace);
+        const old = JSON.parse(latest.value) as StoredObject;
+        const { metadata } = update(old);
+        const next: StoredObject = { metadata, system_metadata: { ...old.system_metadata, modification_timestamp: this.clock.rfc3339Nano() }, spec, status: old.status };
+        return JSON.stringify(next);
+      });
+      return versioned(kv);
+    } catch (error) {
+      throw toConfigError(error);
+    }
+  }
+
   /** Rewrites the status only (platform-side changes such as DNS verification or site state). */
   async updateStatus(target: Target, name: string, update: (object: StoredObject) => StoredObject['status']): Promise<VersionedObject> {
     const key = objectKey(target.tenant, target.kind.kind, target.namespace, name);

@@ -33,6 +33,8 @@ interface ListSource {
   readonly strategy: Strategy;
   readonly prefix: string;
   readonly ref: ResourceRef;
+  /** Only keys it accepts are listed (a view over part of the prefix, e.g. one tenant's Nodes of `/sites/nodes/`). */
+  readonly keyFilter?: (key: string) => boolean;
 }
 
 const EXPIRED_CONTINUE =
@@ -76,7 +78,7 @@ function fromCache(source: ListSource, query: ListQuery): ListResponse {
   const { items, revision } = source.cache.list();
   const objects: KubeObject[] = [];
   for (const kv of items) {
-    if (!kv.key.startsWith(source.prefix)) continue;
+    if (!kv.key.startsWith(source.prefix) || source.keyFilter?.(kv.key) === false) continue;
     const object = source.codec.decode(kv);
     if (matchesQuery(object, query, source.strategy)) objects.push(object);
   }
@@ -101,6 +103,7 @@ async function pagedFromStore(source: ListSource, query: ListQuery, atRevision: 
     }
     revision = page.revision;
     for (const kv of page.items) {
+      if (source.keyFilter?.(kv.key) === false) continue;
       const object = source.codec.decodeOnce(kv);
       if (!matchesQuery(object, query, source.strategy)) continue;
       objects.push(object);

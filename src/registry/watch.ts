@@ -23,6 +23,8 @@ interface WatchSource {
   readonly codec: ObjectCodec;
   readonly strategy: Strategy;
   readonly prefix: string;
+  /** Only keys it accepts are watched (a view over part of the prefix). */
+  readonly keyFilter?: (key: string) => boolean;
 }
 
 /**
@@ -41,7 +43,7 @@ export async function* watchObjects(source: WatchSource, query: WatchQuery): Asy
   if (rv === 0) {
     const { items, revision } = source.cache.list();
     for (const kv of items) {
-      if (!kv.key.startsWith(source.prefix)) continue;
+      if (!kv.key.startsWith(source.prefix) || source.keyFilter?.(kv.key) === false) continue;
       const object = source.codec.decode(kv);
       if (matchesQuery(object, query, source.strategy)) yield { type: 'ADDED', object };
     }
@@ -80,6 +82,7 @@ export async function* watchObjects(source: WatchSource, query: WatchQuery): Asy
 
 function toKubeEvent(source: WatchSource, event: WatchEvent, query: WatchQuery): KubeWatchEvent | undefined {
   const { codec, strategy } = source;
+  if (source.keyFilter?.(event.key) === false) return undefined;
   switch (event.type) {
     case 'ADDED': {
       const object = codec.decode(event.kv);
@@ -110,7 +113,7 @@ function bookmark(strategy: Strategy, revision: number): KubeObject {
  * resolves to 'timer' when the wait lasts the whole interval. (A timer and an abort listener
  * per event cost more than the rest of a watch's work for that event.)
  */
-class IdleTimer {
+export class IdleTimer {
   private wake: ((value: 'timer') => void) | undefined;
   private readonly timer: NodeJS.Timeout;
 

@@ -3,6 +3,7 @@ import { StatusError } from '../../apimachinery/errors/status-error.js';
 import { watchObjects } from '../../registry/watch.js';
 import { strategyFor } from '../kinds/index.js';
 import { handleNamespaceGet, handleNamespaceList, handleNamespaceWatch } from './namespace-handlers.js';
+import { nodeViewRequest } from './node-view-handlers.js';
 import { handleCreate, handleDelete, handleDeleteCollection, handleGet, handleList, handlePatch, handleUpdate } from './object-handlers.js';
 import { parseListQuery, parseWatchParameters, single, type RawQuery } from './query.js';
 import type { RequestInfo } from './request-info.js';
@@ -28,6 +29,7 @@ export async function dispatchResourceRequest(
   const resource = admitResourceRequest(context, info);
   const r: ResourceRequest = { info, resource, strategy: strategyFor(resource), context, request, reply, query: request.query as RawQuery, deps };
   if (resource.resource === 'namespaces' && resource.group === '') return namespaceRequest(r);
+  if (resource.resource === 'nodes' && resource.group === '' && deps.nodes !== undefined) return nodeViewRequest(r, deps.nodes);
   switch (info.subresource) {
     case undefined:
       return mainRequest(r);

@@ -7,6 +7,7 @@ import type { Clock } from '../../server/clock.js';
 import type { VirtualClusterStorage } from '../cluster-storage.js';
 import type { KubeObject } from '../object.js';
 import type { ResourceType } from '../resources.js';
+import type { ClusterNodeSource } from './node-view-handlers.js';
 import type { PatchType } from './patch-object.js';
 import { fieldManagerOf, parseDryRun, type RawQuery } from './query.js';
 import type { RequestInfo } from './request-info.js';
@@ -22,6 +23,8 @@ export interface ResourceHandlerDependencies {
   readonly apply?: ApplyFunction;
   /** How often watches that allow them get a BOOKMARK (kube: about a minute). */
   readonly bookmarkIntervalMs?: number;
+  /** When set, `nodes` is this read-only view (the sites' Nodes) instead of the cluster's stored Nodes. */
+  readonly nodes?: ClusterNodeSource;
 }
 
 /** The cluster a request is for, as the mount's preHandler found it. */

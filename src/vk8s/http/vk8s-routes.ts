@@ -17,6 +17,7 @@ import type { ApplyFunction, ClusterRequestContext } from './resource-request.js
 import { sendStatus, type TableFormat } from './response-format.js';
 import type { Clock } from '../../server/clock.js';
 import { registerOpenApiRoute } from './openapi-route.js';
+import type { ClusterNodeSource } from './node-view-handlers.js';
 
 export interface VirtualClusterApiDependencies {
   readonly credentials: CredentialService;
@@ -32,6 +33,8 @@ export interface VirtualClusterApiDependencies {
   /** What runs the pods: serves `exec`, `attach`, `portforward` (upgrades) and `log`. Without it, these answer 404. */
   readonly podStreams?: PodStreamBackend;
   readonly bookmarkIntervalMs?: number;
+  /** The sites' Nodes as every cluster's read-only `nodes` (default: the clusters' own stored Nodes). */
+  readonly nodes?: ClusterNodeSource;
   /** kube's --max-requests-inflight / --max-mutating-requests-inflight (default 400 / 200). */
   readonly maxInflight?: { readonly readOnly: number; readonly mutating: number };
 }

@@ -1,0 +1,124 @@
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import { StatusError } from '../apimachinery/errors/status-error.js';
+import { authenticateRequest } from '../auth/authenticate.js';
+import { AuthenticationError, type CredentialService } from '../auth/credentials.js';
+import type { Logger } from '../observability/logger.js';
+import { sendJson, sendStatus } from '../vk8s/http/response-format.js';
+import type { AgentDirectory } from './agent-directory.js';
+import { authenticateAgent } from './agent-authentication.js';
+import type { AgentLeases } from './agent-leases.js';
+import type { BoundPodSource } from './bound-pod-watch.js';
+import { streamBoundPods } from './bound-pod-stream.js';
+import { parsePodBatch, type SitePodWrites } from './site-pod-writes.js';
+import type { SiteRegistrar } from './site-registrar.js';
+import { parseTokenRequest, type TokenService } from './token-service.js';
+
+export interface SiteApiDependencies {
+  readonly credentials: CredentialService;
+  readonly tokens: TokenService;
+  readonly registrar: SiteRegistrar;
+  readonly leases: AgentLeases;
+  readonly agents: AgentDirectory;
+  readonly podWrites: SitePodWrites;
+  readonly pods: BoundPodSource;
+  /** The platform CA PEM. */
+  readonly caPem: string;
+  readonly logger: Logger;
+  /** BOOKMARK after this long without an event on a pod watch (default 30 s). */
+  readonly bookmarkIntervalMs?: number;
+  /** Largest request body (registrations of thousands of sites, status batches). Default 64 MiB. */
+  readonly bodyLimit?: number;
+}
+
+export const SITE_API_PREFIX = '/api/sites/v1';
+
+function jsonBody(request: FastifyRequest): unknown {
+  const text = typeof request.body === 'string' ? request.body : '';
+  if (text.trim() === '') return {};
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw StatusError.badRequest(`the request body is not JSON: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+function bearerToken(request: FastifyRequest): string {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
+  if (match === null) throw StatusError.unauthorized('registration needs "Authorization: Bearer <registration token>"');
+  return match[1] ?? '';
+}
+
+/**
+ * The site API (contract (6) of issue 5), on the control plane's HTTPS server: the CA
+ * (no authentication), registration tokens (config API credentials), registration (Bearer
+ * registration token), and, with an agent's client certificate, heartbeats, the watch of the
+ * pods bound to its sites, and batched pod status and termination reports. Failures are
+ * Kubernetes Status JSON. `docs/SITE-API.md` describes the protocol.
+ */
+export function registerSiteApi(app: FastifyInstance, deps: SiteApiDependencies): void {
+  const streams = new Set<AbortController>();
+  // Long-running pod watches must not hold the server's graceful stop.
+  app.addHook('preClose', (done) => {
+    for (const stream of streams) stream.abort();
+    done();
+  });
+  void app.register(
+    (scope, _options, done) => {
+      scope.removeAllContentTypeParsers();
+      scope.addContentTypeParser('*', { parseAs: 'string', bodyLimit: deps.bodyLimit ?? 64 * 1024 * 1024 }, (_request, body, next) => next(null, body));
+      scope.setNotFoundHandler((_request, reply) => void sendStatus(reply, StatusError.noSuchPath()));
+      scope.setErrorHandler((error: FastifyError | Error, request, reply) => {
+        if (error instanceof StatusError) return sendStatus(reply, error);
+        if (error instanceof AuthenticationError) return sendStatus(reply, StatusError.unauthorized(error.message));
+        const fastifyError = error as FastifyError;
+        if (fastifyError.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return sendStatus(reply, StatusError.requestEntityTooLarge(deps.bodyLimit ?? 64 * 1024 * 1024));
+        if (typeof fastifyError.statusCode === 'number' && fastifyError.statusCode < 500) return sendStatus(reply, StatusError.badRequest(error.message));
+        deps.logger.error({ err: error, url: request.url }, 'site API request failed');
+        return sendStatus(reply, StatusError.internal('an unexpected error; it has been logged'));
+      });
+
+      scope.get('/ca', (_request, reply) => reply.code(200).type('text/plain; charset=utf-8').send(deps.caPem));
+
+      scope.post('/tokens', async (request, reply) => {
+        const principal = await authenticateRequest(deps.credentials, request.headers, request.raw.socket);
+        const { type, ttlSeconds } = parseTokenRequest(jsonBody(request));
+        return sendJson(reply, 200, await deps.tokens.issue(principal, type, ttlSeconds));
+      });
+
+      scope.post('/register', async (request, reply) => sendJson(reply, 200, await deps.registrar.register(bearerToken(request), jsonBody(request))));
+
+      scope.post('/heartbeat', async (request, reply) => {
+        const agent = await authenticateAgent(deps.agents, request.raw.socket);
+        const sites = (jsonBody(request) as { sites?: unknown }).sites;
+        if (sites !== undefined && !(Array.isArray(sites) && sites.every((s) => typeof s === 'string'))) throw StatusError.badRequest('sites: must be a list of site names');
+        await deps.leases.heartbeat(agent.name, sites);
+        return sendJson(reply, 200, { leaseSeconds: deps.leases.graceSeconds });
+      });
+
+      scope.get('/pods', async (request, reply) => {
+        const agent = await authenticateAgent(deps.agents, request.raw.socket);
+        const stream = new AbortController();
+        streams.add(stream);
+        try {
+          await streamBoundPods(request, reply, { agent, agents: deps.agents, source: deps.pods, bookmarkIntervalMs: deps.bookmarkIntervalMs ?? 30_000, signal: stream.signal });
+        } finally {
+          streams.delete(stream);
+        }
+      });
+
+      scope.post('/pods/status', async (request, reply) => {
+        const agent = await authenticateAgent(deps.agents, request.raw.socket);
+        const items = parsePodBatch(jsonBody(request), true);
+        return sendJson(reply, 200, { results: await deps.podWrites.writeStatuses(agent.name, agent.sites, items) });
+      });
+
+      scope.post('/pods/terminated', async (request, reply) => {
+        const agent = await authenticateAgent(deps.agents, request.raw.socket);
+        const items = parsePodBatch(jsonBody(request), false);
+        return sendJson(reply, 200, { results: await deps.podWrites.terminated(agent.name, agent.sites, items) });
+      });
+      done();
+    },
+    { prefix: SITE_API_PREFIX },
+  );
+}
