@@ -21,6 +21,8 @@ import { describeStore, openStore, type StoreConfig } from '../store/open-store.
 import type { Store } from '../store/types.js';
 import { readBuildInfo, versionDocument } from './build-info.js';
 import type { HealthCheck } from './health.js';
+import { startSitePlane } from '../sites/site-plane.js';
+import type { SiteInventory } from '../sites/site-inventory.js';
 import { startClusterJanitor } from '../vk8s/cluster-janitor.js';
 import { startGarbageCollector } from '../controllers/garbage-collector/garbage-collector.js';
 import { VirtualClusterStorage } from '../vk8s/cluster-storage.js';
@@ -58,6 +60,8 @@ export interface ControlPlaneOptions {
   readonly bodyLimit?: number;
   /** What runs the virtual clusters' pods (exec, attach, port-forward, logs). Default: no container runs (kubelet's refusals). */
   readonly podStreams?: PodStreamBackend;
+  /** Seconds without a heartbeat before a site is FAILED and its Nodes NotReady (default 40, kube's node-monitor-grace-period). */
+  readonly siteGraceSeconds?: number;
 }
 
 export interface SiteRegistration {
@@ -80,6 +84,8 @@ export interface ControlPlane {
   registerSite(site: SiteRegistration): Promise<void>;
   /** Every virtual cluster's storage: the platform's own client for the kinds only it writes (pods, nodes, events…). */
   readonly virtualClusters: VirtualClusterStorage;
+  /** Registered sites: their Nodes, states and quotas. */
+  readonly sites: SiteInventory;
   /** Graceful stop: readiness fails, in-flight requests finish, then the store closes. */
   close(): Promise<void>;
 }
@@ -159,6 +165,21 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     });
     cleanups.push(() => clusters.stop());
     await clusters.start();
+    const sitePlane = await startSitePlane({
+      store,
+      clock,
+      logger,
+      registry,
+      credentials,
+      storage: clusters,
+      ca: { certificate: pki.caCert, key: readFileSync(pki.caKeyPath, 'utf8') },
+      publicUrl: () => url,
+      ...(options.siteGraceSeconds === undefined ? {} : { graceSeconds: options.siteGraceSeconds }),
+      ...(options.bookmarkIntervalMs === undefined ? {} : { bookmarkIntervalMs: options.bookmarkIntervalMs }),
+      ...(options.watchHistory === undefined ? {} : { watchHistory: options.watchHistory }),
+    });
+    cleanups.push(() => sitePlane.stop());
+    sitePlane.registerRoutes(app);
     cleanups.push(startClusterJanitor({ store, storage: clusters, logger }));
     const garbageCollector = startGarbageCollector({ storage: clusters, logger, metrics: metrics.registry });
     cleanups.push(() => garbageCollector.stop());
@@ -172,6 +193,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
       tables: printerTableFormat(),
       apply: fieldManager.apply,
       podStreams: options.podStreams ?? new NoRunningContainersBackend(),
+      nodes: sitePlane.nodeView,
       ...(options.bookmarkIntervalMs === undefined ? {} : { bookmarkIntervalMs: options.bookmarkIntervalMs }),
       ...(options.maxInflight === undefined ? {} : { maxInflight: options.maxInflight }),
     });
@@ -198,6 +220,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
       caCertPath: pki.caCertPath,
       store,
       virtualClusters: clusters,
+      sites: sitePlane.inventory,
       registerSite: async (site) => {
         const kind = NAMESPACED_KINDS.get('site') as ConfigKind;
         await registry.createDecoded(
