@@ -27,6 +27,7 @@ import { VirtualClusterStorage } from '../vk8s/cluster-storage.js';
 import { printerTableFormat } from '../vk8s/http/printer-table-format.js';
 import { serverSideApply } from '../vk8s/server-side-apply.js';
 import { registerVirtualClusterApi, virtualClusterVersion } from '../vk8s/http/vk8s-routes.js';
+import type { AdmissionHook } from '../vk8s/http/admission-hook.js';
 import { NoRunningContainersBackend, type PodStreamBackend } from '../vk8s/streams/index.js';
 import { writeFileAtomic } from './atomic-file.js';
 import { systemClock } from './clock.js';
@@ -58,6 +59,8 @@ export interface ControlPlaneOptions {
   readonly bodyLimit?: number;
   /** What runs the virtual clusters' pods (exec, attach, port-forward, logs). Default: no container runs (kubelet's refusals). */
   readonly podStreams?: PodStreamBackend;
+  /** Extra validating admission of vK8s writes (tests); the platform's own is wired here by the integrator. */
+  readonly admission?: AdmissionHook;
 }
 
 export interface SiteRegistration {
@@ -174,6 +177,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
       podStreams: options.podStreams ?? new NoRunningContainersBackend(),
       ...(options.bookmarkIntervalMs === undefined ? {} : { bookmarkIntervalMs: options.bookmarkIntervalMs }),
       ...(options.maxInflight === undefined ? {} : { maxInflight: options.maxInflight }),
+      ...(options.admission === undefined ? {} : { admission: options.admission }),
     });
 
     const stopCompactor = startCompactor(store, {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { createLogger } from '../../observability/logger.js';
 import { type ControlPlane, startControlPlane } from '../../server/control-plane.js';
 import { httpsRequest, type HttpsResponse } from '../../client/https-client.js';
+import type { AdmissionHook } from '../../vk8s/http/admission-hook.js';
 import type { PodStreamBackend } from '../../vk8s/streams/index.js';
 import { startTestDnsServer, type TestDnsServer } from './dns-server.js';
 
@@ -37,6 +38,7 @@ export interface ConfigHarnessOptions {
   readonly maxInflight?: { readonly readOnly: number; readonly mutating: number };
   readonly podStreams?: PodStreamBackend;
   readonly watchHistory?: number;
+  readonly admission?: AdmissionHook;
 }
 
 /** The real control plane in this process (memory store, real HTTPS, a real test DNS server). */
@@ -56,6 +58,7 @@ export async function startConfigHarness(options: ConfigHarnessOptions = {}): Pr
       ...(options.maxInflight === undefined ? {} : { maxInflight: options.maxInflight }),
       ...(options.podStreams === undefined ? {} : { podStreams: options.podStreams }),
       ...(options.watchHistory === undefined ? {} : { watchHistory: options.watchHistory }),
+      ...(options.admission === undefined ? {} : { admission: options.admission }),
     });
   } catch (error) {
     await dns.stop();
