@@ -16,7 +16,13 @@ function indexWith(entries: ConfigEntry[]): { index: PlacementConfigIndex; chang
   return { index, changes };
 }
 
-const members = (index: PlacementConfigIndex, id: string): string[] => [...(index.virtualSite(id)?.members ?? [])].sort();
+/** The sorted member list (cached by the index), checked against the member set. */
+const members = (index: PlacementConfigIndex, id: string): string[] => {
+  const found = index.virtualSite(id);
+  const sorted = (found?.sorted ?? []).map((s) => s.name);
+  assert.deepEqual(sorted, [...(found?.members ?? [])].sort());
+  return sorted;
+};
 
 describe('placement config index', () => {
   it('config index keeps virtual site members as sites appear, change labels and leave', () => {
@@ -26,11 +32,14 @@ describe('placement config index', () => {
 
     index.changed(put(siteEntry('re-2', 'REGIONAL_EDGE', { labels: { 'svc.io/region': 'eu' } })));
     assert.deepEqual(members(index, 'acme/shared/eu'), ['re-1', 're-2']);
+    index.changed(put(siteEntry('re-2', 'REGIONAL_EDGE', { labels: { 'svc.io/region': 'eu', rack: 'r1' } })));
+    assert.equal(index.virtualSite('acme/shared/eu')?.sorted[1]?.labels['rack'], 'r1', 'a member relabelled within the selector is seen with its new labels');
     index.changed(put(siteEntry('re-1', 'REGIONAL_EDGE', { labels: { 'svc.io/region': 'us' } })));
     assert.deepEqual(members(index, 'acme/shared/eu'), ['re-2']);
     index.changed(del(siteEntry('re-2', 'REGIONAL_EDGE')));
     assert.deepEqual(members(index, 'acme/shared/eu'), []);
     assert.deepEqual(changes, [
+      { kind: 'site', name: 're-2', tenant: 'svc-io', virtualSites: ['acme/shared/eu'] },
       { kind: 'site', name: 're-2', tenant: 'svc-io', virtualSites: ['acme/shared/eu'] },
       { kind: 'site', name: 're-1', tenant: 'svc-io', virtualSites: ['acme/shared/eu'] },
       { kind: 'site', name: 're-2', tenant: 'svc-io', virtualSites: ['acme/shared/eu'] },

@@ -28,9 +28,49 @@ export type ConfigIndexChange =
   /** Everything may have changed (the cache relisted). */
   | { readonly kind: 'relisted' };
 
-interface VirtualSiteEntry {
+/** A virtual site and the sites it selects (all tenants' for the platform's customer-edge ones). */
+export interface VirtualSiteMembers {
   readonly record: VirtualSiteRecord;
-  readonly members: Set<string>;
+  readonly members: ReadonlySet<string>;
+  /** The member sites sorted by name (computed once after each change to a member). */
+  readonly sorted: readonly SiteRecord[];
+}
+
+class VirtualSiteEntry implements VirtualSiteMembers {
+  readonly members = new Set<string>();
+  private sortedCache: readonly SiteRecord[] | undefined;
+
+  constructor(
+    readonly record: VirtualSiteRecord,
+    private readonly siteNamed: (name: string) => SiteRecord | undefined,
+  ) {}
+
+  get sorted(): readonly SiteRecord[] {
+    if (this.sortedCache === undefined) {
+      const sites: SiteRecord[] = [];
+      for (const name of [...this.members].sort()) {
+        const site = this.siteNamed(name);
+        if (site !== undefined) sites.push(site);
+      }
+      this.sortedCache = Object.freeze(sites);
+    }
+    return this.sortedCache;
+  }
+
+  /** Makes `name` a member or not (its record may have changed either way); whether it was one. */
+  set(name: string, member: boolean): boolean {
+    const was = this.members.has(name);
+    if (member) this.members.add(name);
+    else this.members.delete(name);
+    if (was || member) this.sortedCache = undefined;
+    return was;
+  }
+
+  recompute(sites: Iterable<SiteRecord>): void {
+    this.members.clear();
+    this.sortedCache = undefined;
+    for (const site of sites) if (virtualSiteSelects(this.record, site)) this.members.add(site.name);
+  }
 }
 
 /**
@@ -48,6 +88,7 @@ export class PlacementConfigIndex implements CacheListener, PlacementCatalog {
   private readonly flavors = new Map<string, FlavorRecord>();
   private readonly listeners: Array<(change: ConfigIndexChange) => void> = [];
   private version = 0;
+  private readonly siteLookup = (name: string): SiteRecord | undefined => this.sites.get(name);
 
   constructor(private readonly logger?: Logger) {}
 
@@ -70,11 +111,11 @@ export class PlacementConfigIndex implements CacheListener, PlacementCatalog {
       const parsed = parseConfigRecord(kv.key, kv.value);
       if (parsed === undefined) continue;
       if (parsed.kind === 'site') this.sites.set(parsed.record.name, parsed.record);
-      else if (parsed.kind === 'virtual_site') this.vsites.set(configId(parsed.record), { record: parsed.record, members: new Set() });
+      else if (parsed.kind === 'virtual_site') this.vsites.set(configId(parsed.record), new VirtualSiteEntry(parsed.record, this.siteLookup));
       else if (parsed.kind === 'virtual_k8s') this.clusters.set(configId(parsed.record), parsed.record);
       else this.flavors.set(configId(parsed.record), parsed.record);
     }
-    for (const entry of this.vsites.values()) this.recomputeMembers(entry);
+    for (const entry of this.vsites.values()) entry.recompute(this.sites.values());
     this.tell({ kind: 'relisted' });
   }
 
@@ -99,8 +140,8 @@ export class PlacementConfigIndex implements CacheListener, PlacementCatalog {
         return this.putSite(parsed.record);
       case 'virtual_site': {
         if (isDeepStrictEqual(this.vsites.get(id)?.record, parsed.record)) return;
-        const entry = { record: parsed.record, members: new Set<string>() };
-        this.recomputeMembers(entry);
+        const entry = new VirtualSiteEntry(parsed.record, this.siteLookup);
+        entry.recompute(this.sites.values());
         this.vsites.set(id, entry);
         return this.tell({ kind: 'virtual_site', id, tenant: parsed.record.tenant });
       }
@@ -149,18 +190,10 @@ export class PlacementConfigIndex implements CacheListener, PlacementCatalog {
   private updateMembership(name: string, site: SiteRecord | undefined): string[] {
     const touched: string[] = [];
     for (const [id, entry] of this.vsites) {
-      const was = entry.members.has(name);
       const is = site !== undefined && virtualSiteSelects(entry.record, site);
-      if (is) entry.members.add(name);
-      else entry.members.delete(name);
-      if (was || is) touched.push(id);
+      if (entry.set(name, is) || is) touched.push(id);
     }
     return touched;
-  }
-
-  private recomputeMembers(entry: VirtualSiteEntry): void {
-    entry.members.clear();
-    for (const site of this.sites.values()) if (virtualSiteSelects(entry.record, site)) entry.members.add(site.name);
   }
 
   private tell(change: ConfigIndexChange): void {
@@ -178,7 +211,7 @@ export class PlacementConfigIndex implements CacheListener, PlacementCatalog {
     return this.sites.get(name);
   }
 
-  virtualSite(id: string): { readonly record: VirtualSiteRecord; readonly members: ReadonlySet<string> } | undefined {
+  virtualSite(id: string): VirtualSiteMembers | undefined {
     return this.vsites.get(id);
   }
 

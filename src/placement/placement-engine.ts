@@ -70,7 +70,7 @@ export class PlacementEngine implements PlacementView {
   constructor(private readonly options: PlacementEngineOptions) {
     this.reporter = new ProblemReporter(options.reportedObjects ?? 10_000);
     options.index.onChange((change) => this.indexChanged(change));
-    options.siteStates?.onChange((site) => this.invalidate([`site:${site}`, ...options.index.virtualSitesOf(site).map((id) => `vsite:${id}`)]));
+    options.siteStates?.onChange((site) => this.notify(this.invalidate([`site:${site}`, ...options.index.virtualSitesOf(site).map((id) => `vsite:${id}`)])));
   }
 
   onClusterChange(handler: (cluster: ClusterRef) => void): void {
@@ -127,32 +127,32 @@ export class PlacementEngine implements PlacementView {
   private indexChanged(change: ConfigIndexChange): void {
     switch (change.kind) {
       case 'site':
-        return this.invalidate([`site:${change.name}`, ...change.virtualSites.map((id) => `vsite:${id}`)]);
+        return this.notify(this.invalidate([`site:${change.name}`, ...change.virtualSites.map((id) => `vsite:${id}`)]));
       case 'virtual_site':
-        return this.invalidate([`vsite:${change.id}`]);
+        return this.notify(this.invalidate([`vsite:${change.id}`]));
       case 'virtual_k8s':
-        this.invalidate([`vk8s:${clusterKeyOf(change.cluster)}`]);
-        return this.notify(change.cluster);
+        // The cluster is told even without memoised placements: its default flavor may have changed.
+        return this.notify([...this.invalidate([`vk8s:${clusterKeyOf(change.cluster)}`]), change.cluster]);
       case 'workload_flavor':
         // Flavors do not move objects, but they change the pods' templates.
-        for (const cluster of this.options.index.clustersOf(change.tenant)) this.notify(cluster);
-        return;
+        return this.notify(this.options.index.clustersOf(change.tenant));
       case 'relisted':
         for (const entries of [...this.memo.values()]) for (const entry of [...entries.values()]) this.drop(entry);
-        for (const cluster of this.options.index.clustersOf()) this.notify(cluster);
-        return;
+        return this.notify(this.options.index.clustersOf());
     }
   }
 
-  /** Drops the memo entries depending on any of `dependencies` and notifies their clusters. */
-  private invalidate(dependencies: readonly string[]): void {
+  /** Drops the memo entries depending on any of `dependencies`; their clusters. */
+  private invalidate(dependencies: readonly string[]): ClusterRef[] {
+    const clusters = new Map<string, ClusterRef>();
     for (const dependency of dependencies) {
       for (const entry of [...(this.dependents.get(dependency) ?? [])]) {
         this.drop(entry);
         const [tenant = '', namespace = '', name = ''] = entry.clusterKey.split('/');
-        this.notify({ tenant, namespace, name });
+        clusters.set(entry.clusterKey, { tenant, namespace, name });
       }
     }
+    return [...clusters.values()];
   }
 
   private drop(entry: MemoEntry): void {
@@ -168,9 +168,10 @@ export class PlacementEngine implements PlacementView {
     }
   }
 
-  private notify(cluster: ClusterRef): void {
-    this.pending.set(clusterKeyOf(cluster), cluster);
-    if (this.flushScheduled) return;
+  /** Tells the handlers about `clusters` (each once), at the next flush. */
+  private notify(clusters: readonly ClusterRef[]): void {
+    for (const cluster of clusters) this.pending.set(clusterKeyOf(cluster), cluster);
+    if (this.flushScheduled || this.pending.size === 0) return;
     this.flushScheduled = true;
     (this.options.defer ?? ((flush) => void setImmediate(flush)))(() => this.flush());
   }

@@ -8,8 +8,8 @@ import { siteVisibleTo } from './site-visibility.js';
 /** What the rules read: sites by name (unique platform-wide) and virtual sites with their members. */
 export interface PlacementCatalog {
   siteNamed(name: string): SiteRecord | undefined;
-  /** A virtual site by id (`tenant/namespace/name`) and the names of the sites it selects now. */
-  virtualSite(id: string): { readonly record: VirtualSiteRecord; readonly members: ReadonlySet<string> } | undefined;
+  /** A virtual site by id (`tenant/namespace/name`) and the names of the sites it selects now, sorted. */
+  virtualSite(id: string): { readonly record: VirtualSiteRecord; readonly sorted: readonly SiteRecord[] } | undefined;
 }
 
 export interface PlacementRequest {
@@ -86,7 +86,9 @@ export function decidePlacement(request: PlacementRequest, catalog: PlacementCat
 
 class DecisionBuilder {
   readonly problems: string[] = [];
-  private readonly sites = new Map<string, SiteRecord>();
+  /** Sites named directly, and the (sorted) contributions of virtual sites. */
+  private readonly direct = new Map<string, SiteRecord>();
+  private readonly contributions: Array<readonly SiteRecord[]> = [];
   private readonly siteDependencies = new Set<string>();
   private readonly virtualSiteDependencies = new Set<string>();
 
@@ -119,7 +121,7 @@ class DecisionBuilder {
     } else if (site.disabled) {
       this.problems.push(`${where}: site ${label} is disabled`);
     } else {
-      this.sites.set(site.name, site);
+      this.direct.set(site.name, site);
     }
   }
 
@@ -154,14 +156,20 @@ class DecisionBuilder {
       return;
     }
     for (const problem of found.record.problems) this.problems.push(`${where}: virtual site ${label}: ${problem}`);
-    for (const name of found.members) {
-      const site = this.visibleSite(name);
-      if (site !== undefined) this.sites.set(name, site);
-    }
+    // The platform's customer-edge virtual sites select every tenant's sites: each sees its own.
+    const shared = found.record.tenant === PLATFORM_TENANT && found.record.siteType === 'CUSTOMER_EDGE';
+    this.contributions.push(shared ? found.sorted.filter((site) => siteVisibleTo(site, this.cluster.tenant)) : found.sorted);
   }
 
   build(source: PlacementSource): PlacementDecision {
-    const sites = [...this.sites.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    let sites: readonly SiteRecord[];
+    if (this.direct.size === 0 && this.contributions.length <= 1) {
+      sites = this.contributions[0] ?? [];
+    } else {
+      const all = new Map(this.direct);
+      for (const list of this.contributions) for (const site of list) all.set(site.name, site);
+      sites = [...all.keys()].sort().map((name) => all.get(name) as SiteRecord);
+    }
     return { source, sites, problems: this.problems, siteDependencies: [...this.siteDependencies], virtualSiteDependencies: [...this.virtualSiteDependencies] };
   }
 }
