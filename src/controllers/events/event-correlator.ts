@@ -43,9 +43,10 @@ export class EventCorrelator {
     let bucket = this.buckets.get(spamKey);
     if (bucket === undefined) bucket = new TokenBucket(this.burst, this.refillMs, nowMs);
     else this.buckets.delete(spamKey);
+    const allowed = bucket.take(nowMs);
     this.buckets.set(spamKey, bucket);
     this.trim(this.buckets, (b) => b.isFull(nowMs));
-    return bucket.take(nowMs);
+    return allowed;
   }
 
   /** The Event to update for `key` at `nowMs`, when one was written within the window. */

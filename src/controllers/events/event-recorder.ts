@@ -46,6 +46,8 @@ interface Pending {
   readonly reason: string;
   readonly message: string;
   readonly component: string;
+  /** When `record` was called: the Event's time. */
+  readonly at: Date;
 }
 
 /**
@@ -81,9 +83,9 @@ class Recorder implements StoreEventRecorder {
 
   record(cluster: ClusterRef, object: KubeObject, type: EventType, reason: string, message: string, component?: string): void {
     try {
-      const event: Pending = { cluster, object, type, reason, message, component: component ?? this.component };
+      const event: Pending = { cluster, object, type, reason, message, component: component ?? this.component, at: this.options.clock.now() };
       const who = `${clusterKeyOf(cluster)}|${object.kind}|${object.metadata.name ?? ''}|${object.metadata.uid ?? ''}|${event.component}`;
-      if (!this.correlator.allow(who, this.options.clock.now().getTime()) || this.pending >= (this.options.maxPending ?? 1000)) {
+      if (this.pending >= (this.options.maxPending ?? 1000) || !this.correlator.allow(who, event.at.getTime())) {
         this.dropped++;
         this.options.logger.debug({ cluster, object: object.metadata.name, reason, message }, 'event dropped (rate limited)');
         return;
@@ -108,7 +110,7 @@ class Recorder implements StoreEventRecorder {
   }
 
   private async write(key: string, event: Pending): Promise<void> {
-    const now = this.options.clock.now();
+    const now = event.at;
     const scope: RequestScope = { cluster: event.cluster, dryRun: false, fieldManager: event.component };
     const existing = this.correlator.existing(key, now.getTime());
     if (existing !== undefined) {
