@@ -15,7 +15,9 @@ export function eventName(object: KubeObject, unixNanos: bigint): string | undef
 /**
  * A core/v1 Event as kube-controller-manager 1.17 writes it (count 1, first and last
  * timestamps equal, no eventTime), with the reporting fields filled from the source.
- * Cluster-scoped objects (Nodes) have an empty involvedObject.namespace. Pure.
+ * Cluster-scoped objects (Nodes) have an empty involvedObject.namespace; a Node's uid in the
+ * reference is its name, as kubelet and the node controller write it (what `kubectl describe
+ * node` searches for). Pure.
  */
 export function newEvent(input: {
   readonly object: KubeObject;
@@ -38,7 +40,7 @@ export function newEvent(input: {
       kind: object.kind,
       namespace: object.metadata.namespace ?? '',
       name: object.metadata.name ?? '',
-      uid: object.metadata.uid ?? '',
+      uid: object.kind === 'Node' ? (object.metadata.name ?? '') : (object.metadata.uid ?? ''),
       apiVersion: object.apiVersion,
       resourceVersion: object.metadata.resourceVersion ?? '',
     },

@@ -125,7 +125,7 @@ describe('event recorder over a memory store', () => {
     await recorder.idle();
     const [event] = await about('site-a-node-1');
     assert.equal(event?.metadata.namespace, 'prod');
-    assert.equal((event?.['involvedObject'] as { namespace: string }).namespace, '');
+    assert.deepEqual(event?.['involvedObject'], { kind: 'Node', namespace: '', name: 'site-a-node-1', uid: 'site-a-node-1', apiVersion: 'v1', resourceVersion: '' }, 'uid is the name, as kubelet writes it');
   });
 
   it('event recorder never throws and logs failures', async () => {
