@@ -29,6 +29,8 @@ import { VirtualClusterStorage } from '../vk8s/cluster-storage.js';
 import { printerTableFormat } from '../vk8s/http/printer-table-format.js';
 import { serverSideApply } from '../vk8s/server-side-apply.js';
 import { registerVirtualClusterApi, virtualClusterVersion } from '../vk8s/http/vk8s-routes.js';
+import { PlacementConfigIndex } from '../placement/config-index.js';
+import { createFlavorAdmission } from '../placement/flavor-admission-hook.js';
 import { NoRunningContainersBackend, type PodStreamBackend } from '../vk8s/streams/index.js';
 import { writeFileAtomic } from './atomic-file.js';
 import { systemClock } from './clock.js';
@@ -111,7 +113,8 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
 
     const clock = systemClock();
     // Every vK8s request finds its virtual_k8s object here, not with a store read.
-    const configCache = new PrefixCache(store, '/config/', logger);
+    const placementIndex = new PlacementConfigIndex(logger);
+    const configCache = new PrefixCache(store, '/config/', logger, placementIndex);
     cleanups.push(() => configCache.stop());
     await configCache.start();
     const registry = new ObjectRegistry(store, clock, (deletion) => configCache.observe(deletion));
@@ -196,6 +199,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
       nodes: sitePlane.nodeView,
       ...(options.bookmarkIntervalMs === undefined ? {} : { bookmarkIntervalMs: options.bookmarkIntervalMs }),
       ...(options.maxInflight === undefined ? {} : { maxInflight: options.maxInflight }),
+      admission: createFlavorAdmission(placementIndex),
     });
 
     const stopCompactor = startCompactor(store, {

@@ -8,7 +8,7 @@ import { definitionOf, groupVersion } from '../resources.js';
 import { parsePatchBody, patchJson, patchTypeOf } from './patch-object.js';
 import { parseDeleteOptions, parseListQuery, single } from './query.js';
 import { asKind, decodeOptionalBody, decodeResourceBody } from './request-body.js';
-import { nameOf, rawBody, scopeOf, storeOf, type ResourceRequest } from './resource-request.js';
+import { admit, nameOf, rawBody, scopeOf, storeOf, type ResourceRequest } from './resource-request.js';
 import { deletedStatus, listBody, sendJson } from './response-format.js';
 
 let patchSchemas: OpenApiPatchSchemas | undefined;
@@ -59,6 +59,7 @@ export async function handleList(r: ResourceRequest): Promise<void> {
 export async function handleCreate(r: ResourceRequest): Promise<void> {
   const object = decodeWriteBody(r);
   if (r.info.name !== undefined) throw StatusError.methodNotAllowed('create', { resource: r.resource.resource, group: r.resource.group });
+  admit(r, object);
   sendObject(r, 201, await storeOf(r).create(scopeOf(r), object));
 }
 
@@ -71,7 +72,11 @@ export async function handleUpdate(r: ResourceRequest, subresource?: 'status'): 
   object.metadata.name = name;
   // Without a resourceVersion a PUT is unconditional: a concurrent write is retried over.
   const unconditional = object.metadata.resourceVersion === undefined || object.metadata.resourceVersion === '';
-  sendObject(r, 200, await storeOf(r).update(scopeOf(r), name, () => object, { subresource, retryOnConflict: unconditional }));
+  const compute = (current: KubeObject): KubeObject => {
+    if (subresource === undefined) admit(r, object, current);
+    return object;
+  };
+  sendObject(r, 200, await storeOf(r).update(scopeOf(r), name, compute, { subresource, retryOnConflict: unconditional }));
 }
 
 export async function handlePatch(r: ResourceRequest, subresource?: 'status'): Promise<void> {
@@ -94,6 +99,7 @@ export async function handlePatch(r: ResourceRequest, subresource?: 'status'): P
       checkBodyNamespace(r, patched);
       if (patched.metadata.name !== name) throw StatusError.badRequest(`the name of the object (${String(patched.metadata.name)}) does not match the name on the URL (${name})`);
       r.strategy.defaults(patched);
+      if (subresource === undefined) admit(r, patched, current);
       return patched;
     },
     { subresource, retryOnConflict: type === 'json' ? !Array.isArray(patch) || !JSON.stringify(patch).includes('/metadata/resourceVersion') : !pinned },
@@ -124,6 +130,7 @@ async function applyPatch(r: ResourceRequest, patch: unknown, name: string): Pro
     }
     const result = asKind(apply({ live: live === undefined ? undefined : cloneObject(live), applied: { ...applied, metadata: { ...(applied.metadata ?? {}), name } }, manager: scope.fieldManager, force, now, resource: r.resource }), r.resource);
     r.strategy.defaults(result);
+    admit(r, result, live);
     try {
       if (live === undefined) return { object: await store.create(scope, result, { applied: true }), created: true };
       const updated = await store.update(scope, name, () => ({ ...result, metadata: { ...result.metadata, resourceVersion: live.metadata.resourceVersion } }), { applied: true });

@@ -8,6 +8,7 @@ import type { VirtualClusterStorage } from '../cluster-storage.js';
 import type { KubeObject } from '../object.js';
 import type { ResourceType } from '../resources.js';
 import type { ClusterNodeSource } from './node-view-handlers.js';
+import type { AdmissionHook } from './admission-hook.js';
 import type { PatchType } from './patch-object.js';
 import { fieldManagerOf, parseDryRun, type RawQuery } from './query.js';
 import type { RequestInfo } from './request-info.js';
@@ -25,6 +26,8 @@ export interface ResourceHandlerDependencies {
   readonly bookmarkIntervalMs?: number;
   /** When set, `nodes` is this read-only view (the sites' Nodes) instead of the cluster's stored Nodes. */
   readonly nodes?: ClusterNodeSource;
+  /** Validating admission of creates, updates and patches of main resources (dry runs too). */
+  readonly admission?: AdmissionHook;
 }
 
 /** The cluster a request is for, as the mount's preHandler found it. */
@@ -57,6 +60,11 @@ export function storeOf(r: ResourceRequest): GenericStore {
 
 export function scopeOf(r: ResourceRequest): RequestScope {
   return { cluster: r.context.cluster, dryRun: parseDryRun(r.query), fieldManager: fieldManagerOf(r.query, r.request.headers['user-agent']) };
+}
+
+/** Runs the admission hook, if any, on an object about to be written (main resource only). */
+export function admit(r: ResourceRequest, object: KubeObject, old?: KubeObject): void {
+  r.deps.admission?.({ operation: old === undefined ? 'CREATE' : 'UPDATE', cluster: r.context.cluster, resource: r.resource, object, ...(old === undefined ? {} : { old }), dryRun: scopeOf(r).dryRun });
 }
 
 export function nameOf(r: ResourceRequest): string {

@@ -13,6 +13,7 @@ import { dispatchResourceRequest } from './resource-dispatch.js';
 import { podStreamSubresources, type PodStreamDependencies } from './pod-stream-requests.js';
 import { podUpgradeListener } from './pod-stream-upgrades.js';
 import { routeUpgradeRequest } from './route-upgrade.js';
+import type { AdmissionHook } from './admission-hook.js';
 import type { ApplyFunction, ClusterRequestContext } from './resource-request.js';
 import { sendStatus, type TableFormat } from './response-format.js';
 import type { Clock } from '../../server/clock.js';
@@ -37,6 +38,8 @@ export interface VirtualClusterApiDependencies {
   readonly nodes?: ClusterNodeSource;
   /** kube's --max-requests-inflight / --max-mutating-requests-inflight (default 400 / 200). */
   readonly maxInflight?: { readonly readOnly: number; readonly mutating: number };
+  /** Validating admission of creates, updates and patches (e.g. workload flavors); none when unset. */
+  readonly admission?: AdmissionHook;
 }
 
 type Params = { namespace: string; vk8s: string; group?: string; version?: string };

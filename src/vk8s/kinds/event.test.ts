@@ -27,6 +27,14 @@ describe('Event strategy', () => {
     ]);
   });
 
+  it('event validation puts events about cluster-scoped objects in the cluster namespace', () => {
+    const inProd: StrategyContext = { ...context, cluster: { ...context.cluster, namespace: 'prod' } };
+    assert.deepEqual(strategy.validate(event({ involvedObject: { kind: 'Node', name: 'n1' } }, 'prod'), inProd), []);
+    assert.deepEqual(lines(strategy.validate(event({ involvedObject: { kind: 'Node', name: 'n1' } }, 'other'), inProd)), [
+      'involvedObject.namespace: Invalid value: "": does not match event.namespace',
+    ]);
+  });
+
   it('event validation requires the reporting fields of new-style events', () => {
     const involvedObject = { kind: 'Pod', namespace: 'default', name: 'web-0' };
     assert.deepEqual(lines(strategy.validate(event({ involvedObject, eventTime: '2020-01-01T00:00:00.000000Z' }), context)), [

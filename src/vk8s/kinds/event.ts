@@ -12,8 +12,8 @@ import { view, type ObjectReference } from './core-types.js';
  */
 export const eventStrategy = baseStrategy(resourceOf('', 'v1', 'events'), {
   nameRule: 'pathSegment',
-  validate: (object) => validateEvent(object),
-  validateUpdate: (object) => validateEvent(object),
+  validate: (object, context) => validateEvent(object, context.cluster.namespace),
+  validateUpdate: (object, _old, context) => validateEvent(object, context.cluster.namespace),
   selectableFields: (object) => {
     const involved = view<ObjectReference>(object, 'involvedObject');
     const source = view<{ component?: string }>(object, 'source').component ?? '';
@@ -38,15 +38,19 @@ const ACTION_LIMIT = 128;
 const REASON_LIMIT = 128;
 const NOTE_LIMIT = 1024;
 
-/** ValidateEvent (1.17). */
-export function validateEvent(object: KubeObject): StatusCause[] {
+/**
+ * ValidateEvent (1.17), with the platform's one addition: a virtual cluster has one
+ * namespace, so events about its cluster-scoped objects (involvedObject.namespace "") live
+ * in that namespace (`clusterNamespace`) where kube puts them in "default".
+ */
+export function validateEvent(object: KubeObject, clusterNamespace = 'default'): StatusCause[] {
   const causes: StatusCause[] = [];
   const namespace = object.metadata.namespace ?? '';
   const involvedNamespace = view<ObjectReference>(object, 'involvedObject').namespace ?? '';
   const mismatch = (): StatusCause => fieldError.invalid('involvedObject.namespace', involvedNamespace, 'does not match event.namespace');
   const eventTime = object.eventTime;
   if (eventTime === undefined || eventTime === null || eventTime === '') {
-    if (involvedNamespace === '' ? namespace !== '' && namespace !== 'default' : namespace !== involvedNamespace) causes.push(mismatch());
+    if (involvedNamespace === '' ? namespace !== '' && namespace !== 'default' && namespace !== clusterNamespace : namespace !== involvedNamespace) causes.push(mismatch());
   } else {
     if (involvedNamespace === '' && namespace !== 'kube-system') causes.push(mismatch());
     const controller = text(object.reportingComponent);

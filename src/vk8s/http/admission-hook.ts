@@ -1,0 +1,22 @@
+import type { ClusterRef } from '../../registry/strategy.js';
+import type { KubeObject } from '../object.js';
+import type { ResourceType } from '../resources.js';
+
+/** One write as admission sees it (kube's admission.Attributes, reduced). */
+export interface AdmissionAttributes {
+  readonly operation: 'CREATE' | 'UPDATE';
+  readonly cluster: ClusterRef;
+  readonly resource: ResourceType;
+  /** The object to be written: decoded, defaulted, with patches applied. */
+  readonly object: KubeObject;
+  /** The stored object an UPDATE replaces. */
+  readonly old?: KubeObject;
+  readonly dryRun: boolean;
+}
+
+/**
+ * Validating admission in process (kube's ValidatingAdmissionWebhook idea): called before
+ * a create, update or patch of the main resource is written (dry runs too); throws a
+ * StatusError (422 Invalid, usually) to refuse it. Synchronous: it reads caches only.
+ */
+export type AdmissionHook = (attributes: AdmissionAttributes) => void;
