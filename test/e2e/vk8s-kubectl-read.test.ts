@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { parse } from 'yaml';
+import { internalAddressOf, KUBELET_VERSION, DEFAULT_CONTAINER_RUNTIME } from '../../src/sites/site-node.js';
+import { registerTestSites } from '../../src/sites/testing/register-test-sites.js';
 import { platformObjects, userObjectsYaml } from './support/kubectl-fixtures.js';
 import { parseTable, startKubectlMatrix, type KubectlMatrix } from './support/kubectl-matrix.js';
 
@@ -19,6 +21,8 @@ describe('kubectl 1.20 and the newest kubectl read a virtual cluster', () => {
     const [old] = m.clients;
     assert.ok(old);
     await m.ok(old, ['create', '-f', m.file('objects.yaml', userObjectsYaml('r'))]);
+    // Nodes come from sites: one customer-edge site with one node, `edge-1`.
+    await registerTestSites(m.h.call, { tenant: m.h.adminToken, platform: m.h.platformToken }, 'edge-agent', [{ name: 'edge', type: 'CUSTOMER_EDGE', nodes: [{ name: '1', cpu: '4', memory: '8Gi' }] }]);
     for (const object of platformObjects()) await m.platformCreate(object);
   });
   after(async () => {
@@ -79,14 +83,14 @@ describe('kubectl 1.20 and the newest kubectl read a virtual cluster', () => {
       const pvc = await table('pvc', undefined, true);
       assert.deepEqual([pvc['NAME'], pvc['STATUS'], pvc['VOLUME'], pvc['CAPACITY'], pvc['ACCESS MODES'], pvc['VOLUMEMODE']], ['data-r', 'Pending', '', '', '', 'Filesystem'], c.label);
       const pod = await table('pods', undefined, true);
-      assert.deepEqual(pod, { ...pod, NAME: 'web-5d4f8c-x7k2p', READY: '1/1', STATUS: 'Running', RESTARTS: '3', IP: '10.244.1.7', NODE: 'node-1', 'NOMINATED NODE': '<none>', 'READINESS GATES': '<none>' }, c.label);
+      assert.deepEqual(pod, { ...pod, NAME: 'web-5d4f8c-x7k2p', READY: '1/1', STATUS: 'Running', RESTARTS: '3', IP: '10.244.1.7', NODE: 'edge-1', 'NOMINATED NODE': '<none>', 'READINESS GATES': '<none>' }, c.label);
       const rs = await table('rs', undefined, true);
       assert.deepEqual([rs['NAME'], rs['DESIRED'], rs['CURRENT'], rs['READY'], rs['CONTAINERS'], rs['SELECTOR']], ['web-5d4f8c', '2', '2', '1', 'nginx', 'app=web,pod-template-hash=5d4f8c'], c.label);
       assert.equal((await table('endpoints'))['ENDPOINTS'], '10.244.1.7:80', c.label);
       const event = await table('events');
       assert.deepEqual([event['TYPE'], event['REASON'], event['OBJECT'], event['MESSAGE']], ['Normal', 'ScalingReplicaSet', 'deployment/web', 'Scaled up replica set web-5d4f8c to 2'], c.label);
       const node = await table('nodes', undefined, true);
-      assert.deepEqual(node, { ...node, NAME: 'node-1', STATUS: 'Ready', ROLES: 'edge', VERSION: 'v1.17.0', 'INTERNAL-IP': '192.168.10.5', 'EXTERNAL-IP': '<none>', 'OS-IMAGE': 'Debian GNU/Linux 12', 'KERNEL-VERSION': '5.10.0-edge', 'CONTAINER-RUNTIME': 'containerd://1.6.20' }, c.label);
+      assert.deepEqual(node, { ...node, NAME: 'edge-1', STATUS: 'Ready', ROLES: '<none>', VERSION: KUBELET_VERSION, 'INTERNAL-IP': internalAddressOf('edge-1'), 'EXTERNAL-IP': '<none>', 'OS-IMAGE': 'Edgeplane simulated site', 'KERNEL-VERSION': '5.10.0-edgeplane', 'CONTAINER-RUNTIME': DEFAULT_CONTAINER_RUNTIME }, c.label);
       const pv = await table('pv');
       assert.deepEqual([pv['NAME'], pv['CAPACITY'], pv['ACCESS MODES'], pv['RECLAIM POLICY'], pv['STATUS'], pv['CLAIM'], pv['STORAGECLASS']], ['pv-1', '5Gi', 'RWO', 'Retain', 'Available', '', 'local'], c.label);
       assert.deepEqual(Object.values(await table('namespaces')).slice(0, 2), ['default', 'Active'], c.label);
@@ -97,7 +101,7 @@ describe('kubectl 1.20 and the newest kubectl read a virtual cluster', () => {
     const kinds = 'deploy,rs,sts,job,cj,po,svc,ep,secret,cm,pvc,sa,ev,no,ns,pv';
     const expected = [
       'deployment.apps/web-r', 'replicaset.apps/web-5d4f8c', 'statefulset.apps/db-r', 'job.batch/once-r', 'cronjob.batch/tick-r', 'pod/web-5d4f8c-x7k2p', 'service/web-r', 'endpoints/web',
-      'secret/creds-r', 'configmap/settings-r', 'persistentvolumeclaim/data-r', 'serviceaccount/robot-r', 'event/web.16a2b3c4d5e6f7a8', 'node/node-1', 'namespace/default', 'persistentvolume/pv-1',
+      'secret/creds-r', 'configmap/settings-r', 'persistentvolumeclaim/data-r', 'serviceaccount/robot-r', 'event/web.16a2b3c4d5e6f7a8', 'node/edge-1', 'namespace/default', 'persistentvolume/pv-1',
     ];
     for (const c of m.clients) {
       assert.deepEqual((await m.ok(c, ['get', kinds, '-o', 'name'])).trim().split('\n'), expected, c.label);

@@ -86,32 +86,10 @@ type Fixture = KubeObject & { status?: unknown };
 
 const STARTED = '2026-01-01T00:00:00Z';
 
-/** Objects only the platform writes (pods, replicasets, endpoints, events, nodes, PVs), with status. */
+/** Objects only the platform writes (pods, replicasets, endpoints, events, PVs), with status; the pod runs on Node `edge-1` (site `edge`). */
 export function platformObjects(): Fixture[] {
   const template = { metadata: { labels: { app: 'web', 'pod-template-hash': '5d4f8c' } }, spec: { containers: [{ name: 'nginx', image: 'nginx:1.17' }] } };
   return [
-    {
-      apiVersion: 'v1',
-      kind: 'Node',
-      metadata: { name: 'node-1', labels: { 'node-role.kubernetes.io/edge': '' } },
-      spec: {},
-      status: {
-        conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status', lastHeartbeatTime: STARTED, lastTransitionTime: STARTED }],
-        addresses: [{ type: 'InternalIP', address: '192.168.10.5' }],
-        nodeInfo: {
-          machineID: 'm',
-          systemUUID: 's',
-          bootID: 'b',
-          kernelVersion: '5.10.0-edge',
-          osImage: 'Debian GNU/Linux 12',
-          containerRuntimeVersion: 'containerd://1.6.20',
-          kubeletVersion: 'v1.17.0',
-          kubeProxyVersion: 'v1.17.0',
-          operatingSystem: 'linux',
-          architecture: 'amd64',
-        },
-      },
-    },
     {
       apiVersion: 'apps/v1',
       kind: 'ReplicaSet',
@@ -123,7 +101,7 @@ export function platformObjects(): Fixture[] {
       apiVersion: 'v1',
       kind: 'Pod',
       metadata: { name: 'web-5d4f8c-x7k2p', labels: { app: 'web', 'pod-template-hash': '5d4f8c' } },
-      spec: { nodeName: 'node-1', containers: [{ name: 'nginx', image: 'nginx:1.17' }] },
+      spec: { nodeName: 'edge-1', containers: [{ name: 'nginx', image: 'nginx:1.17' }] },
       status: {
         phase: 'Running',
         podIP: '10.244.1.7',
