@@ -32,11 +32,15 @@ export class FakeSiteApi {
   readonly sites = new Set<string>();
   /** Requests refused for lack of a client certificate. */
   refusedWithoutCertificate = 0;
+  /** Bodies of `POST /api/sites/v1/tokens` made with the API token `test-api-token`. */
+  readonly tokenRequests: unknown[] = [];
+  /** Watches refused with 410 Expired. */
+  expiredWatches = 0;
   private readonly pods = new Map<string, HeldPod>();
   private readonly log: WatchEvent[] = [];
   private readonly watchers = new Set<ServerResponse>();
   private revision = 100;
-  /** Events at or below this revision are compacted: resuming from them answers 410. */
+  /** Resuming from this revision or an older one answers 410. */
   private compactedAt = 0;
   private server!: Server;
   private caCert!: x509.X509Certificate;
@@ -121,7 +125,7 @@ export class FakeSiteApi {
     this.emit('DELETED', held.cluster, held.pod);
   }
 
-  /** Ends every open watch; resuming from what was sent is refused with 410 when `compact`. */
+  /** Ends every open watch; with `compact`, resuming from anything sent so far is refused with 410. */
   dropWatches(compact = false): void {
     if (compact) this.compactedAt = this.revision;
     for (const res of this.watchers) res.destroy();
@@ -158,6 +162,11 @@ export class FakeSiteApi {
       return void res.end(this.ca);
     }
     if (path === 'POST /api/sites/v1/register') return this.register(req, res);
+    if (path === 'POST /api/sites/v1/tokens') {
+      if (req.headers.authorization !== 'APIToken test-api-token') return this.answer(res, 401, { kind: 'Status', code: 16, reason: 'Unauthorized', message: 'bad API token' });
+      this.tokenRequests.push(JSON.parse(await readBody(req)));
+      return this.answer(res, 200, { token: this.token, expires: '2030-01-01T00:00:00Z' });
+    }
     const socket = req.socket as TLSSocket;
     const subject = socket.authorized ? socket.getPeerCertificate().subject?.CN : undefined;
     if (subject === undefined || !String(subject).startsWith('site-agent:')) {
@@ -206,7 +215,8 @@ export class FakeSiteApi {
 
   private watch(url: URL, res: ServerResponse): void {
     const from = url.searchParams.get('resourceVersion');
-    if (from !== null && Number(from) < this.compactedAt) {
+    if (from !== null && Number(from) <= this.compactedAt) {
+      this.expiredWatches++;
       return this.answer(res, 410, { kind: 'Status', code: 410, reason: 'Expired', message: `too old resource version: ${from} (${this.compactedAt})` });
     }
     res.writeHead(200, { 'content-type': 'application/json' });
