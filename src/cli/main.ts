@@ -15,6 +15,8 @@ export async function main(argv: readonly string[]): Promise<number> {
     .description('Edgeplane: one control plane for workloads on many edge sites.')
     .version(`v${build.version}`, '-V, --version', 'print the version and exit')
     .showHelpAfterError('(run with --help for usage)')
+    // Options belong to the command they follow, so `site` and `site token` may both have --home/--server.
+    .enablePositionalOptions()
     .exitOverride()
     .configureOutput({ writeErr: (s) => process.stderr.write(s), writeOut: (s) => process.stdout.write(s) });
   program.addCommand(serverCommand());
