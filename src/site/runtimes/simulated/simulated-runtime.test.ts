@@ -80,4 +80,19 @@ describe('SimulatedRuntime', () => {
     runtime.remove(podKeyOf(cluster, 'a'));
     assert.equal(runtime.size, 0);
   });
+
+  it('simulated runtime adopts pods a previous agent ran, without reporting them again', () => {
+    const first = setup();
+    first.runtime.apply(cluster, pod('web', 'edge-003-node-0'));
+    first.timers.advance(1000);
+    const latest = (name: string): Record<string, unknown> => [...first.statuses].reverse().find((s) => s.name === name)?.status ?? {};
+    const restarted = setup();
+    restarted.runtime.apply(cluster, { ...pod('web', 'edge-003-node-0'), status: latest('web') });
+    restarted.runtime.apply(cluster, { ...pod('fresh', 'edge-003-node-0'), status: { phase: 'Pending' } });
+    assert.deepEqual(restarted.statuses.map((s) => s.name), ['fresh'], 'only the pod that never ran starts');
+    assert.equal(restarted.runtime.stateOf(podKeyOf(cluster, 'web'))?.stage.kind, 'Ready');
+    assert.equal(restarted.runtime.stateOf(podKeyOf(cluster, 'web'))?.facts.podIP, latest('web')['podIP']);
+    restarted.runtime.apply(cluster, { ...pod('web', 'edge-003-node-0', 'uid-web', { deletionTimestamp: '2020-01-01T00:00:09Z', deletionGracePeriodSeconds: 0 }), status: latest('web') });
+    assert.deepEqual(restarted.terminated.map((t) => t.name), ['web']);
+  });
 });

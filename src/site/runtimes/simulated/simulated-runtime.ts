@@ -9,6 +9,7 @@ import { WakeScheduler } from '../../wake-scheduler.js';
 import { SimNetwork } from './sim-network.js';
 import { DEFAULT_SIM_OPTIONS, type SimOptions } from './sim-options.js';
 import { initialSimPodState, type SimEvent, type SimPodState } from './sim-pod.js';
+import { adoptSimPod } from './sim-pod-adopt.js';
 import { simPodFactsOf } from './sim-pod-facts.js';
 import { stepSimPod } from './sim-pod-machine.js';
 
@@ -25,6 +26,8 @@ export interface SimulatedRuntimeOptions {
 interface Entry {
   readonly cluster: ClusterRef;
   readonly node: SiteNodeInfo;
+  /** The pod IP came from this runtime's pool (not adopted from a status). */
+  readonly pooled: boolean;
   state: SimPodState;
 }
 
@@ -32,7 +35,8 @@ interface Entry {
  * The simulated runtime (like kwok): every pod of every site of the agent in one map,
  * driven by {@link stepSimPod} and one {@link WakeScheduler} (no per-pod or per-site timers).
  * Pods on nodes the agent does not know are ignored; a pod seen with another uid under the
- * same name is a new pod.
+ * same name is a new pod; a pod whose status says it already runs (or finished) is adopted
+ * as it is ({@link adoptSimPod}), so an agent restart does not restart its pods.
  */
 export class SimulatedRuntime implements PodRuntime {
   private readonly pods = new Map<string, Entry>();
@@ -80,10 +84,15 @@ export class SimulatedRuntime implements PodRuntime {
         this.options.logger.debug({ pod: key, node: nodeName }, 'pod is not bound to a node of this agent; ignored');
         return;
       }
-      const facts = simPodFactsOf(pod, { hostIP: this.network.hostIP(node), podIP: this.network.allocate(node) }, this.sim, now);
-      entry = { cluster, node, state: initialSimPodState(facts, now) };
+      const facts = simPodFactsOf(pod, { hostIP: this.network.hostIP(node), podIP: '' }, this.sim, now);
+      const adopted = adoptSimPod(facts, pod, now);
+      entry =
+        adopted === undefined
+          ? { cluster, node, pooled: true, state: initialSimPodState({ ...facts, podIP: this.network.allocate(node) }, now) }
+          : { cluster, node, pooled: false, state: adopted };
       this.pods.set(key, entry);
-      if (!deleting) this.step(key, entry, { type: 'bound' }, now);
+      if (adopted?.wakeAt !== undefined) this.wakes.wake(key, adopted.wakeAt);
+      if (adopted === undefined && !deleting) this.step(key, entry, { type: 'bound' }, now);
     }
     if (deleting) {
       const spec = pod['spec'] as { terminationGracePeriodSeconds?: number } | undefined;
@@ -97,7 +106,7 @@ export class SimulatedRuntime implements PodRuntime {
     if (entry === undefined || (uid !== undefined && uid !== entry.state.facts.uid)) return;
     this.pods.delete(key);
     this.wakes.cancel(key);
-    this.network.release(entry.node, entry.state.facts.podIP);
+    if (entry.pooled) this.network.release(entry.node, entry.state.facts.podIP);
   }
 
   close(): void {
