@@ -21,7 +21,7 @@ export interface StatusBatcherOptions {
 }
 
 /** An item error saying the pod (with this uid) is gone from the control plane. */
-const GONE = /not ?found|precondition|uid/i;
+const GONE = /not ?found|precondition failed/i;
 
 /**
  * Batches pod statuses and terminations for the site API. Statuses coalesce per pod (the
