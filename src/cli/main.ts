@@ -4,6 +4,7 @@ import { ServerError } from './api-client.js';
 import { configCommand } from './config-command.js';
 import { kubeconfigCommand } from './kubeconfig-command.js';
 import { serverCommand } from './server-command.js';
+import { siteCommand } from './site-command.js';
 import { tokenCommand } from './token-command.js';
 import { versionCommand } from './version-command.js';
 
@@ -14,6 +15,8 @@ export async function main(argv: readonly string[]): Promise<number> {
     .description('Edgeplane: one control plane for workloads on many edge sites.')
     .version(`v${build.version}`, '-V, --version', 'print the version and exit')
     .showHelpAfterError('(run with --help for usage)')
+    // Options belong to the command they follow, so `site` and `site token` may both have --home/--server.
+    .enablePositionalOptions()
     .exitOverride()
     .configureOutput({ writeErr: (s) => process.stderr.write(s), writeOut: (s) => process.stdout.write(s) });
   program.addCommand(serverCommand());
@@ -21,6 +24,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   program.addCommand(configCommand());
   program.addCommand(tokenCommand());
   program.addCommand(kubeconfigCommand());
+  program.addCommand(siteCommand());
   const exitOverrideAll = (command: Command): void => {
     command.exitOverride();
     command.commands.forEach(exitOverrideAll);

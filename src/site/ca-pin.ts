@@ -1,0 +1,20 @@
+import { createHash } from 'node:crypto';
+import { x509 } from '../identity/x509.js';
+
+/** The pin of a CA: `sha256:<hex>` of the DER of the first certificate in `pem`. */
+export function caPinOf(pem: string): string {
+  const der = x509.PemConverter.decode(pem)[0];
+  if (der === undefined) throw new Error('the CA answered by the server holds no PEM certificate');
+  return `sha256:${createHash('sha256').update(new Uint8Array(der)).digest('hex')}`;
+}
+
+/**
+ * Throws unless the first certificate of `pem` has the pin `expected` (from the registration
+ * token): the one check that makes trusting a CA fetched without verification safe.
+ */
+export function checkCaPin(pem: string, expected: string): void {
+  const actual = caPinOf(pem);
+  if (actual !== expected.toLowerCase()) {
+    throw new Error(`the server's CA does not match the registration token: its certificate has ${actual}, the token pins ${expected}; refusing to trust it (is --server the control plane that issued the token?)`);
+  }
+}

@@ -1,0 +1,32 @@
+import { request } from 'node:https';
+import { checkCaPin } from './ca-pin.js';
+
+const TIMEOUT_MS = 30_000;
+
+/**
+ * Fetches the platform CA (`GET <server>/api/sites/v1/ca`) without verifying the server —
+ * the agent trusts nothing yet — and accepts it only when its sha256 pin equals `pin`
+ * (from the registration token). Resolves to the CA PEM; rejects on any mismatch or failure.
+ */
+export function fetchPinnedCa(server: string, pin: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${server}/api/sites/v1/ca`, { method: 'GET', rejectUnauthorized: false, agent: false, timeout: TIMEOUT_MS }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('error', reject);
+      res.on('end', () => {
+        const body = Buffer.concat(chunks).toString('utf8');
+        if (res.statusCode !== 200) return reject(new Error(`GET ${server}/api/sites/v1/ca answered ${res.statusCode ?? 0}: ${body.slice(0, 200)}`));
+        try {
+          checkCaPin(body, pin);
+          resolve(body);
+        } catch (error) {
+          reject(error instanceof Error ? error : new Error(String(error)));
+        }
+      });
+    });
+    req.on('timeout', () => req.destroy(new Error(`GET ${server}/api/sites/v1/ca timed out after ${TIMEOUT_MS / 1000}s`)));
+    req.on('error', (error) => reject(new Error(`cannot fetch the CA from ${server}: ${error.message}`)));
+    req.end();
+  });
+}

@@ -1,0 +1,21 @@
+import type { Scheduler } from '../controllers/work-queue.js';
+
+/**
+ * Time as the agent sees it: wall-clock milliseconds (timestamps in statuses) and one-shot
+ * timers. Injected everywhere so tests drive the agent with fake time.
+ */
+export interface SiteTimers {
+  now(): number;
+  readonly schedule: Scheduler;
+}
+
+/** The process's clock and timers (timers keep the process alive; everything cancels them on close). */
+export function systemTimers(): SiteTimers {
+  return {
+    now: () => Date.now(),
+    schedule: (fire, ms) => {
+      const timer = setTimeout(fire, Math.max(0, ms));
+      return () => clearTimeout(timer);
+    },
+  };
+}
