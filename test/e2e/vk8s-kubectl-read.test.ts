@@ -22,7 +22,7 @@ describe('kubectl 1.20 and the newest kubectl read a virtual cluster', () => {
     assert.ok(old);
     await m.ok(old, ['create', '-f', m.file('objects.yaml', userObjectsYaml('r'))]);
     // Nodes come from sites: one customer-edge site with one node, `edge-1`.
-    await registerTestSites(m.h.call, { tenant: m.h.adminToken, platform: m.h.platformToken }, 'edge-agent', [{ name: 'edge', type: 'CUSTOMER_EDGE', nodes: [{ name: '1', cpu: '4', memory: '8Gi' }] }]);
+    await registerTestSites((method, path, options) => m.h.call(method, path, options), { tenant: m.h.adminToken, platform: m.h.platformToken }, 'edge-agent', [{ name: 'edge', type: 'CUSTOMER_EDGE', nodes: [{ name: '1', cpu: '4', memory: '8Gi' }] }]);
     for (const object of platformObjects()) await m.platformCreate(object);
   });
   after(async () => {
