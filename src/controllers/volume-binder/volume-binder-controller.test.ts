@@ -1,0 +1,62 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { GenericStore } from '../../registry/generic-store.js';
+import { SITE_STATUS_ANNOTATION } from '../../sites/site-model.js';
+import type { KubeObject } from '../../vk8s/object.js';
+import { eventually, site, startControllerWorld, testCluster, userScope, type ControllerWorld } from '../controller-kit/testing/controller-harness.js';
+import type { ObjectInformer } from '../runtime/object-informer.js';
+import type { ClaimStatusView } from './claim-binding.js';
+import { startVolumeBinderController } from './volume-binder-controller.js';
+
+const claim = (name: string, labels?: Record<string, string>): KubeObject => ({
+  apiVersion: 'v1',
+  kind: 'PersistentVolumeClaim',
+  metadata: { name, ...(labels === undefined ? {} : { labels }) },
+  spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '2Gi' } } },
+});
+
+describe('volume binder over a memory store', () => {
+  let world: ControllerWorld;
+  let claims: ObjectInformer;
+  let store: GenericStore;
+  let controller: { stop(): Promise<void> };
+  const phase = (name: string): string | undefined => (claims.get(testCluster, name)?.status as ClaimStatusView | undefined)?.phase;
+  const create = async (object: KubeObject): Promise<KubeObject> => {
+    store.strategy.defaults(object);
+    return store.create(userScope(), object);
+  };
+
+  before(async () => {
+    world = await startControllerWorld();
+    store = world.storeOf({ group: '', resource: 'persistentvolumeclaims' });
+    claims = await world.informer({ group: '', resource: 'persistentvolumeclaims' });
+    controller = startVolumeBinderController({ informers: { persistentVolumeClaims: claims }, storage: world.storage, placement: world.placement, events: world.events, logger: world.logger });
+  });
+  after(async () => {
+    await controller?.stop();
+    await world?.stop();
+  });
+
+  it('volume binder binds a claim made for a site with its request as capacity', async () => {
+    const made = await create(claim('www-web-a-0', { 'svc.io/siteName': 'a' }));
+    await eventually('the claim is Bound', () => phase('www-web-a-0') === 'Bound');
+    const bound = claims.get(testCluster, 'www-web-a-0') as KubeObject;
+    assert.deepEqual(bound.status, { phase: 'Bound', accessModes: ['ReadWriteOnce'], capacity: { storage: '2Gi' } });
+    assert.equal((bound.spec as { volumeName?: string }).volumeName, `pvc-${made.metadata.uid ?? ''}`);
+    assert.equal(bound.metadata.annotations?.['pv.kubernetes.io/bind-completed'], 'yes');
+    assert.ok(world.events.recorded.some((e) => e.reason === 'ProvisioningSucceeded' && e.message === `Successfully provisioned volume pvc-${made.metadata.uid ?? ''} on site a`));
+  });
+
+  it('volume binder leaves a user claim placed nowhere Pending, and binds it once placed, listing its sites', async () => {
+    await create(claim('data'));
+    await eventually('a FailedBinding event', () => world.events.recorded.some((e) => e.object === 'PersistentVolumeClaim/data' && e.reason === 'FailedBinding'));
+    assert.equal(phase('data'), 'Pending');
+    world.placement.placeObject('data', [site('b'), site('a')]);
+    await eventually('the claim is Bound', () => phase('data') === 'Bound');
+    const breakdown = JSON.parse(claims.get(testCluster, 'data')?.metadata.annotations?.[SITE_STATUS_ANNOTATION] ?? '{}') as Record<string, { phase: string }>;
+    assert.deepEqual(Object.keys(breakdown), ['a', 'b']);
+    world.placement.placeObject('data', [site('c')]);
+    await eventually('the breakdown follows placement', () => Object.keys(JSON.parse(claims.get(testCluster, 'data')?.metadata.annotations?.[SITE_STATUS_ANNOTATION] ?? '{}') as object).join() === 'c');
+    assert.equal(phase('data'), 'Bound');
+  });
+});

@@ -1,0 +1,74 @@
+import type { Logger } from '../../observability/logger.js';
+import type { PlacementView } from '../../placement/placement-view.js';
+import { SITE_STATUS_ANNOTATION } from '../../sites/site-model.js';
+import { jsonEqual } from '../../vk8s/object.js';
+import type { ObjectWriter } from '../controller-kit/object-writer.js';
+import { isTerminating, siteOf } from '../controller-kit/pod-state.js';
+import { formatSiteStatus } from '../controller-kit/site-status.js';
+import type { EventRecorder } from '../events/event-recorder.js';
+import type { ReconcileResult } from '../run-workers.js';
+import type { ObjectInformer } from '../runtime/object-informer.js';
+import type { ObjectKey } from '../runtime/object-key.js';
+import { boundClaim, boundStatus, isBound, volumeNameFor } from './claim-binding.js';
+
+export const CLAIM_RESOURCE = { group: '', resource: 'persistentvolumeclaims' } as const;
+const COMPONENT = 'persistentvolume-controller';
+
+export interface VolumeBinderDeps {
+  readonly claims: ObjectInformer;
+  readonly writer: ObjectWriter;
+  readonly placement: PlacementView;
+  readonly events: EventRecorder;
+  readonly logger: Logger;
+}
+
+/**
+ * One reconcile of one claim. Sites provide the storage, so the platform is a simple
+ * provisioner:
+ * - a claim made for one site (label `svc.io/siteName`: StatefulSet claims) is bound at once;
+ * - a claim a user created is placed like the other placed kinds (its annotations, else the
+ *   vK8s default): each site it is placed on provides a volume of that name, the sites are
+ *   listed in its `svc.io/site-status` annotation (kept current as placement changes), and it
+ *   is bound as soon as one site holds it; placed nowhere, it stays Pending with a
+ *   FailedBinding event.
+ * Binding sets spec.volumeName `pvc-<uid>` and kube's bind annotations, then status Bound
+ * with the requested access modes and the storage request as capacity. A Bound claim stays
+ * Bound (kube never unbinds a claim).
+ */
+export function volumeBinderReconciler(deps: VolumeBinderDeps): (key: ObjectKey) => Promise<ReconcileResult | void> {
+  return async (key) => {
+    const claim = deps.claims.get(key.cluster, key.name);
+    if (claim === undefined || isTerminating(claim)) return;
+    const uid = claim.metadata.uid ?? '';
+    const ownSite = siteOf(claim);
+    let sites: string[];
+    let extra: Record<string, string> = {};
+    if (ownSite !== undefined) {
+      sites = [ownSite];
+    } else {
+      sites = deps.placement.sitesFor(CLAIM_RESOURCE, key.cluster, claim).map((s) => s.name).sort();
+      extra = { [SITE_STATUS_ANNOTATION]: formatSiteStatus(Object.fromEntries(sites.map((s) => [s, { phase: 'Bound', volumeName: volumeNameFor(claim) }]))) };
+      if (sites.length === 0) {
+        if (isBound(claim)) await deps.writer.update(key.cluster, key.name, uid, (current) => boundClaim(current, extra));
+        else deps.events.record(key.cluster, claim, 'Warning', 'FailedBinding', 'no site is selected for this claim: it is bound once it is placed on a site', COMPONENT);
+        return;
+      }
+    }
+    const wasBound = isBound(claim);
+    const bound = await deps.writer.update(key.cluster, key.name, uid, (current) => boundClaim(current, extra));
+    if (bound === 'gone') return;
+    const written = await deps.writer.update(
+      key.cluster,
+      key.name,
+      uid,
+      (current) => {
+        const status = boundStatus(current);
+        return jsonEqual(status, current.status) ? undefined : { ...current, status };
+      },
+      'status',
+    );
+    if (!wasBound && written === 'written') {
+      deps.events.record(key.cluster, claim, 'Normal', 'ProvisioningSucceeded', `Successfully provisioned volume ${volumeNameFor(claim)} on site${sites.length > 1 ? 's' : ''} ${sites.join(', ')}`, COMPONENT);
+    }
+  };
+}
