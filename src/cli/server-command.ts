@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { createLogger, LOG_LEVELS } from '../observability/logger.js';
 import { startControlPlane } from '../server/control-plane.js';
+import { startLocalSites, type LocalSites } from '../server/local-sites.js';
 import { type ListenAddress, parseListenAddress } from '../server/listen-address.js';
 import type { StoreConfig } from '../store/open-store.js';
 
@@ -16,6 +17,7 @@ interface ServerOptions {
   maxRequestBytes: number;
   maxRequestsInflight: number;
   maxMutatingRequestsInflight: number;
+  localSites: boolean;
 }
 
 function listenArgument(value: string): ListenAddress {
@@ -55,6 +57,7 @@ export function serverCommand(): Command {
     )
     .addOption(new Option('--max-requests-inflight <n>', 'virtual cluster read requests served at once before 429 (as kube-apiserver)').env('EDGEPLANE_MAX_REQUESTS_INFLIGHT').default(400).argParser(positiveInteger))
     .addOption(new Option('--max-mutating-requests-inflight <n>', 'virtual cluster write requests served at once before 429').env('EDGEPLANE_MAX_MUTATING_REQUESTS_INFLIGHT').default(200).argParser(positiveInteger))
+    .addOption(new Option('--local-sites', 'also run three local simulated sites in this process (regional edges local-re-1, local-re-2; customer edge local-ce-1 of the default tenant)').env('EDGEPLANE_LOCAL_SITES').default(false))
     .addOption(new Option('--log-level <level>', 'least severe level logged').choices(LOG_LEVELS).env('EDGEPLANE_LOG_LEVEL').default('info'))
     .addHelpText(
       'after',
@@ -78,6 +81,17 @@ export function serverCommand(): Command {
         ...(options.dnsServer === undefined ? {} : { dnsServer: options.dnsServer }),
         ...(store === undefined ? {} : { store }),
       });
+      let localSites: LocalSites | undefined;
+      try {
+        localSites = options.localSites ? await startLocalSites({ home, url: controlPlane.url, logger }) : undefined;
+      } catch (error) {
+        await controlPlane.close();
+        throw error;
+      }
+      const close = async (): Promise<void> => {
+        await localSites?.close();
+        await controlPlane.close();
+      };
       await new Promise<void>((done) => {
         let signals = 0;
         const onSignal = (signal: NodeJS.Signals): void => {
@@ -87,7 +101,7 @@ export function serverCommand(): Command {
             process.exit(1);
           }
           logger.info({ signal }, 'signal received');
-          controlPlane.close().then(done, (error: unknown) => {
+          close().then(done, (error: unknown) => {
             logger.error({ err: error }, 'shutdown failed');
             process.exitCode = 1;
             done();

@@ -1,0 +1,69 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { httpsRequest } from '../client/https-client.js';
+import type { Logger } from '../observability/logger.js';
+import type { RegisterSite } from '../site/site-api-types.js';
+import { startSiteAgent, type SiteAgent } from '../site/site-agent.js';
+import type { SiteType } from '../sites/site-model.js';
+
+export interface LocalSitesOptions {
+  /** The control plane's `$EDGEPLANE_HOME` (its CA, admin tokens); agents keep their credentials under `<home>/sites/`. */
+  readonly home: string;
+  readonly url: string;
+  readonly logger: Logger;
+}
+
+export interface LocalSites {
+  readonly sites: readonly string[];
+  close(): Promise<void>;
+}
+
+const node = { name: 'node-0', cpu: '4', memory: '8Gi' };
+
+/**
+ * The embedded default's three sites (ARCHITECTURE: "the control plane, SQLite and three local
+ * sites in one process tree"): two regional edges (`local-re-1`, `local-re-2`) and one
+ * customer edge of the default tenant (`local-ce-1`), simulated runtime. They join as any site
+ * does — a registration token from the site API, then mTLS — with the admin tokens the control
+ * plane wrote into its home; on later starts their stored credentials are reused.
+ */
+export async function startLocalSites(options: LocalSitesOptions): Promise<LocalSites> {
+  const ca = readFileSync(join(options.home, 'pki', 'ca.crt'), 'utf8');
+  const tokenOf = async (type: SiteType, adminTokenFile: string): Promise<string> => {
+    const admin = readFileSync(join(options.home, adminTokenFile), 'utf8').trim();
+    const r = await httpsRequest(`${options.url}/api/sites/v1/tokens`, ca, {
+      method: 'POST',
+      headers: { authorization: `APIToken ${admin}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ type, ttl_seconds: 600 }),
+    });
+    if (r.status !== 200) throw new Error(`local sites: a ${type} registration token was refused (HTTP ${r.status}): ${r.body}`);
+    return r.json<{ token: string }>().token;
+  };
+  const site = (name: string, type: SiteType): RegisterSite => ({ name, type, labels: { 'svc.io/region': 'local' }, nodes: [node] });
+  const groups: Array<{ agent: string; type: SiteType; adminTokenFile: string; sites: RegisterSite[] }> = [
+    { agent: 'local-re', type: 'REGIONAL_EDGE', adminTokenFile: 'platform-api-token', sites: [site('local-re-1', 'REGIONAL_EDGE'), site('local-re-2', 'REGIONAL_EDGE')] },
+    { agent: 'local-ce', type: 'CUSTOMER_EDGE', adminTokenFile: 'api-token', sites: [site('local-ce-1', 'CUSTOMER_EDGE')] },
+  ];
+  const agents: SiteAgent[] = [];
+  try {
+    for (const group of groups) {
+      agents.push(
+        await startSiteAgent({
+          home: join(options.home, 'sites', group.agent),
+          agent: group.agent,
+          sites: group.sites,
+          token: await tokenOf(group.type, group.adminTokenFile),
+          server: options.url,
+          heartbeatSeconds: 10,
+          logger: options.logger.child({ agent: group.agent }),
+        }),
+      );
+    }
+  } catch (error) {
+    await Promise.all(agents.map((a) => a.close()));
+    throw error;
+  }
+  const sites = agents.flatMap((a) => a.sites);
+  options.logger.info({ sites }, 'local sites running (simulated runtime)');
+  return { sites, close: async () => void (await Promise.all(agents.map((a) => a.close()))) };
+}
