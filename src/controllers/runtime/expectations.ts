@@ -19,6 +19,13 @@ export class Expectations {
     this.records.set(key, { adds, deletes: new Set(deleteUids), at: this.now() });
   }
 
+  /** Adds `adds` creations to what the owner expects (before each create, when they are made one by one). */
+  raise(key: string, adds: number): void {
+    const record = this.records.get(key);
+    if (record === undefined || this.now() - record.at > this.ttlMs) this.expect(key, adds);
+    else this.records.set(key, { adds: Math.max(0, record.adds) + adds, deletes: record.deletes, at: this.now() });
+  }
+
   /** The informer saw a pod of the owner appear (or a create failed and will not appear). */
   creationObserved(key: string): void {
     const record = this.records.get(key);
