@@ -62,7 +62,10 @@ export function deploymentReconciler(context: ControllerContext, expectations: E
 
     for (const group of groups) {
       if (deleting) outcome.shares.push(share(group, group.newRS, group.oldRSs));
-      else if (group.placed === undefined) outcome.shares.push(await drainSite(target, group, maxReplicas));
+      else if (group.placed === undefined) {
+        const drained = await drainSite(target, group, maxReplicas);
+        if (drained.oldRSs.length > 0) outcome.shares.push(drained);
+      }
       else outcome.shares.push(await syncSite(group));
     }
 
