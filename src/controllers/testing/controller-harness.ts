@@ -119,7 +119,7 @@ export const labelOnlyTemplate: PodTemplateFor = (_cluster, _workload, template,
  * A memory store, the virtual cluster storage, a fake placement (sites `siteNames` placed)
  * and inventory, and a controller manager running `controllers` with a short election.
  */
-export async function startControllerHarness(options: { controllers: () => ControllerStarter[]; siteNames: readonly string[] }): Promise<ControllerHarness> {
+export async function startControllerHarness(options: { controllers: () => ControllerStarter[]; siteNames: readonly string[]; podTemplateFor?: PodTemplateFor }): Promise<ControllerHarness> {
   const store = openMemoryStore();
   const clock = systemClock();
   const logger = createLogger({ level: process.env.LOG_LEVEL ?? 'silent' });
@@ -137,7 +137,7 @@ export async function startControllerHarness(options: { controllers: () => Contr
       store,
       storage,
       placement,
-      podTemplateFor: labelOnlyTemplate,
+      podTemplateFor: options.podTemplateFor ?? labelOnlyTemplate,
       events: recorder,
       sites,
       clock,
