@@ -39,8 +39,10 @@ export interface UpdateOptions {
   /**
    * `status`: write through the status strategy (`/status`). `scale`: a `/scale` write, through
    * the main strategy, that leaves managedFields as they are (kube 1.17 tracks them on the Scale).
+   * `binding`: the platform's binding write through the strategy's `binding` rules (pods'
+   * `spec.nodeName`); no HTTP route passes it.
    */
-  readonly subresource?: 'status' | 'scale';
+  readonly subresource?: 'status' | 'scale' | 'binding';
   /** Retry on a write conflict (a PATCH without a resourceVersion); else the conflict is the answer. */
   readonly retryOnConflict?: boolean;
   /** A server-side apply: the apply machinery set managedFields, so no Update entry is recorded (kube's applyPatcher). */
@@ -202,9 +204,11 @@ export class GenericStore {
     this.carrySystemMetadata(object, old, scope.cluster);
     object.metadata.resourceVersion = old.metadata.resourceVersion;
     let causes: StatusCause[];
-    if (options.subresource === 'status' && strategy.status !== undefined) {
-      strategy.status.prepareForUpdate(object, old);
-      causes = [...validateObjectMetaUpdate(object.metadata, old.metadata, this.metaRules()), ...strategy.status.validateUpdate(object, old, context)];
+    const subStrategy = options.subresource === 'status' ? strategy.status : options.subresource === 'binding' ? strategy.binding : undefined;
+    if (options.subresource === 'binding' && subStrategy === undefined) throw StatusError.methodNotAllowed('create', this.ref);
+    if (subStrategy !== undefined) {
+      subStrategy.prepareForUpdate(object, old);
+      causes = [...validateObjectMetaUpdate(object.metadata, old.metadata, this.metaRules()), ...subStrategy.validateUpdate(object, old, context)];
     } else {
       strategy.prepareForUpdate(object, old);
       causes = [...validateObjectMetaUpdate(object.metadata, old.metadata, this.metaRules()), ...strategy.validateUpdate(object, old, context)];

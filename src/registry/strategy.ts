@@ -85,6 +85,12 @@ export interface Strategy {
   /** DELETE without a propagation policy: Orphan for batch Jobs and CronJobs, else Background. */
   readonly defaultPropagation: PropagationPolicy;
   readonly status?: StatusStrategy;
+  /**
+   * The platform's binding write (kube's `pods/binding`): what a scheduler may change on a
+   * stored object that the main strategy forbids (a pod's `spec.nodeName`). Never routed from
+   * HTTP; only the platform's own clients pass `subresource: 'binding'`.
+   */
+  readonly binding?: StatusStrategy;
   readonly scale?: ScaleAccess;
   readonly allocation?: AllocationHooks;
   /** DELETE answers with the object instead of a Status (pods). */

@@ -140,6 +140,10 @@ describe('deployment strategy', () => {
     const write: KubeObject = { ...deployment({ replicas: 5 }), metadata: { name: 'web', resourceVersion: '9' }, status: { replicas: 1, readyReplicas: 2, availableReplicas: 3, collisionCount: 1 } };
     status.prepareForUpdate(write, stored);
     assert.deepEqual(write.spec, stored.spec);
+    const annotated: KubeObject = { ...stored, metadata: { ...stored.metadata, labels: { other: 'x' }, annotations: { 'deployment.kubernetes.io/revision': '2' } } };
+    status.prepareForUpdate(annotated, stored);
+    assert.deepEqual(annotated.metadata.annotations, { 'deployment.kubernetes.io/revision': '2' }, 'annotations written through /status stay, as kube 1.17');
+    assert.deepEqual(annotated.metadata.labels, stored.metadata.labels, 'labels do not');
     assert.deepEqual(printed(status.validateUpdate(write, stored, TEST_CONTEXT)), [
       'status.readyReplicas: Invalid value: 2: cannot be greater than status.replicas',
       'status.availableReplicas: Invalid value: 3: cannot be greater than status.replicas',

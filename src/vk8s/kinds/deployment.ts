@@ -1,5 +1,6 @@
 import type { StatusCause } from '../../apimachinery/errors/status-error.js';
 import { fieldError } from '../../apimachinery/errors/status-error.js';
+import type { StatusStrategy } from '../../registry/strategy.js';
 import type { KubeObject } from '../object.js';
 import { baseStrategy, resourceOf } from './base-strategy.js';
 import { defaultPodTemplateSpec } from './pod-spec-defaults.js';
@@ -109,6 +110,25 @@ function validateDeploymentStatus(object: KubeObject, old: KubeObject): StatusCa
 const templateSpec = (object: KubeObject) => specOf<DeploymentSpec>(object).template?.spec;
 
 /**
+ * deploymentStatusStrategy: kube 1.17 resets only spec and labels on a `/status` write, so
+ * annotations written there stay — the deployment controller records the revision (and the
+ * platform its per-site breakdown) that way, without bumping the generation. Other metadata
+ * keeps its stored value here (the generic store validates the annotations as on any write).
+ */
+function deploymentStatusStrategy(): StatusStrategy {
+  const base = workloadStatusStrategy(validateDeploymentStatus);
+  return {
+    prepareForUpdate: (object, old) => {
+      const annotations = object.metadata.annotations;
+      base.prepareForUpdate(object, old);
+      if (annotations == null) delete object.metadata.annotations;
+      else object.metadata.annotations = annotations;
+    },
+    validateUpdate: (object, old, context) => base.validateUpdate(object, old, context),
+  };
+}
+
+/**
  * deployments (apps/v1): kube-apiserver 1.17's deploymentStrategy. Generation starts at 1 and
  * bumps on spec or annotation changes (annotations are copied to the ReplicaSets); the
  * selector is immutable; scale reads spec/status replicas and the selector.
@@ -124,6 +144,6 @@ export const deploymentStrategy = baseStrategy(resourceOf('apps', 'v1', 'deploym
       ...validateImmutable(selector, specOf<DeploymentSpec>(old).selector, 'spec.selector', goLabelSelector(selector)),
     ];
   },
-  status: workloadStatusStrategy(validateDeploymentStatus),
+  status: deploymentStatusStrategy(),
   scale: replicasScale(),
 });

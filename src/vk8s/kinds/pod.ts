@@ -2,6 +2,7 @@ import { fieldError, type StatusCause } from '../../apimachinery/errors/status-e
 import { dns1123SubdomainProblems, qualifiedNameProblems } from '../../apimachinery/validation/names.js';
 import type { KubeObject } from '../object.js';
 import { baseStrategy, keepStatus, resourceOf } from './base-strategy.js';
+import { podBindingStrategy } from './pod-binding.js';
 import { defaultPodOnlyFields, defaultPodSpec } from './pod-spec-defaults.js';
 import { dropDisabledPodSpecFields } from './pod-spec-drop.js';
 import { podQosClass } from './pod-spec-qos.js';
@@ -122,6 +123,7 @@ function validatePodStatus(object: KubeObject, old: KubeObject): StatusCause[] {
  * immutable but for images, activeDeadlineSeconds and added tolerations. DELETE answers with
  * the pod; the default grace period is the pod's terminationGracePeriodSeconds, but zero for
  * a pod no node runs (unscheduled, or already Succeeded/Failed), as kube's CheckGracefulDelete.
+ * The platform's scheduler binds pods through `subresource: 'binding'` (pod-binding.ts).
  */
 export const podStrategy = baseStrategy(resourceOf('', 'v1', 'pods'), {
   defaults: (object) => {
@@ -154,6 +156,7 @@ export const podStrategy = baseStrategy(resourceOf('', 'v1', 'pods'), {
     };
   },
   status: workloadStatusStrategy(validatePodStatus),
+  binding: podBindingStrategy(),
   returnDeletedObject: true,
   defaultGracePeriodSeconds: (object) => {
     const phase = statusOf<PodStatus>(object).phase;

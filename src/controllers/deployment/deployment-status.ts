@@ -1,0 +1,143 @@
+import { sum, type RsView } from './replica-set-view.js';
+import { conditionOf, newCondition, REASONS, removeCondition, setCondition, type DeploymentCondition } from './deployment-conditions.js';
+import { maxUnavailableOf, type RolloutStrategy } from './rollout-math.js';
+
+/** One site's ReplicaSets of a Deployment. */
+export interface SiteShare {
+  readonly site: string;
+  /** Whether the Deployment is placed on the site now (else its ReplicaSets are draining). */
+  readonly placed: boolean;
+  readonly newRS?: RsView;
+  readonly oldRSs: readonly RsView[];
+}
+
+/** The per-site breakdown users read in the `svc.io/site-status` annotation. */
+export interface SiteCounts {
+  readonly replicas: number;
+  readonly updatedReplicas: number;
+  readonly readyReplicas: number;
+  readonly availableReplicas: number;
+}
+
+export interface DeploymentStatusView {
+  observedGeneration?: number;
+  replicas?: number;
+  updatedReplicas?: number;
+  readyReplicas?: number;
+  availableReplicas?: number;
+  unavailableReplicas?: number;
+  conditions?: DeploymentCondition[];
+  collisionCount?: number;
+}
+
+export function siteCounts(share: SiteShare): SiteCounts {
+  const all = allOf(share);
+  return { replicas: sum(all, 'statusReplicas'), updatedReplicas: share.placed ? (share.newRS?.statusReplicas ?? 0) : 0, readyReplicas: sum(all, 'readyReplicas'), availableReplicas: sum(all, 'availableReplicas') };
+}
+
+/** `{"<site>": {replicas, updatedReplicas, readyReplicas, availableReplicas}, …}` with sites in name order. */
+export function siteStatusJson(shares: readonly SiteShare[]): string {
+  const out: Record<string, SiteCounts> = {};
+  for (const share of [...shares].sort((a, b) => (a.site < b.site ? -1 : a.site > b.site ? 1 : 0))) out[share.site] = siteCounts(share);
+  return JSON.stringify(out);
+}
+
+export interface StatusInput {
+  readonly name: string;
+  readonly generation: number;
+  /** spec.replicas (per site). */
+  readonly replicas: number;
+  readonly strategy: RolloutStrategy;
+  readonly progressDeadlineSeconds?: number;
+  readonly shares: readonly SiteShare[];
+  readonly previous: DeploymentStatusView;
+  /** Conditions as this sync left them (paused/resumed, found/created new ReplicaSet). */
+  readonly conditions: readonly DeploymentCondition[];
+  /** Whether a rollout step ran (kube's syncRolloutStatus) rather than a resize only (syncDeploymentStatus). */
+  readonly rollout: boolean;
+  readonly replicaFailure?: { readonly reason: string; readonly message: string };
+  readonly collisionCount?: number;
+  readonly now: Date;
+}
+
+/**
+ * The Deployment's status, summed over its sites (kube's calculateStatus and, for a rollout,
+ * syncRolloutStatus). Replicas are per site, so "complete" means every placed site runs
+ * `replicas` updated, available pods and no other; Available means every placed site has its
+ * minimum (replicas − maxUnavailable) available. Also returns when to look again for the
+ * progress deadline.
+ */
+export function deploymentStatus(input: StatusInput): { status: DeploymentStatusView; requeueAfterMs?: number } {
+  const now = rfc3339(input.now);
+  const counts = input.shares.map(siteCounts);
+  const total = (field: keyof SiteCounts): number => counts.reduce((t, c) => t + c[field], 0);
+  const placed = input.shares.filter((s) => s.placed);
+  const specTotal = input.shares.reduce((t, s) => t + sum(allOf(s), 'specReplicas'), 0);
+  const status: DeploymentStatusView = {
+    observedGeneration: input.generation,
+    replicas: total('replicas'),
+    updatedReplicas: total('updatedReplicas'),
+    readyReplicas: total('readyReplicas'),
+    availableReplicas: total('availableReplicas'),
+    unavailableReplicas: Math.max(0, specTotal - total('availableReplicas')),
+    ...(input.collisionCount === undefined ? {} : { collisionCount: input.collisionCount }),
+  };
+  const minimum = input.replicas - maxUnavailableOf(input.strategy, input.replicas);
+  const available = placed.every((s) => siteCounts(s).availableReplicas >= minimum);
+  let conditions = available
+    ? setCondition(input.conditions, newCondition('Available', 'True', REASONS.minimumAvailable, 'Deployment has minimum availability.', now))
+    : setCondition(input.conditions, newCondition('Available', 'False', REASONS.minimumUnavailable, 'Deployment does not have minimum availability.', now));
+  let requeueAfterMs: number | undefined;
+  const deadline = input.progressDeadlineSeconds;
+  if (input.rollout) {
+    if (deadline === undefined) conditions = removeCondition(conditions, 'Progressing');
+    else ({ conditions, requeueAfterMs } = progressing(input, status, conditions, placed, deadline));
+  }
+  conditions = input.replicaFailure === undefined ? removeCondition(conditions, 'ReplicaFailure') : setCondition(conditions, newCondition('ReplicaFailure', 'True', input.replicaFailure.reason, input.replicaFailure.message, now));
+  status.conditions = conditions;
+  return requeueAfterMs === undefined ? { status } : { status, requeueAfterMs };
+}
+
+function progressing(input: StatusInput, status: DeploymentStatusView, conditions: DeploymentCondition[], placed: readonly SiteShare[], deadline: number): { conditions: DeploymentCondition[]; requeueAfterMs?: number } {
+  const now = rfc3339(input.now);
+  const current = conditionOf(conditions, 'Progressing');
+  if (status.replicas === status.updatedReplicas && current?.reason === REASONS.newRSAvailable) return { conditions };
+  const newNames = placed.flatMap((s) => (s.newRS === undefined ? [] : [s.newRS.name]));
+  const subject = newNames.length === 1 ? `ReplicaSet "${newNames[0] ?? ''}"` : `Deployment "${input.name}"`;
+  const desired = input.replicas * placed.length;
+  const complete = status.updatedReplicas === desired && status.replicas === desired && status.availableReplicas === desired;
+  const previous = input.previous;
+  const advanced =
+    (status.updatedReplicas ?? 0) > (previous.updatedReplicas ?? 0) ||
+    (status.replicas ?? 0) - (status.updatedReplicas ?? 0) < (previous.replicas ?? 0) - (previous.updatedReplicas ?? 0) ||
+    (status.readyReplicas ?? 0) > (previous.readyReplicas ?? 0) ||
+    (status.availableReplicas ?? 0) > (previous.availableReplicas ?? 0);
+  if (complete) return { conditions: setCondition(conditions, newCondition('Progressing', 'True', REASONS.newRSAvailable, `${subject} has successfully progressed.`, now)) };
+  if (advanced) {
+    const next = newCondition('Progressing', 'True', REASONS.replicaSetUpdated, `${subject} is progressing.`, now);
+    const kept = current?.status === 'True' ? { ...next, lastTransitionTime: current.lastTransitionTime } : next;
+    return withDeadline([...removeCondition(conditions, 'Progressing'), kept], input.now, deadline);
+  }
+  const since = Date.parse(current?.lastUpdateTime ?? '');
+  const timedOut = current !== undefined && current.reason !== REASONS.newRSAvailable && (current.reason === REASONS.timedOut || (Number.isFinite(since) && since + deadline * 1000 < input.now.getTime()));
+  if (timedOut) return { conditions: setCondition(conditions, newCondition('Progressing', 'False', REASONS.timedOut, `${subject} has timed out progressing.`, now)) };
+  return withDeadline(conditions, input.now, deadline);
+}
+
+/** kube's requeueStuckDeployment: look again when the progress deadline of a rollout in progress passes. */
+function withDeadline(conditions: DeploymentCondition[], now: Date, deadline: number): { conditions: DeploymentCondition[]; requeueAfterMs?: number } {
+  const current = conditionOf(conditions, 'Progressing');
+  if (current === undefined || current.status !== 'True' || current.reason === REASONS.newRSAvailable) return { conditions };
+  const since = Date.parse(current.lastUpdateTime ?? '');
+  if (!Number.isFinite(since)) return { conditions };
+  return { conditions, requeueAfterMs: Math.max(0, since + deadline * 1000 - now.getTime()) + 1000 };
+}
+
+function allOf(share: SiteShare): readonly RsView[] {
+  return share.newRS === undefined ? share.oldRSs : [...share.oldRSs, share.newRS];
+}
+
+/** RFC 3339 with seconds, as kube's metav1.Time. */
+export function rfc3339(date: Date): string {
+  return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}

@@ -1,0 +1,64 @@
+import type { PlacedSite } from '../../placement/placed-site.js';
+import { POD_SITE_LABEL } from '../../sites/site-model.js';
+import type { PodTemplateSpec } from '../../vk8s/kinds/pod-spec-types.js';
+import { semanticEqual } from '../../vk8s/kinds/workload-common.js';
+import type { ReplicaSetSpec } from '../../vk8s/kinds/workload-types.js';
+import { specOf } from '../../vk8s/kinds/workload-types.js';
+import type { KubeObject } from '../../vk8s/object.js';
+import { withoutHashLabel } from './pod-template-hash.js';
+import { byCreation, rsViewOf } from './replica-set-view.js';
+
+/** A Deployment's ReplicaSets on one site. */
+export interface SiteGroup {
+  readonly site: string;
+  /** The site as placement gives it; undefined when the Deployment left the site (its ReplicaSets drain). */
+  readonly placed?: PlacedSite;
+  /** The ReplicaSet whose template is the Deployment's (the oldest, should there be several). */
+  readonly newRS?: KubeObject;
+  readonly oldRSs: readonly KubeObject[];
+}
+
+/** kube's EqualIgnoreHash: the templates match but for the pod-template-hash label. */
+export function sameTemplate(rs: KubeObject, template: PodTemplateSpec | undefined): boolean {
+  return semanticEqual(withoutHashLabel(specOf<ReplicaSetSpec>(rs).template ?? {}), withoutHashLabel(template ?? {}));
+}
+
+/**
+ * The Deployment's ReplicaSets by site (their `svc.io/siteName` label): every placed site,
+ * with or without ReplicaSets, then the sites it left that still have some (a ReplicaSet
+ * without the label counts as a left site named ""). Sites in name order.
+ */
+export function groupBySite(owned: readonly KubeObject[], placed: readonly PlacedSite[], template: PodTemplateSpec | undefined): SiteGroup[] {
+  const bySite = new Map<string, KubeObject[]>();
+  for (const rs of owned) {
+    const site = rs.metadata.labels?.[POD_SITE_LABEL] ?? '';
+    const list = bySite.get(site);
+    if (list === undefined) bySite.set(site, [rs]);
+    else list.push(rs);
+  }
+  const placedByName = new Map(placed.map((s) => [s.name, s]));
+  const names = [...new Set([...placedByName.keys(), ...bySite.keys()])].sort();
+  return names.map((site) => {
+    const rss = (bySite.get(site) ?? []).slice().sort((a, b) => byCreation(rsViewOf(a), rsViewOf(b)));
+    const where = placedByName.get(site);
+    const newRS = where === undefined ? undefined : rss.find((rs) => sameTemplate(rs, template));
+    return { site, ...(where === undefined ? {} : { placed: where }), ...(newRS === undefined ? {} : { newRS }), oldRSs: rss.filter((rs) => rs !== newRS) };
+  });
+}
+
+/**
+ * The revision of the Deployment's current template (kube's newRevision, across sites so
+ * every site's new ReplicaSet gets the same number): one more than the highest revision of
+ * the ReplicaSets of other templates — or the revision ReplicaSets of this template already
+ * carry, when higher.
+ */
+export function currentRevision(owned: readonly KubeObject[], template: PodTemplateSpec | undefined): number {
+  let older = 0;
+  let current = 0;
+  for (const rs of owned) {
+    const revision = rsViewOf(rs).revision;
+    if (sameTemplate(rs, template)) current = Math.max(current, revision);
+    else older = Math.max(older, revision);
+  }
+  return Math.max(older + 1, current);
+}

@@ -1,0 +1,135 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { Registry } from 'prom-client';
+import type { Logger } from '../../observability/logger.js';
+import type { PlacementView } from '../../placement/placement-view.js';
+import type { GenericStore } from '../../registry/generic-store.js';
+import type { Clock } from '../../server/clock.js';
+import type { SiteInventory } from '../../sites/site-inventory.js';
+import type { Store } from '../../store/types.js';
+import type { VirtualClusterStorage } from '../../vk8s/cluster-storage.js';
+import { deploymentController } from '../deployment/deployment-controller.js';
+import type { EventRecorder } from '../events/event-recorder.js';
+import { replicaSetController } from '../replicaset/replica-set-controller.js';
+import { startLeaderElection, type LeaderElector } from '../runtime/leader-election.js';
+import { ObjectInformer } from '../runtime/object-informer.js';
+import { schedulerController } from '../scheduler/scheduler.js';
+import type { ControllerContext, ControllerStarter, PodTemplateFor, RunningController, SharedInformers } from './controller-context.js';
+import { controllerMetrics } from './controller-metrics.js';
+import { TermSubscriptions } from './term-subscriptions.js';
+
+export interface ControllerManagerOptions {
+  /** The store the election lease lives in (the one the storage uses). */
+  readonly store: Store;
+  /** Started: its watch caches have listed. */
+  readonly storage: VirtualClusterStorage;
+  readonly placement: PlacementView;
+  readonly podTemplateFor: PodTemplateFor;
+  readonly events: EventRecorder;
+  readonly sites: SiteInventory;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly metrics?: Registry;
+  /** This process in the election (default `<hostname>_<pid>_<random>`). */
+  readonly identity?: string;
+  /** The election (key `/leases/controllers/<name>`, default name `vk8s-controllers`) and its timing. */
+  readonly election?: { readonly name?: string; readonly ttlSeconds?: number; readonly renewIntervalMs?: number; readonly retryIntervalMs?: number };
+  /** The controllers run while leading (default: deployment, replicaset, scheduler). */
+  readonly controllers?: readonly ControllerStarter[];
+  /** Workers per controller, instead of each controller's default. */
+  readonly workers?: number;
+}
+
+export interface ControllerManager {
+  readonly informers: SharedInformers;
+  readonly isLeader: boolean;
+  /** Stops the controllers (releasing the lease at once), the election and the informers. */
+  stop(): Promise<void>;
+}
+
+/** The controllers the manager runs unless told otherwise. */
+export function defaultControllers(): ControllerStarter[] {
+  return [deploymentController(), replicaSetController(), schedulerController()];
+}
+
+/**
+ * kube-controller-manager for the virtual clusters: one shared informer per resource the
+ * controllers read (Deployments, ReplicaSets, pods; warm in every process, so a new leader
+ * starts at once), and — only while this process holds the `vk8s-controllers` store lease —
+ * the controllers, each a work queue fed by those informers, the placement view and the site
+ * inventory. Losing the lease closes the term at once: no handler hears another event, the
+ * queues shut down, the reconciles in flight finish, then the process campaigns again.
+ */
+export async function startControllerManager(options: ControllerManagerOptions): Promise<ControllerManager> {
+  const { logger, storage } = options;
+  const lifetime = new AbortController();
+  const informer = (group: string, resource: string): ObjectInformer => new ObjectInformer(storage.storeFor({ group, resource }) as GenericStore, logger.child({ informer: resource }));
+  const informers: SharedInformers = { deployments: informer('apps', 'deployments'), replicaSets: informer('apps', 'replicasets'), pods: informer('', 'pods') };
+  const metrics = controllerMetrics(options.metrics);
+  let term: TermSubscriptions | undefined;
+  for (const shared of Object.values(informers) as ObjectInformer[]) shared.onEvent((event) => term?.tellInformer(shared, event));
+  options.placement.onClusterChange((cluster) => term?.tellCluster(cluster));
+  options.sites.onChange((site) => term?.tellSite(site));
+  await Promise.all(Object.values(informers).map((shared: ObjectInformer) => shared.start(lifetime.signal)));
+
+  const starters = options.controllers ?? defaultControllers();
+  let running: RunningController[] = [];
+  let stopping: Promise<void> | undefined;
+  const endTerm = (): Promise<void> => {
+    if (stopping !== undefined) return stopping;
+    term?.close();
+    term = undefined;
+    const ending = running;
+    running = [];
+    metrics.setLeader(false);
+    stopping = Promise.all(ending.map((c) => c.stop())).then(() => undefined);
+    return stopping;
+  };
+
+  const elector: LeaderElector = startLeaderElection({
+    store: options.store,
+    name: options.election?.name ?? 'vk8s-controllers',
+    identity: options.identity ?? `${hostname()}_${process.pid}_${randomBytes(4).toString('hex')}`,
+    logger,
+    ...(options.election?.ttlSeconds === undefined ? {} : { ttlSeconds: options.election.ttlSeconds }),
+    ...(options.election?.renewIntervalMs === undefined ? {} : { renewIntervalMs: options.election.renewIntervalMs }),
+    ...(options.election?.retryIntervalMs === undefined ? {} : { retryIntervalMs: options.election.retryIntervalMs }),
+    onStartedLeading: (signal) => {
+      stopping = undefined;
+      const subscriptions = new TermSubscriptions(logger);
+      term = subscriptions;
+      metrics.setLeader(true);
+      const context: ControllerContext = {
+        informers,
+        on: subscriptions,
+        storage,
+        placement: options.placement,
+        podTemplateFor: options.podTemplateFor,
+        events: options.events,
+        sites: options.sites,
+        clock: options.clock,
+        logger,
+        metrics,
+        ...(options.workers === undefined ? {} : { workers: options.workers }),
+      };
+      for (const starter of starters) {
+        running.push(starter.start(context));
+        logger.info({ controller: starter.name }, 'controller started');
+      }
+      signal.addEventListener('abort', () => void endTerm(), { once: true });
+    },
+    onStoppedLeading: () => endTerm(),
+  });
+
+  return {
+    informers,
+    get isLeader() {
+      return elector.isLeader;
+    },
+    stop: async () => {
+      await elector.stop();
+      await endTerm();
+      lifetime.abort();
+    },
+  };
+}

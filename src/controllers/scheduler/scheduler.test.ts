@@ -1,0 +1,76 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { PodSpec } from '../../vk8s/kinds/pod-spec-types.js';
+import { specOf } from '../../vk8s/kinds/workload-types.js';
+import type { KubeObject } from '../../vk8s/object.js';
+import { podConditionOf } from '../runtime/pod-state.js';
+import { eventually, siteNode, startControllerHarness, type ControllerHarness } from '../testing/controller-harness.js';
+import { schedulerController } from './scheduler.js';
+
+describe('scheduler over a memory store', () => {
+  let h: ControllerHarness;
+
+  before(async () => {
+    h = await startControllerHarness({ controllers: () => [schedulerController()], siteNames: ['re-paris', 'ce-lyon'] });
+    h.sites.setNodes('ce-lyon', [siteNode('ce-lyon', 'n1', '1', '2Gi'), siteNode('ce-lyon', 'n2', '1', '2Gi'), siteNode('ce-lyon', 'n3', '1', '2Gi')]);
+    h.sites.setNodes('re-paris', [siteNode('re-paris', 'n1', '8', '16Gi'), siteNode('re-paris', 'n2', '8', '16Gi', false)]);
+  });
+  after(() => h.stop());
+
+  const pod = async (name: string, site: string, cpu: string, memory = '64Mi'): Promise<KubeObject> => {
+    const object: KubeObject = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name, labels: { 'svc.io/siteName': site } },
+      spec: { containers: [{ name: 'c', image: 'nginx', resources: { limits: { cpu, memory } } }] },
+    };
+    h.pods.strategy.defaults(object);
+    return h.pods.create(h.scope, object);
+  };
+  const nodeOf = async (name: string): Promise<string> => specOf<PodSpec>(await h.pods.get(h.cluster, name)).nodeName ?? '';
+
+  it('scheduler binds a pod to a ready node of its site, with PodScheduled and a Scheduled event', async () => {
+    await pod('small', 're-paris', '500m');
+    await eventually('the pod is bound', async () => (await nodeOf('small')) !== '');
+    assert.equal(await nodeOf('small'), 're-paris-n1', 'the not-ready node is never chosen');
+    const bound = await h.pods.get(h.cluster, 'small');
+    assert.equal(podConditionOf(bound, 'PodScheduled')?.status, 'True');
+    assert.ok(h.events.some((e) => e.object === 'small' && e.type === 'Normal' && e.reason === 'Scheduled' && e.message === 'Successfully assigned default/small to re-paris-n1'));
+  });
+
+  it('scheduler fills the nodes of a site and leaves what fits nowhere Pending with FailedScheduling', async () => {
+    await Promise.all(['a', 'b', 'c'].map((n) => pod(`fill-${n}`, 'ce-lyon', '600m')));
+    await eventually('three pods bound', async () => (await Promise.all(['a', 'b', 'c'].map((n) => nodeOf(`fill-${n}`)))).every((node) => node !== ''));
+    const nodes = await Promise.all(['a', 'b', 'c'].map((n) => nodeOf(`fill-${n}`)));
+    assert.deepEqual(nodes.sort(), ['ce-lyon-n1', 'ce-lyon-n2', 'ce-lyon-n3'], 'one per node: 600m of 1 CPU each');
+    await pod('too-big', 'ce-lyon', '600m');
+    const message = '0/3 nodes are available: 3 Insufficient cpu.';
+    await eventually('the pod is unschedulable', async () => podConditionOf(await h.pods.get(h.cluster, 'too-big'), 'PodScheduled')?.reason === 'Unschedulable');
+    const pending = await h.pods.get(h.cluster, 'too-big');
+    assert.deepEqual(
+      [podConditionOf(pending, 'PodScheduled')?.status, podConditionOf(pending, 'PodScheduled')?.message, (pending.status as { phase: string }).phase, await nodeOf('too-big')],
+      ['False', message, 'Pending', ''],
+    );
+    assert.ok(h.events.some((e) => e.object === 'too-big' && e.type === 'Warning' && e.reason === 'FailedScheduling' && e.message === message));
+  });
+
+  it('scheduler tries again when a pod of the site goes or its nodes change', async () => {
+    await h.pods.delete(h.scope, 'fill-a', { gracePeriodSeconds: 0 });
+    await eventually('the pending pod takes the freed node', async () => (await nodeOf('too-big')) !== '');
+    await pod('bigger', 'ce-lyon', '2');
+    await eventually('it waits', async () => podConditionOf(await h.pods.get(h.cluster, 'bigger'), 'PodScheduled')?.status === 'False');
+    h.sites.setNodes('ce-lyon', [...h.sites.nodesOf('ce-lyon'), siteNode('ce-lyon', 'n4', '4', '8Gi')]);
+    await eventually('a new node takes it', async () => (await nodeOf('bigger')) === 'ce-lyon-n4');
+  });
+
+  it('scheduler keeps a vK8s within its quota on a regional-edge site', async () => {
+    h.sites.setQuota('re-paris', { cpuMillis: 1500, memoryBytes: 4 * 2 ** 30 });
+    await pod('quota-a', 're-paris', '800m');
+    await eventually('bound within the quota', async () => (await nodeOf('quota-a')) !== '');
+    await pod('quota-b', 're-paris', '800m');
+    await eventually('refused by the quota', async () => podConditionOf(await h.pods.get(h.cluster, 'quota-b'), 'PodScheduled')?.reason === 'Unschedulable');
+    const message = podConditionOf(await h.pods.get(h.cluster, 'quota-b'), 'PodScheduled')?.message ?? '';
+    assert.equal(message, "the quota of virtual_k8s default/vk1 on site re-paris is reached (cpu: the pod's limits need 800m, 1300m of 1500m in use)");
+    assert.ok(h.events.some((e) => e.object === 'quota-b' && e.reason === 'FailedScheduling' && e.message === message));
+  });
+});
