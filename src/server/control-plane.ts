@@ -24,7 +24,11 @@ import type { HealthCheck } from './health.js';
 import { startSitePlane } from '../sites/site-plane.js';
 import type { SiteInventory } from '../sites/site-inventory.js';
 import { startClusterJanitor } from '../vk8s/cluster-janitor.js';
-import { startGarbageCollector } from '../controllers/garbage-collector/garbage-collector.js';
+import { createEventRecorder } from '../controllers/events/event-recorder.js';
+import { defaultControllers, startControllerManager } from '../controllers/manager/controller-manager.js';
+import { garbageCollectorController } from '../controllers/manager/garbage-collector-controller.js';
+import { PlacementEngine } from '../placement/placement-engine.js';
+import { createPodTemplateFor } from '../placement/pod-template-for.js';
 import { VirtualClusterStorage } from '../vk8s/cluster-storage.js';
 import { printerTableFormat } from '../vk8s/http/printer-table-format.js';
 import { serverSideApply } from '../vk8s/server-side-apply.js';
@@ -33,7 +37,7 @@ import { PlacementConfigIndex } from '../placement/config-index.js';
 import { createFlavorAdmission } from '../placement/flavor-admission-hook.js';
 import { NoRunningContainersBackend, type PodStreamBackend } from '../vk8s/streams/index.js';
 import { writeFileAtomic } from './atomic-file.js';
-import { systemClock } from './clock.js';
+import { systemClock, type Clock } from './clock.js';
 import { buildHttpServer } from './http-server.js';
 import { type ListenAddress, urlFor } from './listen-address.js';
 
@@ -64,6 +68,8 @@ export interface ControlPlaneOptions {
   readonly podStreams?: PodStreamBackend;
   /** Seconds without a heartbeat before a site is FAILED and its Nodes NotReady (default 40, kube's node-monitor-grace-period). */
   readonly siteGraceSeconds?: number;
+  /** What time it is (tests move it to run CronJobs); default the system clock. */
+  readonly clock?: Clock;
 }
 
 export interface SiteRegistration {
@@ -111,7 +117,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     const pki = await ensurePlatformPki({ dir: join(options.home, 'pki'), hosts: [options.listen.host] });
     logger.info({ outcome: pki.outcome, caCert: pki.caCertPath }, 'platform PKI ready');
 
-    const clock = systemClock();
+    const clock = options.clock ?? systemClock();
     // Every vK8s request finds its virtual_k8s object here, not with a store read.
     const placementIndex = new PlacementConfigIndex(logger);
     const configCache = new PrefixCache(store, '/config/', logger, placementIndex);
@@ -184,8 +190,23 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     cleanups.push(() => sitePlane.stop());
     sitePlane.registerRoutes(app);
     cleanups.push(startClusterJanitor({ store, storage: clusters, logger }));
-    const garbageCollector = startGarbageCollector({ storage: clusters, logger, metrics: metrics.registry });
-    cleanups.push(() => garbageCollector.stop());
+    // Controllers (leader-elected through a store lease): placement decides the sites, the
+    // event recorder tells users why, the site pod template applies flavors and site facts.
+    const events = createEventRecorder({ storage: clusters, clock, logger });
+    const placement = new PlacementEngine({ index: placementIndex, siteStates: sitePlane.inventory, recorder: events, logger });
+    const controllers = await startControllerManager({
+      store,
+      storage: clusters,
+      placement,
+      podTemplateFor: createPodTemplateFor(placementIndex),
+      events,
+      sites: sitePlane.inventory,
+      clock,
+      logger,
+      metrics: metrics.registry,
+      controllers: [...defaultControllers(), garbageCollectorController({ metrics: metrics.registry })],
+    });
+    cleanups.push(() => controllers.stop());
     registerVirtualClusterApi(app, {
       credentials,
       virtualK8sObjects: configCache,

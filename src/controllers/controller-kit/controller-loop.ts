@@ -2,7 +2,7 @@ import type { Logger } from '../../observability/logger.js';
 import type { ClusterRef } from '../../registry/strategy.js';
 import { runWorkers, type ReconcileResult } from '../run-workers.js';
 import { formatObjectKey, parseQueueKey, type ObjectKey } from '../runtime/object-key.js';
-import type { ObjectInformer } from '../runtime/object-informer.js';
+import type { Informer } from '../runtime/object-informer.js';
 import { WorkQueue, type WorkQueueOptions } from '../work-queue.js';
 
 export interface ControllerLoopOptions {
@@ -20,7 +20,7 @@ export interface ControllerLoop {
   enqueue(key: ObjectKey): void;
   enqueueAfter(key: ObjectKey, ms: number): void;
   /** Every object of `informer` (of `cluster` only, when given). */
-  enqueueAll(informer: ObjectInformer, cluster?: ClusterRef): void;
+  enqueueAll(informer: Informer, cluster?: ClusterRef): void;
   /** Shuts the queue down and waits for the reconciles in flight. */
   stop(): Promise<void>;
 }

@@ -1,4 +1,4 @@
-import type { ObjectInformer } from '../runtime/object-informer.js';
+import type { Informer } from '../runtime/object-informer.js';
 import { formatObjectKey, type ObjectKey } from '../runtime/object-key.js';
 import type { Expectations } from './expectations.js';
 import { controllerRefOf } from './pod-state.js';
@@ -18,7 +18,7 @@ export interface DependentEventsOptions {
  * Jobs of CronJobs): every change of a dependent enqueues its controlling owner, and a new
  * dependent, or one newly marked for deletion or gone, settles the owner's expectations.
  */
-export function watchDependents(informer: ObjectInformer, options: DependentEventsOptions): void {
+export function watchDependents(informer: Informer, options: DependentEventsOptions): void {
   const ownerOf = (cluster: ClusterRef, object: KubeObject): ObjectKey | undefined => {
     const ref = controllerRefOf(object);
     return ref === undefined || ref.kind !== options.ownerKind ? undefined : { cluster, name: ref.name };

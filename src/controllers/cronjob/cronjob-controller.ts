@@ -5,13 +5,13 @@ import { startControllerLoop } from '../controller-kit/controller-loop.js';
 import { watchDependents } from '../controller-kit/dependent-events.js';
 import { ObjectWriter } from '../controller-kit/object-writer.js';
 import type { EventRecorder } from '../events/event-recorder.js';
-import type { ObjectInformer } from '../runtime/object-informer.js';
+import type { Informer } from '../runtime/object-informer.js';
 import type { WorkQueueOptions } from '../work-queue.js';
 import { cronJobReconciler } from './cronjob-reconciler.js';
 
 export interface CronJobControllerDeps {
   /** Shared informers, started (synced) before the controller: cronjobs (batch/v1beta1), jobs (batch). */
-  readonly informers: { readonly cronJobs: ObjectInformer; readonly jobs: ObjectInformer };
+  readonly informers: { readonly cronJobs: Informer; readonly jobs: Informer };
   /** Writes Jobs and CronJob status. */
   readonly storage: VirtualClusterStorage;
   readonly events: EventRecorder;

@@ -8,7 +8,7 @@ import { hasReason, type ObjectWriter } from '../controller-kit/object-writer.js
 import { isControlledBy } from '../controller-kit/pod-state.js';
 import type { EventRecorder } from '../events/event-recorder.js';
 import type { ReconcileResult } from '../run-workers.js';
-import type { ObjectInformer } from '../runtime/object-informer.js';
+import type { Informer } from '../runtime/object-informer.js';
 import type { ObjectKey } from '../runtime/object-key.js';
 import { jobFromCronJob } from './cronjob-job-factory.js';
 import { planCronJob, type CronJobStatusView, type JobReference } from './cronjob-plan.js';
@@ -18,8 +18,8 @@ const COMPONENT = 'cronjob-controller';
 const MAX_SLEEP_MS = 24 * 3600_000;
 
 export interface CronJobReconcilerDeps {
-  readonly cronJobs: ObjectInformer;
-  readonly jobs: ObjectInformer;
+  readonly cronJobs: Informer;
+  readonly jobs: Informer;
   readonly writers: { readonly cronJobs: ObjectWriter; readonly jobs: ObjectWriter };
   readonly events: EventRecorder;
   readonly clock: Clock;

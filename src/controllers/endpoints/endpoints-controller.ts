@@ -5,13 +5,13 @@ import { startControllerLoop } from '../controller-kit/controller-loop.js';
 import { ObjectWriter } from '../controller-kit/object-writer.js';
 import { isPodReady, podSpecOf, podStatusOf } from '../controller-kit/pod-state.js';
 import type { EventRecorder } from '../events/event-recorder.js';
-import type { ObjectInformer } from '../runtime/object-informer.js';
+import type { Informer } from '../runtime/object-informer.js';
 import type { WorkQueueOptions } from '../work-queue.js';
 import { endpointsReconciler, servicesSelecting } from './endpoints-reconciler.js';
 
 export interface EndpointsControllerDeps {
   /** Shared informers, started (synced) before the controller: services, pods, endpoints. */
-  readonly informers: { readonly services: ObjectInformer; readonly pods: ObjectInformer; readonly endpoints: ObjectInformer };
+  readonly informers: { readonly services: Informer; readonly pods: Informer; readonly endpoints: Informer };
   /** Writes Endpoints (users cannot). */
   readonly storage: VirtualClusterStorage;
   readonly events: EventRecorder;

@@ -5,16 +5,16 @@ import type { KubeObject } from '../../vk8s/object.js';
 import { hasReason, type ObjectWriter } from '../controller-kit/object-writer.js';
 import type { EventRecorder } from '../events/event-recorder.js';
 import type { ReconcileResult } from '../run-workers.js';
-import type { ObjectInformer } from '../runtime/object-informer.js';
+import type { Informer } from '../runtime/object-informer.js';
 import type { ObjectKey } from '../runtime/object-key.js';
 import { endpointSubsets, selects, serviceSelector } from './endpoint-subsets.js';
 
 const COMPONENT = 'endpoint-controller';
 
 export interface EndpointsReconcilerDeps {
-  readonly services: ObjectInformer;
-  readonly pods: ObjectInformer;
-  readonly endpoints: ObjectInformer;
+  readonly services: Informer;
+  readonly pods: Informer;
+  readonly endpoints: Informer;
   readonly writer: ObjectWriter;
   readonly events: EventRecorder;
   readonly logger: Logger;

@@ -8,13 +8,13 @@ import { Expectations } from '../controller-kit/expectations.js';
 import { ObjectWriter } from '../controller-kit/object-writer.js';
 import type { PodTemplateFor } from '../controller-kit/pod-template-for.js';
 import type { EventRecorder } from '../events/event-recorder.js';
-import type { ObjectInformer } from '../runtime/object-informer.js';
+import type { Informer } from '../runtime/object-informer.js';
 import type { WorkQueueOptions } from '../work-queue.js';
 import { jobReconciler } from './job-reconciler.js';
 
 export interface JobControllerDeps {
   /** Shared informers, started (synced) before the controller: jobs (batch), pods. */
-  readonly informers: { readonly jobs: ObjectInformer; readonly pods: ObjectInformer };
+  readonly informers: { readonly jobs: Informer; readonly pods: Informer };
   /** The platform's internal client: writes pods and Job status. */
   readonly storage: VirtualClusterStorage;
   readonly placement: PlacementView;

@@ -13,7 +13,7 @@ import { isControlledBy, isPodReady, isTerminating, podPhase, restartCount, site
 import { formatSiteStatus, readSiteStatus, withSiteStatus } from '../controller-kit/site-status.js';
 import type { EventRecorder } from '../events/event-recorder.js';
 import type { ReconcileResult } from '../run-workers.js';
-import type { ObjectInformer } from '../runtime/object-informer.js';
+import type { Informer } from '../runtime/object-informer.js';
 import { formatObjectKey, type ObjectKey } from '../runtime/object-key.js';
 import { jobPod } from './job-pod-factory.js';
 import { planJobSite, type JobPodView, type JobSitePlan, type JobSiteRecord } from './job-site-plan.js';
@@ -23,8 +23,8 @@ export const JOB_RESOURCE = { group: 'batch', resource: 'jobs' } as const;
 const COMPONENT = 'job-controller';
 
 export interface JobReconcilerDeps {
-  readonly jobs: ObjectInformer;
-  readonly pods: ObjectInformer;
+  readonly jobs: Informer;
+  readonly pods: Informer;
   readonly writers: { readonly jobs: ObjectWriter; readonly pods: ObjectWriter };
   readonly placement: PlacementView;
   readonly podTemplateFor: PodTemplateFor;

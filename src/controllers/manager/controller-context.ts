@@ -23,6 +23,12 @@ export interface SharedInformers {
   readonly deployments: ObjectInformer;
   readonly replicaSets: ObjectInformer;
   readonly pods: ObjectInformer;
+  readonly statefulSets: ObjectInformer;
+  readonly jobs: ObjectInformer;
+  readonly cronJobs: ObjectInformer;
+  readonly persistentVolumeClaims: ObjectInformer;
+  readonly services: ObjectInformer;
+  readonly endpoints: ObjectInformer;
 }
 
 /** Subscriptions that last one leadership term (the manager drops them when the term ends). */

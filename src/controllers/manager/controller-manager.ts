@@ -9,6 +9,7 @@ import type { SiteInventory } from '../../sites/site-inventory.js';
 import type { Store } from '../../store/types.js';
 import type { VirtualClusterStorage } from '../../vk8s/cluster-storage.js';
 import { deploymentController } from '../deployment/deployment-controller.js';
+import { cronJobController, endpointsController, jobController, statefulSetController, volumeBinderController } from './batch-controllers.js';
 import type { EventRecorder } from '../events/event-recorder.js';
 import { replicaSetController } from '../replicaset/replica-set-controller.js';
 import { startLeaderElection, type LeaderElector } from '../runtime/leader-election.js';
@@ -49,7 +50,7 @@ export interface ControllerManager {
 
 /** The controllers the manager runs unless told otherwise. */
 export function defaultControllers(): ControllerStarter[] {
-  return [deploymentController(), replicaSetController(), schedulerController()];
+  return [deploymentController(), replicaSetController(), schedulerController(), statefulSetController(), jobController(), cronJobController(), endpointsController(), volumeBinderController()];
 }
 
 /**
@@ -64,7 +65,17 @@ export async function startControllerManager(options: ControllerManagerOptions):
   const { logger, storage } = options;
   const lifetime = new AbortController();
   const informer = (group: string, resource: string): ObjectInformer => new ObjectInformer(storage.storeFor({ group, resource }) as GenericStore, logger.child({ informer: resource }));
-  const informers: SharedInformers = { deployments: informer('apps', 'deployments'), replicaSets: informer('apps', 'replicasets'), pods: informer('', 'pods') };
+  const informers: SharedInformers = {
+    deployments: informer('apps', 'deployments'),
+    replicaSets: informer('apps', 'replicasets'),
+    pods: informer('', 'pods'),
+    statefulSets: informer('apps', 'statefulsets'),
+    jobs: informer('batch', 'jobs'),
+    cronJobs: informer('batch', 'cronjobs'),
+    persistentVolumeClaims: informer('', 'persistentvolumeclaims'),
+    services: informer('', 'services'),
+    endpoints: informer('', 'endpoints'),
+  };
   const metrics = controllerMetrics(options.metrics);
   let term: TermSubscriptions | undefined;
   for (const shared of Object.values(informers) as ObjectInformer[]) shared.onEvent((event) => term?.tellInformer(shared, event));

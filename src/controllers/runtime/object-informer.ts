@@ -14,6 +14,15 @@ export type InformerEvent =
 
 export type InformerHandler = (event: InformerEvent) => void;
 
+/** What controllers read from an informer and how they hear of changes (ObjectInformer, or a view of one). */
+export interface Informer {
+  onEvent(handler: InformerHandler): void;
+  get(cluster: ClusterRef, name: string): KubeObject | undefined;
+  list(cluster?: ClusterRef): KubeObject[];
+  dependentsOf(uid: string): KubeObject[];
+  keys(): ObjectKey[];
+}
+
 /**
  * client-go's shared informer over one resource's watch cache (every cluster of every
  * tenant): a decoded, read-only mirror of the objects, an index of dependents by owner uid
@@ -23,7 +32,7 @@ export type InformerHandler = (event: InformerEvent) => void;
  *
  * Objects handed out are shared: never mutate them (clone first).
  */
-export class ObjectInformer {
+export class ObjectInformer implements Informer {
   private readonly objects = new Map<string, { readonly key: ObjectKey; readonly object: KubeObject }>();
   private readonly byOwner = new Map<string, Set<string>>();
   private readonly byCluster = new Map<string, Set<string>>();

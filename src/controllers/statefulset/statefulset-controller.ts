@@ -8,13 +8,13 @@ import { Expectations } from '../controller-kit/expectations.js';
 import { ObjectWriter } from '../controller-kit/object-writer.js';
 import type { PodTemplateFor } from '../controller-kit/pod-template-for.js';
 import type { EventRecorder } from '../events/event-recorder.js';
-import type { ObjectInformer } from '../runtime/object-informer.js';
+import type { Informer } from '../runtime/object-informer.js';
 import type { WorkQueueOptions } from '../work-queue.js';
 import { statefulSetReconciler } from './statefulset-reconciler.js';
 
 export interface StatefulSetControllerDeps {
   /** Shared informers, started (synced) before the controller: statefulsets (apps), pods, persistentvolumeclaims. */
-  readonly informers: { readonly statefulSets: ObjectInformer; readonly pods: ObjectInformer; readonly persistentVolumeClaims: ObjectInformer };
+  readonly informers: { readonly statefulSets: Informer; readonly pods: Informer; readonly persistentVolumeClaims: Informer };
   /** The platform's internal client: writes pods, claims and StatefulSet status. */
   readonly storage: VirtualClusterStorage;
   readonly placement: PlacementView;

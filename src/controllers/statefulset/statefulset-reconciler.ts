@@ -11,7 +11,7 @@ import { isControlledBy, isPodReady, isTerminating, podPhase, siteOf } from '../
 import { formatSiteStatus, withSiteStatus } from '../controller-kit/site-status.js';
 import type { EventRecorder } from '../events/event-recorder.js';
 import type { ReconcileResult } from '../run-workers.js';
-import type { ObjectInformer } from '../runtime/object-informer.js';
+import type { Informer } from '../runtime/object-informer.js';
 import { formatObjectKey, type ObjectKey } from '../runtime/object-key.js';
 import { templateRevision } from './revision-hash.js';
 import { ordinalOf, REVISION_LABEL, statefulClaims, statefulPod } from './stateful-pod-factory.js';
@@ -22,9 +22,9 @@ export const STATEFULSET_RESOURCE = { group: 'apps', resource: 'statefulsets' } 
 const COMPONENT = 'statefulset-controller';
 
 export interface StatefulSetReconcilerDeps {
-  readonly statefulSets: ObjectInformer;
-  readonly pods: ObjectInformer;
-  readonly claims: ObjectInformer;
+  readonly statefulSets: Informer;
+  readonly pods: Informer;
+  readonly claims: Informer;
   readonly writers: { readonly statefulSets: ObjectWriter; readonly pods: ObjectWriter; readonly claims: ObjectWriter };
   readonly placement: PlacementView;
   readonly podTemplateFor: PodTemplateFor;

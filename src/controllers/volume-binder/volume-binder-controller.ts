@@ -4,13 +4,13 @@ import type { VirtualClusterStorage } from '../../vk8s/cluster-storage.js';
 import { startControllerLoop } from '../controller-kit/controller-loop.js';
 import { ObjectWriter } from '../controller-kit/object-writer.js';
 import type { EventRecorder } from '../events/event-recorder.js';
-import type { ObjectInformer } from '../runtime/object-informer.js';
+import type { Informer } from '../runtime/object-informer.js';
 import type { WorkQueueOptions } from '../work-queue.js';
 import { volumeBinderReconciler } from './volume-binder-reconciler.js';
 
 export interface VolumeBinderControllerDeps {
   /** Shared informer, started (synced) before the controller: persistentvolumeclaims. */
-  readonly informers: { readonly persistentVolumeClaims: ObjectInformer };
+  readonly informers: { readonly persistentVolumeClaims: Informer };
   readonly storage: VirtualClusterStorage;
   readonly placement: PlacementView;
   readonly events: EventRecorder;

@@ -7,7 +7,7 @@ import { isTerminating, siteOf } from '../controller-kit/pod-state.js';
 import { formatSiteStatus } from '../controller-kit/site-status.js';
 import type { EventRecorder } from '../events/event-recorder.js';
 import type { ReconcileResult } from '../run-workers.js';
-import type { ObjectInformer } from '../runtime/object-informer.js';
+import type { Informer } from '../runtime/object-informer.js';
 import type { ObjectKey } from '../runtime/object-key.js';
 import { boundClaim, boundStatus, isBound, volumeNameFor } from './claim-binding.js';
 
@@ -15,7 +15,7 @@ export const CLAIM_RESOURCE = { group: '', resource: 'persistentvolumeclaims' } 
 const COMPONENT = 'persistentvolume-controller';
 
 export interface VolumeBinderDeps {
-  readonly claims: ObjectInformer;
+  readonly claims: Informer;
   readonly writer: ObjectWriter;
   readonly placement: PlacementView;
   readonly events: EventRecorder;
