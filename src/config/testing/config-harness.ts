@@ -5,6 +5,7 @@ import { createLogger } from '../../observability/logger.js';
 import { type ControlPlane, startControlPlane } from '../../server/control-plane.js';
 import { httpsRequest, type HttpsResponse } from '../../client/https-client.js';
 import type { PodStreamBackend } from '../../vk8s/streams/index.js';
+import type { Clock } from '../../server/clock.js';
 import { startTestDnsServer, type TestDnsServer } from './dns-server.js';
 
 export interface CallOptions {
@@ -37,6 +38,8 @@ export interface ConfigHarnessOptions {
   readonly maxInflight?: { readonly readOnly: number; readonly mutating: number };
   readonly podStreams?: PodStreamBackend;
   readonly watchHistory?: number;
+  readonly siteGraceSeconds?: number;
+  readonly clock?: Clock;
 }
 
 /** The real control plane in this process (memory store, real HTTPS, a real test DNS server). */
@@ -56,6 +59,8 @@ export async function startConfigHarness(options: ConfigHarnessOptions = {}): Pr
       ...(options.maxInflight === undefined ? {} : { maxInflight: options.maxInflight }),
       ...(options.podStreams === undefined ? {} : { podStreams: options.podStreams }),
       ...(options.watchHistory === undefined ? {} : { watchHistory: options.watchHistory }),
+      ...(options.siteGraceSeconds === undefined ? {} : { siteGraceSeconds: options.siteGraceSeconds }),
+      ...(options.clock === undefined ? {} : { clock: options.clock }),
     });
   } catch (error) {
     await dns.stop();
