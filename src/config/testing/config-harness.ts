@@ -40,6 +40,7 @@ export interface ConfigHarnessOptions {
   readonly watchHistory?: number;
   readonly siteGraceSeconds?: number;
   readonly clock?: Clock;
+  readonly controllers?: readonly string[];
 }
 
 /** The real control plane in this process (memory store, real HTTPS, a real test DNS server). */
@@ -61,6 +62,7 @@ export async function startConfigHarness(options: ConfigHarnessOptions = {}): Pr
       ...(options.watchHistory === undefined ? {} : { watchHistory: options.watchHistory }),
       ...(options.siteGraceSeconds === undefined ? {} : { siteGraceSeconds: options.siteGraceSeconds }),
       ...(options.clock === undefined ? {} : { clock: options.clock }),
+      ...(options.controllers === undefined ? {} : { controllers: options.controllers }),
     });
   } catch (error) {
     await dns.stop();

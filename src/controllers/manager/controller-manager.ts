@@ -132,6 +132,8 @@ export async function startControllerManager(options: ControllerManagerOptions):
     onStoppedLeading: () => endTerm(),
   });
 
+  // Start returns once this process knows whether it leads (and, leading, has started the controllers).
+  await elector.firstAttempt;
   return {
     informers,
     get isLeader() {

@@ -26,6 +26,8 @@ export interface LeaderElectionOptions {
 }
 
 export interface LeaderElector {
+  /** Settles once the first campaign decided: not the leader, or leading with the controllers started. */
+  readonly firstAttempt: Promise<void>;
   readonly isLeader: boolean;
   /** Stops campaigning; a leader revokes its lease so another candidate takes over at once. */
   stop(): Promise<void>;
@@ -117,7 +119,7 @@ export function startLeaderElection(options: LeaderElectionOptions): LeaderElect
   };
 
   /** Leads until the lease is lost or stop() is called. */
-  const lead = async (held: { lease: LeaseId; kv: KeyValue }): Promise<void> => {
+  const lead = async (held: { lease: LeaseId; kv: KeyValue }, started: () => void): Promise<void> => {
     const term = new AbortController();
     const lose = (why: string): void => {
       if (term.signal.aborted) return;
@@ -162,6 +164,7 @@ export function startLeaderElection(options: LeaderElectionOptions): LeaderElect
       logger.error({ election: options.name, err: errorText(error) }, 'leader election: starting to lead failed; giving up the lease');
       lose('starting failed');
     }
+    started();
     await new Promise<void>((resolve) => (term.signal.aborted ? resolve() : term.signal.addEventListener('abort', () => resolve(), { once: true })));
     stopping.signal.removeEventListener('abort', onStop);
     leading = false;
@@ -174,20 +177,26 @@ export function startLeaderElection(options: LeaderElectionOptions): LeaderElect
     }
   };
 
+  let attempted: () => void = () => undefined;
+  const firstAttempt = new Promise<void>((resolve) => (attempted = resolve));
   const campaign = (async () => {
     while (!stopping.signal.aborted) {
       const held = await tryAcquire();
+      if (typeof held !== 'object') attempted();
       if (stopping.signal.aborted) {
         if (typeof held === 'object') await store.revokeLease(held.lease).catch(() => undefined);
         return;
       }
       if (held === 'taken') await awaitRelease();
       else if (held === 'failed') await sleepOrEvent(retryMs, stopping.signal);
-      else await lead(held);
+      else await lead(held, attempted);
     }
-  })().catch((error: unknown) => logger.error({ election: options.name, err: errorText(error) }, 'leader election: campaign failed'));
+  })()
+    .catch((error: unknown) => logger.error({ election: options.name, err: errorText(error) }, 'leader election: campaign failed'))
+    .finally(() => attempted());
 
   return {
+    firstAttempt,
     get isLeader() {
       return leading && lease !== undefined;
     },
