@@ -52,5 +52,6 @@ export function instrumentStore(store: Store, backend: string, metrics: Metrics)
       };
     },
     close: () => store.close(),
+    ...(store.requestProgress === undefined ? {} : { requestProgress: () => store.requestProgress?.() }),
   };
 }
