@@ -103,6 +103,15 @@ export class GenericStore {
     return this.deps.codec.decodeOnce((await this.current(cluster, name)).kv);
   }
 
+  /**
+   * The object as it is now, as JSON (UTF-8): the bytes `JSON.stringify(await get(…))` would
+   * give, built once per stored value while the watch cache holds it. Shared: do not modify.
+   */
+  async getJson(cluster: ClusterRef, name: string): Promise<Buffer> {
+    const { kv, cached } = await this.current(cluster, name);
+    return cached ? this.deps.codec.json(kv) : Buffer.from(JSON.stringify(this.deps.codec.decodeOnce(kv)));
+  }
+
   /** The stored value of the object as it is now: a consistent read, from the watch cache when it has caught up. */
   private async current(cluster: ClusterRef, name: string): Promise<{ kv: KeyValue; cached: boolean }> {
     let found;

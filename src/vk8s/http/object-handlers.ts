@@ -43,7 +43,13 @@ function checkBodyNamespace(r: ResourceRequest, object: KubeObject): void {
 }
 
 export async function handleGet(r: ResourceRequest): Promise<void> {
-  sendObject(r, 200, await storeOf(r).get(r.context.cluster, nameOf(r)));
+  const store = storeOf(r);
+  if (r.deps.tables?.requested(r.request.headers.accept, single(r.query, 'includeObject')) !== undefined) {
+    sendObject(r, 200, await store.get(r.context.cluster, nameOf(r)));
+    return;
+  }
+  // The object's JSON as the cache keeps it: sent without a parse and a serialization.
+  void r.reply.code(200).header('content-type', 'application/json').send(await store.getJson(r.context.cluster, nameOf(r)));
 }
 
 export async function handleList(r: ResourceRequest): Promise<void> {
