@@ -8,6 +8,9 @@ import { openSqliteStore } from '../store/sqlite/index.js';
 import type { KeyValue, Store } from '../store/types.js';
 import { WatchCache } from '../store/watch-cache.js';
 import { readConsistent } from './consistent-read.js';
+import { listObjects } from './list.js';
+import { ObjectCodec } from './object-codec.js';
+import type { Strategy } from './strategy.js';
 
 /** A store whose `get` is counted: tells whether a read was served by the cache. */
 function countingGets(store: Store): { store: Store; gets: () => number } {
@@ -71,6 +74,34 @@ describe('consistent read from the watch cache', () => {
     const later = await store.update('/r/a', '2', written.modRevision);
     assert.deepEqual(await readConsistent({ store, cache, waitLimit: () => AbortSignal.abort() }, '/r/a'), later);
     assert.equal(gets(), 2);
+    await store.close();
+  });
+
+  it('consistent list is served by the cache once it has caught up, with every write made before it', async () => {
+    const memory = openMemoryStore();
+    let lists = 0;
+    const store: Store = Object.assign(Object.create(memory) as Store, {
+      list: (...args: Parameters<Store['list']>) => {
+        lists++;
+        return memory.list(...args);
+      },
+    });
+    const cache = new WatchCache(store, '/r/');
+    await cache.start();
+    lists = 0;
+    const source = { store, cache, codec: new ObjectCodec(), strategy: { selectableFields: () => ({}) } as unknown as Strategy, prefix: '/r/c1/', ref: { resource: 'configmaps', group: '' } };
+    const object = (name: string) => JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name } });
+    for (const name of ['b', 'a']) await store.create(`/r/c1/${name}`, object(name));
+    await store.create('/r/c2/x', object('x'));
+    const listed = await listObjects(source, {});
+    assert.deepEqual(listed.items.map((o) => o.metadata.name), ['a', 'b']);
+    assert.equal(listed.resourceVersion, String(await store.currentRevision()));
+    assert.deepEqual(listed.stored?.map((kv) => kv.key), ['/r/c1/a', '/r/c1/b']);
+    assert.equal(lists, 0, 'no store list');
+    const paged = await listObjects(source, { limit: 1 });
+    assert.equal(paged.stored, undefined, 'a paged list reads the store');
+    assert.equal(lists, 1);
+    cache.stop();
     await store.close();
   });
 });

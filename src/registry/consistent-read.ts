@@ -15,6 +15,19 @@ export interface ConsistentReadSource {
 const defaultWaitLimit = (): AbortSignal => AbortSignal.timeout(CONSISTENT_READ_WAIT_MS);
 
 /**
+ * Whether the watch cache reflects the store as it is now (every write acknowledged before
+ * the call applied), waiting up to the wait limit for it to catch up: kube 1.31's
+ * precondition for serving a read without resourceVersion from the cache. False when the
+ * store has no progress notifications, the cache is not synced, or it could not catch up in time.
+ */
+export async function cacheIsCurrent(source: ConsistentReadSource): Promise<boolean> {
+  const { store, cache } = source;
+  if (store.requestProgress === undefined) return false;
+  const revision = await store.currentRevision();
+  return cache.isCurrentAt(revision) || (await cache.freshAt(revision, (source.waitLimit ?? defaultWaitLimit)()));
+}
+
+/**
  * The most recent value of `key` (a read without a resourceVersion), served from the watch
  * cache by kube 1.31's "consistent reads from cache" rule: read the store's current revision
  * (cheap), wait until the cache has applied every write up to it, then answer from memory —
@@ -30,9 +43,7 @@ export async function readConsistent(source: ConsistentReadSource, key: string):
 /** {@link readConsistent}, telling whether the value is the cache's (long-lived, shared) or read from the store for this call. */
 export async function readConsistentFrom(source: ConsistentReadSource, key: string): Promise<{ readonly kv: KeyValue | undefined; readonly cached: boolean }> {
   const { store, cache } = source;
-  if (store.requestProgress === undefined) return { kv: await store.get(key), cached: false };
-  const revision = await store.currentRevision();
-  if (cache.revision < revision && !(await cache.freshAt(revision, (source.waitLimit ?? defaultWaitLimit)()))) return { kv: await store.get(key), cached: false };
+  if (!(await cacheIsCurrent(source))) return { kv: await store.get(key), cached: false };
   const found = cache.lookup(key);
   switch (found.state) {
     case 'present':

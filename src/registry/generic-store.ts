@@ -68,8 +68,9 @@ const MAX_UPDATE_ATTEMPTS = 10;
  * (registry/generic/registry/store.go): system metadata, the strategy's prepare / validate
  * steps, compare-and-swap writes, finalizers and graceful deletion, dry-run that never
  * persists. Reads of single objects are consistent reads served by the resource's watch cache
- * once it has caught up with the store (kube 1.31's rule; the store otherwise); consistent lists
- * go to the store; lists at resourceVersion "0" and every watch are served by the watch cache.
+ * once it has caught up with the store (kube 1.31's rule; the store otherwise), and so are
+ * consistent lists without a limit; paged lists go to the store; lists at resourceVersion "0"
+ * and every watch are served by the watch cache.
  */
 export class GenericStore {
   readonly ref: ResourceRef;
@@ -133,7 +134,8 @@ export class GenericStore {
   }
 
   list(cluster: ClusterRef, query: ListQuery): Promise<ListResponse> {
-    return listObjects({ store: this.deps.store, cache: this.deps.cache, codec: this.deps.codec, strategy: this.deps.strategy, prefix: this.prefix(cluster), ref: this.ref }, query);
+    const { store, cache, codec, strategy, cacheWaitLimit } = this.deps;
+    return listObjects({ store, cache, codec, strategy, prefix: this.prefix(cluster), ref: this.ref, waitLimit: cacheWaitLimit }, query);
   }
 
   private context(cluster: ClusterRef): StrategyContext {

@@ -24,6 +24,8 @@ export type CacheLookup = { readonly state: 'present'; readonly kv: KeyValue } |
  */
 export class PrefixCache {
   private readonly entries = new Map<string, KeyValue>();
+  /** The keys of `entries` in order (built on the first ordered read, then kept in order). */
+  private sortedKeys: string[] | undefined;
   private synced = false;
   private readonly controller = new AbortController();
   private readonly deletedAt = new Map<string, Revision>();
@@ -87,6 +89,7 @@ export class PrefixCache {
       token = page.continue;
     } while (token !== undefined);
     this.entries.clear();
+    this.sortedKeys = undefined;
     for (const [key, kv] of fresh) this.entries.set(key, kv);
     this.deletedAt.clear();
     this.synced = true;
@@ -104,6 +107,11 @@ export class PrefixCache {
         waiter.resolve(true);
       }
     }
+  }
+
+  /** Whether the cache is synced and reflects the store at `revision` or later, now (see {@link freshAt}). */
+  isCurrentAt(revision: Revision): boolean {
+    return this.synced && this.lastRevision >= revision;
   }
 
   /**
@@ -136,13 +144,14 @@ export class PrefixCache {
     const current = this.entries.get(kv.key);
     if (current !== undefined && current.modRevision >= kv.modRevision) return;
     if ((this.deletedAt.get(kv.key) ?? 0) >= kv.modRevision) return;
+    if (current === undefined && this.sortedKeys !== undefined) this.sortedKeys.splice(firstAtOrAfter(this.sortedKeys, kv.key), 0, kv.key);
     this.entries.set(kv.key, kv);
   }
 
   private remove(key: string, revision: Revision): void {
     const current = this.entries.get(key);
     if (current !== undefined && current.modRevision > revision) return;
-    this.entries.delete(key);
+    if (this.entries.delete(key) && this.sortedKeys !== undefined) this.sortedKeys.splice(firstAtOrAfter(this.sortedKeys, key), 1);
     this.deletedAt.set(key, revision);
   }
 
@@ -152,9 +161,17 @@ export class PrefixCache {
     else this.remove(write.deleted, write.revision);
   }
 
-  /** Every cached key-value, in key order. */
-  items(): KeyValue[] {
-    return [...this.entries.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  /** The cached key-values under `prefix` (every one by default), in key order. */
+  items(prefix = ''): KeyValue[] {
+    const keys = (this.sortedKeys ??= [...this.entries.keys()].sort());
+    const items: KeyValue[] = [];
+    for (let i = firstAtOrAfter(keys, prefix); i < keys.length; i++) {
+      const key = keys[i] ?? '';
+      if (!key.startsWith(prefix)) break;
+      const kv = this.entries.get(key);
+      if (kv !== undefined) items.push(kv);
+    }
+    return items;
   }
 
   lookup(key: string): CacheLookup {
@@ -178,4 +195,16 @@ export class PrefixCache {
     for (const waiter of this.waiters) waiter.resolve(false);
     this.waiters.clear();
   }
+}
+
+/** The index of the first of the sorted `keys` at or after `key` (binary search). */
+function firstAtOrAfter(keys: readonly string[], key: string): number {
+  let low = 0;
+  let high = keys.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if ((keys[middle] ?? '') < key) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }
