@@ -4,7 +4,7 @@ import { ConfigError, toConfigError } from '../config/errors.js';
 import type { Clock } from '../server/clock.js';
 import type { PrefixCache } from '../store/prefix-cache.js';
 import type { KeyValue, Store } from '../store/types.js';
-import { AuthenticatedTokens } from './authenticated-tokens.js';
+import { AuthenticationMemo } from './authentication-memo.js';
 import { roleIn } from './authorize.js';
 import type { ClientCertificateIssuer } from './client-certificates.js';
 import { type Principal, type Role, ROLES } from './principal.js';
@@ -67,7 +67,8 @@ export class AuthenticationError extends Error {
  * tenant and roles; authentication turns it into a {@link Principal}.
  */
 export class CredentialService {
-  private readonly tokens: AuthenticatedTokens;
+  private readonly tokenMemo: AuthenticationMemo;
+  private readonly certificateMemo: AuthenticationMemo<CertificatePrincipal>;
 
   /**
    * `cache` mirrors `/auth/` (token and certificate indexes, records) so authenticating a
@@ -79,7 +80,8 @@ export class CredentialService {
     private readonly certificates: ClientCertificateIssuer,
     private readonly cache: PrefixCache,
   ) {
-    this.tokens = new AuthenticatedTokens(cache);
+    this.tokenMemo = new AuthenticationMemo(cache);
+    this.certificateMemo = new AuthenticationMemo(cache);
   }
 
   private async write(op: Promise<KeyValue>): Promise<KeyValue> {
@@ -162,7 +164,7 @@ export class CredentialService {
   }
 
   async authenticateToken(token: string): Promise<Principal> {
-    const known = this.tokens.principalOf(token, this.clock.now().getTime());
+    const known = this.tokenMemo.principalOf(token, this.clock.now().getTime());
     if (known !== undefined) return known;
     if (!token.startsWith(TOKEN_PREFIX)) throw new AuthenticationError('the API token is not valid');
     const digest = sha256(token);
@@ -173,17 +175,21 @@ export class CredentialService {
     const stored = Buffer.from(record.token_sha256 ?? '', 'hex');
     if (stored.length !== 32 || !timingSafeEqual(stored, Buffer.from(digest, 'hex'))) throw new AuthenticationError('the API token is not valid');
     const principal = principalOf(record);
-    this.tokens.remember(token, { principal, index, record: kv, expiresAtMs: Date.parse(record.expiration_timestamp) });
+    this.tokenMemo.remember(token, { principal, index, record: kv, expiresAtMs: Date.parse(record.expiration_timestamp) });
     return principal;
   }
 
   /** A client certificate already verified against the platform CA by TLS: found by serial. */
-  async authenticateCertificate(serial: string): Promise<Principal & { virtualK8s?: CredentialRecord['virtual_k8s'] }> {
+  async authenticateCertificate(serial: string): Promise<CertificatePrincipal> {
+    const known = this.certificateMemo.principalOf(serial, this.clock.now().getTime());
+    if (known !== undefined) return known;
     const index = await this.cache.get(certificateKey(normalizeSerial(serial)));
     if (index === undefined) throw new AuthenticationError('the client certificate is not a known credential');
     const { tenant, name } = JSON.parse(index.value) as { tenant: string; name: string };
-    const { record } = await this.activeRecord(tenant, name);
-    return { ...principalOf(record), ...(record.virtual_k8s === undefined ? {} : { virtualK8s: record.virtual_k8s }) };
+    const { record, kv } = await this.activeRecord(tenant, name);
+    const principal = { ...principalOf(record), ...(record.virtual_k8s === undefined ? {} : { virtualK8s: record.virtual_k8s }) };
+    this.certificateMemo.remember(serial, { principal, index, record: kv, expiresAtMs: Date.parse(record.expiration_timestamp) });
+    return principal;
   }
 
   private async activeRecord(tenant: string, name: string): Promise<{ record: CredentialRecord; kv: KeyValue }> {
@@ -195,6 +201,9 @@ export class CredentialService {
     return { record, kv };
   }
 }
+
+/** The principal of a client certificate: a kubeconfig's names the one virtual cluster it is for. */
+export type CertificatePrincipal = Principal & { readonly virtualK8s?: CredentialRecord['virtual_k8s'] };
 
 function principalOf(record: CredentialRecord): Principal {
   return { tenant: record.tenant, user: record.user, credential: record.name, roles: record.roles };

@@ -2,13 +2,13 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { openMemoryStore } from '../store/memory/index.js';
 import { PrefixCache } from '../store/prefix-cache.js';
-import { AuthenticatedTokens } from './authenticated-tokens.js';
+import { AuthenticationMemo } from './authentication-memo.js';
 import type { Principal } from './principal.js';
 
 const principal: Principal = { tenant: 'acme', user: 'bot@acme', credential: 'bot', roles: { default: 'editor' } };
 
-describe('AuthenticatedTokens', () => {
-  it('authenticated tokens are remembered only while the cache holds the same stored values, and until expiry', async () => {
+describe('AuthenticationMemo', () => {
+  it('authenticated credentials are remembered only while the cache holds the same stored values, and until expiry', async () => {
     const store = openMemoryStore();
     const index = await store.create('/auth/tokens/abc', '{"tenant":"acme","name":"bot"}');
     const record = await store.create('/auth/credentials/acme/bot', '{"active":true}');
@@ -19,7 +19,7 @@ describe('AuthenticatedTokens', () => {
       assert.equal(found.state, 'present');
       return found.state === 'present' ? found.kv : index;
     };
-    const tokens = new AuthenticatedTokens(cache);
+    const tokens = new AuthenticationMemo(cache);
     tokens.remember('t1', { principal, index: held(index.key), record: held(record.key), expiresAtMs: 1000 });
     assert.equal(tokens.principalOf('t1', 999), principal);
     assert.equal(tokens.principalOf('t2', 999), undefined);
