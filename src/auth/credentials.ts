@@ -4,6 +4,7 @@ import { ConfigError, toConfigError } from '../config/errors.js';
 import type { Clock } from '../server/clock.js';
 import type { PrefixCache } from '../store/prefix-cache.js';
 import type { KeyValue, Store } from '../store/types.js';
+import { AuthenticationMemo } from './authentication-memo.js';
 import { roleIn } from './authorize.js';
 import type { ClientCertificateIssuer } from './client-certificates.js';
 import { type Principal, type Role, ROLES } from './principal.js';
@@ -66,6 +67,9 @@ export class AuthenticationError extends Error {
  * tenant and roles; authentication turns it into a {@link Principal}.
  */
 export class CredentialService {
+  private readonly tokenMemo: AuthenticationMemo;
+  private readonly certificateMemo: AuthenticationMemo<CertificatePrincipal>;
+
   /**
    * `cache` mirrors `/auth/` (token and certificate indexes, records) so authenticating a
    * request reads memory; this process's own writes are applied to it at once.
@@ -75,7 +79,10 @@ export class CredentialService {
     private readonly clock: Clock,
     private readonly certificates: ClientCertificateIssuer,
     private readonly cache: PrefixCache,
-  ) {}
+  ) {
+    this.tokenMemo = new AuthenticationMemo(cache);
+    this.certificateMemo = new AuthenticationMemo(cache);
+  }
 
   private async write(op: Promise<KeyValue>): Promise<KeyValue> {
     const kv = await op;
@@ -157,35 +164,46 @@ export class CredentialService {
   }
 
   async authenticateToken(token: string): Promise<Principal> {
+    const known = this.tokenMemo.principalOf(token, this.clock.now().getTime());
+    if (known !== undefined) return known;
     if (!token.startsWith(TOKEN_PREFIX)) throw new AuthenticationError('the API token is not valid');
     const digest = sha256(token);
     const index = await this.cache.get(tokenKey(digest));
     if (index === undefined) throw new AuthenticationError('the API token is not valid');
     const { tenant, name } = JSON.parse(index.value) as { tenant: string; name: string };
-    const record = await this.activeRecord(tenant, name);
+    const { record, kv } = await this.activeRecord(tenant, name);
     const stored = Buffer.from(record.token_sha256 ?? '', 'hex');
     if (stored.length !== 32 || !timingSafeEqual(stored, Buffer.from(digest, 'hex'))) throw new AuthenticationError('the API token is not valid');
-    return principalOf(record);
+    const principal = principalOf(record);
+    this.tokenMemo.remember(token, { principal, index, record: kv, expiresAtMs: Date.parse(record.expiration_timestamp) });
+    return principal;
   }
 
   /** A client certificate already verified against the platform CA by TLS: found by serial. */
-  async authenticateCertificate(serial: string): Promise<Principal & { virtualK8s?: CredentialRecord['virtual_k8s'] }> {
+  async authenticateCertificate(serial: string): Promise<CertificatePrincipal> {
+    const known = this.certificateMemo.principalOf(serial, this.clock.now().getTime());
+    if (known !== undefined) return known;
     const index = await this.cache.get(certificateKey(normalizeSerial(serial)));
     if (index === undefined) throw new AuthenticationError('the client certificate is not a known credential');
     const { tenant, name } = JSON.parse(index.value) as { tenant: string; name: string };
-    const record = await this.activeRecord(tenant, name);
-    return { ...principalOf(record), ...(record.virtual_k8s === undefined ? {} : { virtualK8s: record.virtual_k8s }) };
+    const { record, kv } = await this.activeRecord(tenant, name);
+    const principal = { ...principalOf(record), ...(record.virtual_k8s === undefined ? {} : { virtualK8s: record.virtual_k8s }) };
+    this.certificateMemo.remember(serial, { principal, index, record: kv, expiresAtMs: Date.parse(record.expiration_timestamp) });
+    return principal;
   }
 
-  private async activeRecord(tenant: string, name: string): Promise<CredentialRecord> {
+  private async activeRecord(tenant: string, name: string): Promise<{ record: CredentialRecord; kv: KeyValue }> {
     const kv = await this.cache.get(recordKey(tenant, name));
     if (kv === undefined) throw new AuthenticationError('the credential no longer exists');
     const record = JSON.parse(kv.value) as CredentialRecord;
     if (!record.active) throw new AuthenticationError(`credential ${name} has been revoked`);
     if (Date.parse(record.expiration_timestamp) <= this.clock.now().getTime()) throw new AuthenticationError(`credential ${name} expired at ${record.expiration_timestamp}`);
-    return record;
+    return { record, kv };
   }
 }
+
+/** The principal of a client certificate: a kubeconfig's names the one virtual cluster it is for. */
+export type CertificatePrincipal = Principal & { readonly virtualK8s?: CredentialRecord['virtual_k8s'] };
 
 function principalOf(record: CredentialRecord): Principal {
   return { tenant: record.tenant, user: record.user, credential: record.name, roles: record.roles };

@@ -1,12 +1,17 @@
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
+import { CellCounter, CellHistogram } from './metric-cells.js';
 
-/** The metrics of one process, in one registry served at /metrics (no global registry). */
+/**
+ * The metrics of one process, in one registry served at /metrics (no global registry). Those
+ * recorded per request or per store operation are cell metrics (a label set found once, then
+ * plain additions): prom-client's own hash every call's labels.
+ */
 export interface Metrics {
   readonly registry: Registry;
-  readonly httpRequests: Counter<'method' | 'route' | 'code'>;
-  readonly httpDuration: Histogram<'method' | 'route'>;
-  readonly storeOperations: Counter<'backend' | 'operation' | 'result'>;
-  readonly storeDuration: Histogram<'backend' | 'operation'>;
+  readonly httpRequests: CellCounter<'method' | 'route' | 'code'>;
+  readonly httpDuration: CellHistogram<'method' | 'route'>;
+  readonly storeOperations: CellCounter<'backend' | 'operation' | 'result'>;
+  readonly storeDuration: CellHistogram<'backend' | 'operation'>;
   readonly storeWatches: Gauge<'backend'>;
 }
 
@@ -21,26 +26,26 @@ export function createMetrics(build: { version: string; gitCommit: string }): Me
   }).set({ version: build.version, git_commit: build.gitCommit, node_version: process.version }, 1);
   return {
     registry,
-    httpRequests: new Counter({
+    httpRequests: new CellCounter({
       name: 'edgeplane_http_requests_total',
       help: 'HTTP requests answered, by method, route pattern and status code.',
       labelNames: ['method', 'route', 'code'],
       registers: [registry],
     }),
-    httpDuration: new Histogram({
+    httpDuration: new CellHistogram({
       name: 'edgeplane_http_request_duration_seconds',
       help: 'Time to answer an HTTP request, by method and route pattern.',
       labelNames: ['method', 'route'],
       buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
       registers: [registry],
     }),
-    storeOperations: new Counter({
+    storeOperations: new CellCounter({
       name: 'edgeplane_store_operations_total',
       help: 'Store port operations, by backend, operation and result (ok or the StoreError code).',
       labelNames: ['backend', 'operation', 'result'],
       registers: [registry],
     }),
-    storeDuration: new Histogram({
+    storeDuration: new CellHistogram({
       name: 'edgeplane_store_operation_duration_seconds',
       help: 'Duration of store port operations, by backend and operation.',
       labelNames: ['backend', 'operation'],

@@ -6,6 +6,7 @@ import type { KeyValue, Store } from '../store/types.js';
 import type { WatchCache } from '../store/watch-cache.js';
 import { cloneObject, jsonEqual, type KubeObject } from '../vk8s/object.js';
 import { planDeletion, rfc3339Seconds, shouldRemoveAfterUpdate, type DeleteRequest } from './deletion.js';
+import { readConsistentFrom } from './consistent-read.js';
 import type { FieldManagement } from './field-management.js';
 import { clusterPrefix, objectKey } from './keys.js';
 import { listObjects, type ListQuery, type ListResponse } from './list.js';
@@ -30,6 +31,8 @@ export interface GenericStoreDependencies {
   readonly newUid: () => string;
   /** Five random characters of [a-z0-9] minus vowels-like lookalikes, for generateName. */
   readonly randomSuffix: () => string;
+  /** Ends a consistent read's wait for the watch cache (default 3 s); then the store is read. */
+  readonly cacheWaitLimit?: () => AbortSignal;
 }
 
 /** How an update computes the new object from the current one (PUT: a constant; PATCH: the patch). */
@@ -66,8 +69,10 @@ const MAX_UPDATE_ATTEMPTS = 10;
  * One resource's storage with kube-apiserver's generic registry semantics
  * (registry/generic/registry/store.go): system metadata, the strategy's prepare / validate
  * steps, compare-and-swap writes, finalizers and graceful deletion, dry-run that never
- * persists. Reads of single objects and consistent lists go to the store; lists at
- * resourceVersion "0" and every watch are served by the resource's watch cache.
+ * persists. Reads of single objects are consistent reads served by the resource's watch cache
+ * once it has caught up with the store (kube 1.31's rule; the store otherwise), and so are
+ * consistent lists without a limit; paged lists go to the store; lists at resourceVersion "0"
+ * and every watch are served by the watch cache.
  */
 export class GenericStore {
   readonly ref: ResourceRef;
@@ -96,10 +101,30 @@ export class GenericStore {
     return clusterPrefix(this.deps.strategy.resource, cluster);
   }
 
+  /** The object as it is now (a consistent read); the caller owns it. */
   async get(cluster: ClusterRef, name: string): Promise<KubeObject> {
-    const kv = await this.read(cluster, name);
-    if (kv === undefined) throw StatusError.notFound(this.ref, name);
-    return this.deps.codec.decodeOnce(kv);
+    return this.deps.codec.decodeOnce((await this.current(cluster, name)).kv);
+  }
+
+  /**
+   * The object as it is now, as JSON (UTF-8): the bytes `JSON.stringify(await get(…))` would
+   * give, built once per stored value while the watch cache holds it. Shared: do not modify.
+   */
+  async getJson(cluster: ClusterRef, name: string): Promise<Buffer> {
+    const { kv, cached } = await this.current(cluster, name);
+    return cached ? this.deps.codec.json(kv) : Buffer.from(JSON.stringify(this.deps.codec.decodeOnce(kv)));
+  }
+
+  /** The stored value of the object as it is now: a consistent read, from the watch cache when it has caught up. */
+  private async current(cluster: ClusterRef, name: string): Promise<{ kv: KeyValue; cached: boolean }> {
+    let found;
+    try {
+      found = await readConsistentFrom({ store: this.deps.store, cache: this.deps.cache, waitLimit: this.deps.cacheWaitLimit }, this.key(cluster, name));
+    } catch (error) {
+      throw storeErrorToStatus(error, this.ref, name);
+    }
+    if (found.kv === undefined) throw StatusError.notFound(this.ref, name);
+    return { kv: found.kv, cached: found.cached };
   }
 
   private async read(cluster: ClusterRef, name: string): Promise<KeyValue | undefined> {
@@ -111,7 +136,8 @@ export class GenericStore {
   }
 
   list(cluster: ClusterRef, query: ListQuery): Promise<ListResponse> {
-    return listObjects({ store: this.deps.store, cache: this.deps.cache, codec: this.deps.codec, strategy: this.deps.strategy, prefix: this.prefix(cluster), ref: this.ref }, query);
+    const { store, cache, codec, strategy, cacheWaitLimit } = this.deps;
+    return listObjects({ store, cache, codec, strategy, prefix: this.prefix(cluster), ref: this.ref, waitLimit: cacheWaitLimit }, query);
   }
 
   private context(cluster: ClusterRef): StrategyContext {

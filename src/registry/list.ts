@@ -6,6 +6,7 @@ import { isStoreError } from '../store/errors.js';
 import type { KeyValue, Store } from '../store/types.js';
 import type { WatchCache } from '../store/watch-cache.js';
 import type { KubeObject } from '../vk8s/object.js';
+import { cacheIsCurrent } from './consistent-read.js';
 import type { ObjectCodec } from './object-codec.js';
 import { storeErrorToStatus } from './store-errors.js';
 import type { Strategy } from './strategy.js';
@@ -24,6 +25,11 @@ export interface ListResponse {
   readonly items: KubeObject[];
   readonly resourceVersion: string;
   readonly continue?: string;
+  /**
+   * When the list was served by the watch cache: the cache's stored values of `items`, in the
+   * same order (their JSON is memoized by the codec). `items` are then shared and read-only.
+   */
+  readonly stored?: readonly KeyValue[];
 }
 
 interface ListSource {
@@ -35,6 +41,8 @@ interface ListSource {
   readonly ref: ResourceRef;
   /** Only keys it accepts are listed (a view over part of the prefix, e.g. one tenant's Nodes of `/sites/nodes/`). */
   readonly keyFilter?: (key: string) => boolean;
+  /** Ends a consistent list's wait for the watch cache (see consistent-read.ts). */
+  readonly waitLimit?: () => AbortSignal;
 }
 
 const EXPIRED_CONTINUE =
@@ -63,7 +71,8 @@ export function parseResourceVersion(value: string): number {
  *   once that revision is compacted); with `resourceVersion=N` and a limit, at revision N;
  * - `resourceVersion="0"` → the watch cache, whatever state it has (limit ignored);
  * - `resourceVersion=N` → the watch cache once it has seen N, else the store;
- * - unset → a consistent read from the store.
+ * - unset → a consistent read: from the watch cache once it has caught up with the store
+ *   (kube 1.31's consistent lists from cache, see consistent-read.ts), else from the store.
  * Selectors filter; a page is filled up to `limit` matches.
  */
 export async function listObjects(source: ListSource, query: ListQuery): Promise<ListResponse> {
@@ -71,18 +80,22 @@ export async function listObjects(source: ListSource, query: ListQuery): Promise
   if (query.continue !== undefined && query.continue !== '') return pagedFromStore(source, query, undefined);
   if (query.limit !== undefined && query.limit > 0 && rv !== 0) return pagedFromStore(source, query, rv);
   if (rv !== undefined && rv <= source.cache.revision) return fromCache(source, query);
+  if (rv === undefined && (await cacheIsCurrent(source))) return fromCache(source, query);
   return pagedFromStore(source, { ...query, limit: undefined }, undefined);
 }
 
 function fromCache(source: ListSource, query: ListQuery): ListResponse {
-  const { items, revision } = source.cache.list();
+  const { items, revision } = source.cache.list(source.prefix);
   const objects: KubeObject[] = [];
+  const stored: KeyValue[] = [];
   for (const kv of items) {
-    if (!kv.key.startsWith(source.prefix) || source.keyFilter?.(kv.key) === false) continue;
+    if (source.keyFilter?.(kv.key) === false) continue;
     const object = source.codec.decode(kv);
-    if (matchesQuery(object, query, source.strategy)) objects.push(object);
+    if (!matchesQuery(object, query, source.strategy)) continue;
+    objects.push(object);
+    stored.push(kv);
   }
-  return { items: objects, resourceVersion: String(revision) };
+  return { items: objects, resourceVersion: String(revision), stored };
 }
 
 async function pagedFromStore(source: ListSource, query: ListQuery, atRevision: number | undefined): Promise<ListResponse> {

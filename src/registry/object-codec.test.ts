@@ -20,6 +20,16 @@ describe('ObjectCodec', () => {
     assert.notEqual(codec.decode(kv(7)), first);
   });
 
+  it('json is the text of the decoded object, resourceVersion included, built once per KeyValue', () => {
+    const codec = new ObjectCodec();
+    const stored = { ...kv(11), value: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c1', labels: { 'ä': 'ö' } }, data: { a: '€' } }) };
+    const text = codec.json(stored);
+    assert.equal(text.toString('utf8'), JSON.stringify(codec.decodeOnce(stored)));
+    assert.equal((JSON.parse(text.toString('utf8')) as { metadata: { resourceVersion: string } }).metadata.resourceVersion, '11');
+    assert.equal(codec.json(stored), text);
+    assert.notEqual(codec.json({ ...stored }), text);
+  });
+
   it('decodeOnce returns a fresh object each time, not the memoized one', () => {
     const codec = new ObjectCodec();
     const stored = kv(9);

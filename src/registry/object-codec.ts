@@ -19,6 +19,8 @@ export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
 export class ObjectCodec {
   private readonly decoded = new WeakMap<KeyValue, KubeObject>();
   private readonly deleted = new WeakMap<KeyValue, KubeObject>();
+  /** The JSON answers of the stored values the watch cache holds. */
+  private readonly texts = new WeakMap<KeyValue, Buffer>();
   /** Objects this codec handed out as shared (read-only): only those have their JSON remembered. */
   private readonly shared = new WeakSet<KubeObject>();
   /** Watch lines of recently written shared objects, oldest first (a Map keeps insertion order). */
@@ -83,6 +85,23 @@ export class ObjectCodec {
       lines[type] = line;
     }
     return line;
+  }
+
+  /**
+   * A long-lived KeyValue (the watch cache's) as a read answers it — `JSON.stringify` of
+   * {@link decodeOnce}'s object — in UTF-8, built once per stored value (memoized): a GET
+   * sends these bytes without parsing or serializing. Shared and read-only.
+   */
+  json(kv: KeyValue): Buffer {
+    let text = this.texts.get(kv);
+    if (text === undefined) {
+      const json = JSON.stringify(this.decodeOnce(kv));
+      // Outside Node's shared allocation pool: a kept buffer must not pin a pool slab.
+      text = Buffer.allocUnsafeSlow(Buffer.byteLength(json));
+      text.write(json);
+      this.texts.set(kv, text);
+    }
+    return text;
   }
 
   encode(object: KubeObject): string {

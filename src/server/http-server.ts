@@ -40,11 +40,13 @@ export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
 
   app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? 'unmatched';
-    const seconds = reply.elapsedTime / 1000;
+    const elapsedMs = reply.elapsedTime;
     metrics.httpRequests.inc({ method: request.method, route, code: String(reply.statusCode) });
-    metrics.httpDuration.observe({ method: request.method, route }, seconds);
+    metrics.httpDuration.observe({ method: request.method, route }, elapsedMs / 1000);
     const level = QUIET_ROUTES.has(route) ? 'debug' : 'info';
-    logger[level]({ method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 100) / 100, remote: request.ip }, 'request');
+    if (logger.isLevelEnabled(level)) {
+      logger[level]({ method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(elapsedMs * 100) / 100, remote: request.ip }, 'request');
+    }
     done();
   });
 

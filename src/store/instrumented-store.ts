@@ -11,17 +11,20 @@ type Operation = Exclude<keyof Store, 'watch' | 'close'>;
 export function instrumentStore(store: Store, backend: string, metrics: Metrics): Store {
   function timed<K extends Operation>(operation: K): Store[K] {
     const method = store[operation] as (...args: unknown[]) => Promise<unknown>;
+    // The label sets every call records, found once.
+    const duration = metrics.storeDuration.cell({ backend, operation });
+    const ok = metrics.storeOperations.cell({ backend, operation, result: 'ok' });
     return (async (...args: unknown[]) => {
-      const end = metrics.storeDuration.startTimer({ backend, operation });
+      const started = performance.now();
       try {
         const result = await method.apply(store, args);
-        metrics.storeOperations.inc({ backend, operation, result: 'ok' });
+        ok.inc();
         return result;
       } catch (error) {
         metrics.storeOperations.inc({ backend, operation, result: isStoreError(error) ? error.code : 'unknown' });
         throw error;
       } finally {
-        end();
+        duration.observe((performance.now() - started) / 1000);
       }
     }) as Store[K];
   }
@@ -52,5 +55,6 @@ export function instrumentStore(store: Store, backend: string, metrics: Metrics)
       };
     },
     close: () => store.close(),
+    ...(store.requestProgress === undefined ? {} : { requestProgress: () => store.requestProgress?.() }),
   };
 }

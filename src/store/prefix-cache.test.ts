@@ -58,4 +58,24 @@ describe('prefix cache', () => {
     cache.stop();
     await store.close();
   });
+
+  it('lists the keys under a prefix in key order, as keys come and go', async () => {
+    const store = openMemoryStore();
+    for (const key of ['/c/b/2', '/c/a/1', '/c/b/1', '/c/c/1']) await store.create(key, 'v');
+    const cache = new PrefixCache(store, '/c/');
+    await cache.start();
+    const keys = (prefix?: string) => cache.items(prefix).map((kv) => kv.key);
+    assert.deepEqual(keys(), ['/c/a/1', '/c/b/1', '/c/b/2', '/c/c/1']);
+    assert.deepEqual(keys('/c/b/'), ['/c/b/1', '/c/b/2']);
+    cache.observe({ kv: await store.create('/c/b/15', 'v') });
+    cache.observe({ kv: await store.create('/c/0', 'v') });
+    const deleted = await store.delete('/c/b/1');
+    cache.observe({ deleted: '/c/b/1', revision: deleted.revision });
+    assert.deepEqual(keys('/c/b/'), ['/c/b/15', '/c/b/2']);
+    assert.deepEqual(keys(), ['/c/0', '/c/a/1', '/c/b/15', '/c/b/2', '/c/c/1']);
+    assert.deepEqual(keys('/c/d/'), []);
+    assert.deepEqual(keys(), [...keys()].sort());
+    cache.stop();
+    await store.close();
+  });
 });

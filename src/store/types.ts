@@ -91,6 +91,13 @@ export interface WatchOptions {
   readonly fromRevision?: Revision;
   /** Ends the iteration (it completes normally) when aborted. */
   readonly signal?: AbortSignal;
+  /**
+   * Progress notification (etcd's progress_notify, kube's watch bookmarks from the store):
+   * called with a revision R once every event of the prefix up to R has been taken by the
+   * consumer (it has asked for the event after them), so a mirror fed by this watch reflects
+   * the store at R. Only stores with {@link Store.requestProgress} call it.
+   */
+  readonly onProgress?: (revision: Revision) => void;
 }
 
 export interface Store {
@@ -111,6 +118,13 @@ export interface Store {
   watch(prefix: string, options?: WatchOptions): AsyncIterable<WatchEvent>;
   /** The revision of the newest write. */
   currentRevision(): Promise<Revision>;
+  /**
+   * Optional (etcd's RequestWatchProgress): makes watches opened with `onProgress` report
+   * the store's current revision soon, including writes other processes made. A store that
+   * has it reports progress on its own after each of its writes too; a store without it
+   * never calls `onProgress`.
+   */
+  requestProgress?(): void;
   /** The revision below which history has been discarded (0 when never compacted). */
   compactedRevision(): Promise<Revision>;
   /** Discards history before `revision` (which must not be in the future). */

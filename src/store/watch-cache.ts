@@ -1,6 +1,6 @@
 import type { Logger } from '../observability/logger.js';
 import { StoreError } from './errors.js';
-import { type CacheListener, PrefixCache } from './prefix-cache.js';
+import { type CacheListener, type CacheLookup, PrefixCache } from './prefix-cache.js';
 import type { KeyValue, Revision, Store, WatchEvent } from './types.js';
 import { WatchIterator } from './watch-iterator.js';
 
@@ -50,9 +50,24 @@ export class WatchCache implements CacheListener {
     return this.cache.revision;
   }
 
-  /** Every object under the prefix at {@link revision}, in key order, from memory. */
-  list(): { items: KeyValue[]; revision: Revision } {
-    return { items: this.cache.items(), revision: this.cache.revision };
+  /** Every object under the prefix (or under `within`, inside it) at {@link revision}, in key order, from memory. */
+  list(within?: string): { items: KeyValue[]; revision: Revision } {
+    return { items: this.cache.items(within), revision: this.cache.revision };
+  }
+
+  /** One key from memory (consistent reads: check {@link freshAt} first). */
+  lookup(key: string): CacheLookup {
+    return this.cache.lookup(key);
+  }
+
+  /** Whether the cache is synced and reflects the store at `revision`, now. */
+  isCurrentAt(revision: Revision): boolean {
+    return this.cache.isCurrentAt(revision);
+  }
+
+  /** Whether the cache reflects the store at `revision` (waits until `signal` aborts): {@link PrefixCache.freshAt}. */
+  freshAt(revision: Revision, signal: AbortSignal): Promise<boolean> {
+    return this.cache.freshAt(revision, signal);
   }
 
   relisted(_items: readonly KeyValue[], revision: Revision): void {

@@ -55,6 +55,8 @@ export class LogStore implements Store {
   private closed = false;
   private readonly timers: NodeJS.Timeout[] = [];
   private drained: (() => void) | undefined;
+  /** Callers of {@link currentRevision} waiting for the next shared read of it. */
+  private revisionReaders: Array<{ readonly resolve: (revision: Revision) => void; readonly reject: (error: StoreError) => void }> | undefined;
 
   constructor(
     private readonly log: LogBackend,
@@ -256,14 +258,44 @@ export class LogStore implements Store {
     if (options.fromRevision !== undefined) checkRevision(options.fromRevision, 'watch fromRevision');
     if (this.closed) throw StoreError.unavailable(`${this.options.name} store is closed`);
     try {
-      return this.hub.open(prefix, options.fromRevision, options.signal);
+      return this.hub.open(prefix, options.fromRevision, options.signal, options.onProgress);
     } catch (error) {
       throw toStoreError(error, `${this.options.name} watch`);
     }
   }
 
+  /** Reads the rows other processes wrote since the last poll now: watches report progress up to the current revision. */
+  requestProgress(): void {
+    if (this.closed) return;
+    try {
+      this.hub.poll();
+    } catch {
+      // The periodic poll tries again.
+    }
+  }
+
+  /**
+   * Every call made in one turn of the event loop shares one read of the log, made after them
+   * all (in the loop's check phase, like the group commit): each gets a revision at least as
+   * new as the newest write at the moment it called. A consistent read per request costs a
+   * fraction of a log read.
+   */
   currentRevision(): Promise<Revision> {
-    return this.read('currentRevision', () => this.log.currentRevision(), 'one');
+    if (this.closed) return Promise.reject(StoreError.unavailable(`${this.options.name} store is closed`));
+    return new Promise<Revision>((resolve, reject) => {
+      if (this.revisionReaders === undefined) {
+        this.revisionReaders = [];
+        setImmediate(() => this.readRevision());
+      }
+      this.revisionReaders.push({ resolve, reject });
+    });
+  }
+
+  private readRevision(): void {
+    const readers = this.revisionReaders ?? [];
+    this.revisionReaders = undefined;
+    const read = this.read('currentRevision', () => this.log.currentRevision(), 'one');
+    for (const reader of readers) read.then(reader.resolve, reader.reject);
   }
 
   compactedRevision(): Promise<Revision> {

@@ -32,12 +32,16 @@ export class WatchHub {
     this.lastSeen = log.currentRevision();
   }
 
-  /** A watcher of [prefix, prefixEnd) positioned after `fromRevision` (now when undefined). */
-  open(prefix: string, fromRevision: Revision | undefined, signal: AbortSignal | undefined): LogWatcher {
+  /**
+   * A watcher of [prefix, prefixEnd) positioned after `fromRevision` (now when undefined).
+   * `onProgress` hears the hub's position whenever the watcher is synced and has handed over
+   * every event up to it (after each poll that moved the position, and when it joins).
+   */
+  open(prefix: string, fromRevision: Revision | undefined, signal: AbortSignal | undefined, onProgress?: (revision: Revision) => void): LogWatcher {
     const position = fromRevision ?? this.log.currentRevision();
     const watcher = new LogWatcher(this, prefix, prefixEnd(prefix), position);
     this.all.add(watcher);
-    return watcher.endOn(signal);
+    return watcher.reportProgressTo(onProgress).endOn(signal);
   }
 
   /** Reads the rows written since the last poll and feeds them to the synced watchers. */
@@ -68,6 +72,7 @@ export class WatchHub {
       if (changes.length < this.options.batchSize) break;
     }
     this.lastSeen = current;
+    for (const watcher of this.synced) watcher.noteProgress(current);
   }
 
   /** Moves an unsynced watcher forward by one batch read from the log; joins it to the synced group when caught up. */
@@ -90,6 +95,7 @@ export class WatchHub {
     }
     watcher.synced = true;
     this.synced.add(watcher);
+    watcher.noteProgress(upTo);
   }
 
   unsync(watcher: LogWatcher): void {
@@ -139,6 +145,11 @@ export class LogWatcher extends WatchIterator {
     if (row.revision <= this.position || row.key < this.start || row.key >= this.end) return;
     this.enqueue(changeToEvent(change));
     if (this.queued >= this.hub.maxQueue) this.hub.unsync(this);
+  }
+
+  /** Every event up to `revision` has been queued (the hub's position, while synced). */
+  noteProgress(revision: Revision): void {
+    this.progressed(revision);
   }
 
   enqueue(event: WatchEvent): void {

@@ -26,5 +26,8 @@ describe('isLongRunning', () => {
     assert.equal(isLongRunning('/x/api/v1/namespaces/n/pods/p/exec?command=ls'), true);
     assert.equal(isLongRunning('/x/api/v1/namespaces/n/pods/p/log'), false);
     assert.equal(isLongRunning('/x/api/v1/namespaces/n/pods'), false);
+    assert.equal(isLongRunning('/x/api/v1/namespaces/n/pods?limit=500&labelSelector=a%3Db'), false);
+    assert.equal(isLongRunning('/x/api/v1/namespaces/n/pods?%77atch=1'), true, 'a percent-encoded name');
+    assert.equal(isLongRunning('/x/api/v1/namespaces/n/pods?limit=1?watch=true'), false, 'only the first query part counts');
   });
 });

@@ -27,9 +27,15 @@ const LONG_RUNNING_SUBRESOURCES = /\/(exec|attach|portforward|proxy)(\?|$)/;
 
 /** Watches, log follows and stream upgrades run for long: kube's long-running request check. */
 export function isLongRunning(url: string): boolean {
-  const [path = '', query = ''] = url.split('?', 2);
+  const mark = url.indexOf('?');
+  const path = mark < 0 ? url : url.slice(0, mark);
   if (LONG_RUNNING_SUBRESOURCES.test(path)) return true;
   if (path.includes('/watch/')) return true;
+  if (mark < 0) return false;
+  const next = url.indexOf('?', mark + 1);
+  const query = url.slice(mark + 1, next < 0 ? undefined : next);
+  // Most queries cannot name `watch` or `follow` (their names may be percent-encoded): no parse for them.
+  if (!query.includes('watch') && !query.includes('follow') && !query.includes('%')) return false;
   const params = new URLSearchParams(query);
   if (params.get('watch') === 'true' || params.get('watch') === '1') return true;
   return path.endsWith('/log') && params.get('follow') === 'true';

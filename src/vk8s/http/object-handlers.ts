@@ -9,7 +9,7 @@ import { parsePatchBody, patchJson, patchTypeOf } from './patch-object.js';
 import { parseDeleteOptions, parseListQuery, single } from './query.js';
 import { asKind, decodeOptionalBody, decodeResourceBody } from './request-body.js';
 import { admit, nameOf, rawBody, scopeOf, storeOf, type ResourceRequest } from './resource-request.js';
-import { deletedStatus, listBody, sendJson } from './response-format.js';
+import { deletedStatus, listBody, listJson, sendJson } from './response-format.js';
 
 let patchSchemas: OpenApiPatchSchemas | undefined;
 function schemas(): OpenApiPatchSchemas {
@@ -43,14 +43,27 @@ function checkBodyNamespace(r: ResourceRequest, object: KubeObject): void {
 }
 
 export async function handleGet(r: ResourceRequest): Promise<void> {
-  sendObject(r, 200, await storeOf(r).get(r.context.cluster, nameOf(r)));
+  const store = storeOf(r);
+  if (r.deps.tables?.requested(r.request.headers.accept, single(r.query, 'includeObject')) !== undefined) {
+    sendObject(r, 200, await store.get(r.context.cluster, nameOf(r)));
+    return;
+  }
+  // The object's JSON as the cache keeps it: sent without a parse and a serialization.
+  void r.reply.code(200).header('content-type', 'application/json').send(await store.getJson(r.context.cluster, nameOf(r)));
 }
 
 export async function handleList(r: ResourceRequest): Promise<void> {
-  const result = await storeOf(r).list(r.context.cluster, parseListQuery(r.query, r.strategy));
+  const store = storeOf(r);
+  const result = await store.list(r.context.cluster, parseListQuery(r.query, r.strategy));
   const table = r.deps.tables?.requested(r.request.headers.accept, single(r.query, 'includeObject'));
   if (table !== undefined && r.deps.tables !== undefined) {
     void sendJson(r.reply, 200, r.deps.tables.render(r.resource, result.items, { now: r.deps.clock.now(), ...table, listMeta: { resourceVersion: result.resourceVersion, continue: result.continue } }));
+    return;
+  }
+  if (result.stored !== undefined) {
+    // Served by the watch cache: the items' JSON as the cache keeps it.
+    const json = listJson(r.resource, result.stored.map((kv) => store.codec.json(kv)), result);
+    void r.reply.code(200).header('content-type', 'application/json').send(json);
     return;
   }
   void sendJson(r.reply, 200, listBody(r.resource, result.items, result));

@@ -34,7 +34,9 @@ const NAMESPACE_SUBRESOURCES = new Set(['status', 'finalize']);
 
 /** `undefined` when the path is not a resource path (it then answers 404). */
 export function parseRequestInfo(method: string, path: string, query: { watch?: string | undefined }): RequestInfo | undefined {
-  const prefix = splitGroupVersion(path.split('/').filter((s) => s !== '').map(decodeURIComponent));
+  const segments = path.split('/').filter((s) => s !== '');
+  // Only a segment with an escape changes when decoded (a malformed one throws, as before).
+  const prefix = splitGroupVersion(path.includes('%') ? segments.map(decodeURIComponent) : segments);
   if (prefix === undefined) return undefined;
   const { group, version } = prefix;
   let rest = prefix.rest;

@@ -38,6 +38,24 @@ export function listBody(resource: ResourceType, items: readonly KubeObject[], m
   };
 }
 
+const ITEMS_END = Buffer.from(']}');
+const COMMA = Buffer.from(',');
+
+/**
+ * {@link listBody} as JSON, from its items' JSON texts: the bytes `JSON.stringify(listBody(…))`
+ * gives (`items` is the body's last member), without serializing the items again.
+ */
+export function listJson(resource: ResourceType, items: readonly Buffer[], meta: { resourceVersion: string; continue?: string }): Buffer {
+  const empty = JSON.stringify(listBody(resource, [], meta));
+  const parts: Buffer[] = [Buffer.from(empty.slice(0, -ITEMS_END.length))];
+  items.forEach((item, i) => {
+    if (i > 0) parts.push(COMMA);
+    parts.push(item);
+  });
+  parts.push(ITEMS_END);
+  return Buffer.concat(parts);
+}
+
 /** The Status a DELETE answers when the object is gone (kinds that do not return the object). */
 export function deletedStatus(resource: ResourceType, object: KubeObject): Record<string, unknown> {
   return {

@@ -44,6 +44,9 @@ export interface VirtualClusterApiDependencies {
 
 type Params = { namespace: string; vk8s: string; group?: string; version?: string };
 
+/** The request decoration holding the request's {@link ClusterRequestContext}. */
+const CONTEXT = 'vk8sClusterContext';
+
 function sendJson(reply: FastifyReply, body: unknown): FastifyReply {
   return reply.code(200).header('content-type', 'application/json').send(JSON.stringify(body));
 }
@@ -58,7 +61,6 @@ function sendJson(reply: FastifyReply, body: unknown): FastifyReply {
  * request is routed as an ordinary request.
  */
 export function registerVirtualClusterApi(app: FastifyInstance, deps: VirtualClusterApiDependencies): void {
-  const contexts = new WeakMap<FastifyRequest, ClusterRequestContext>();
   const clusterOf = (request: FastifyRequest): Promise<ClusterRequestContext> => resolveCluster(deps, request.params as Params, request.headers, request.raw.socket);
   const streams: PodStreamDependencies | undefined = deps.podStreams === undefined ? undefined : { storage: deps.storage, backend: deps.podStreams, logger: deps.logger };
   const handlers = { ...deps, ...(streams === undefined ? {} : { streams: podStreamSubresources(streams) }) };
@@ -96,10 +98,13 @@ export function registerVirtualClusterApi(app: FastifyInstance, deps: VirtualClu
         reply.raw.once('close', release);
         next();
       });
+      // The cluster of the request, as the preHandler found it: a request decoration (fastify
+      // gives every request the property from the start, so requests keep one shape).
+      scope.decorateRequest(CONTEXT, null);
       scope.addHook('preHandler', async (request) => {
         // The not-found handler has no path parameters: there is no cluster to look for.
         if ((request.params as Partial<Params>).vk8s === undefined) return;
-        contexts.set(request, await clusterOf(request));
+        request.setDecorator<ClusterRequestContext>(CONTEXT, await clusterOf(request));
       });
       // Bodies are read raw: each operation decodes its own content types (JSON, YAML, patches).
       scope.removeAllContentTypeParsers();
@@ -125,9 +130,10 @@ export function registerVirtualClusterApi(app: FastifyInstance, deps: VirtualClu
       });
       const resources = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
         const { namespace, vk8s } = request.params as Params;
-        const context = contexts.get(request);
-        if (context === undefined) throw StatusError.internal('the request was not authenticated');
-        const path = request.url.split('?')[0]?.slice(`/api/vk8s/namespaces/${namespace}/${vk8s}`.length) ?? '';
+        const context = request.getDecorator<ClusterRequestContext | null>(CONTEXT);
+        if (context === null) throw StatusError.internal('the request was not authenticated');
+        const mark = request.url.indexOf('?');
+        const path = (mark < 0 ? request.url : request.url.slice(0, mark)).slice(`/api/vk8s/namespaces/${namespace}/${vk8s}`.length);
         const info = parseRequestInfo(request.method, path, request.query as { watch?: string });
         if (info === undefined) throw StatusError.noSuchPath();
         await dispatchResourceRequest(handlers, context, info, request, reply);
