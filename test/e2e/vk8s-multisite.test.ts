@@ -64,4 +64,65 @@ describe('vK8s across three sites through kubectl', () => {
       assert.deepEqual([table[0]?.['READY'], table[0]?.['UP-TO-DATE'], table[0]?.['AVAILABLE']], ['4/2', '4', '4'], c.label);
     }
   });
+  it('svc.io/virtual-sites overrides the default, svc.io/sites overrides both, a missing site is a Warning event and the object stays', async () => {
+    const c = env.kubectl;
+    await env.apply(c, deploymentYaml('pin', { annotations: { 'svc.io/virtual-sites': 'default/eu' } }));
+    await settled('app=pin', { 're-a': 2 });
+    await env.ok(c, ['annotate', 'deployment', 'pin', 'svc.io/sites=system/ce-1']);
+    await settled('app=pin', { 'ce-1': 2 });
+    await env.ok(c, ['annotate', 'deployment', 'pin', '--overwrite', 'svc.io/sites=svc-io-system/nowhere']);
+    await settled('app=pin', {});
+    const events = await waitFor('a FailedPlacement event about pin', async () => {
+      const rows = parseTable(await env.ok(c, ['get', 'events', '--field-selector', 'involvedObject.name=pin,reason=FailedPlacement']));
+      return rows.length > 0 ? rows : undefined;
+    });
+    assert.equal(events[0]?.['TYPE'], 'Warning');
+    assert.match(events[0]?.['MESSAGE'] ?? '', /svc-io-system\/nowhere.*does not exist/);
+    assert.match(await env.ok(c, ['get', 'deployment', 'pin', '-o', 'name']), /^deployment.apps\/pin$/m);
+    await env.ok(c, ['delete', 'deployment', 'pin', '--wait=false']);
+  });
+
+  it('relabelling a site through the config API moves a workload placed by a label-selecting virtual site', async () => {
+    const c = env.kubectl;
+    await env.apply(c, deploymentYaml('mover', { replicas: 1, annotations: { 'svc.io/virtual-sites': 'default/eu' } }));
+    await settled('app=mover', { 're-a': 1 });
+    await env.relabel('re-b', (labels) => (labels['svc.io/region'] = 'eu'));
+    await env.relabel('re-a', (labels) => (labels['svc.io/region'] = 'us'));
+    await settled('app=mover', { 're-b': 1 });
+    assert.equal((await env.site('re-b')).metadata.labels['svc.io/region'], 'eu');
+    await env.relabel('re-a', (labels) => (labels['svc.io/region'] = 'eu'));
+    await env.relabel('re-b', (labels) => (labels['svc.io/region'] = 'us'));
+    await settled('app=mover', { 're-a': 1 });
+    await env.ok(c, ['delete', 'deployment', 'mover', '--wait=false']);
+  });
+  it('kubectl scale sizes every site; set image rolls each site, rollout status waits for all, history and undo (to the previous and to a revision) work with both kubectls', async () => {
+    await env.ok(env.kubectl, ['scale', 'deployment', 'web', '--replicas=3']);
+    await settled('app=web', { 're-a': 3, 're-b': 3 });
+    await Promise.all(
+      env.clients.map(async (c) => {
+        const name = `roll-${c.tag}`;
+        const image = async (): Promise<string> => env.ok(c, ['get', 'deployment', name, '-o', 'jsonpath={.spec.template.spec.containers[0].image}']);
+        const podImages = async (): Promise<string[]> => (await env.list<Pod>(podsPath(`app=${name}`))).map((p) => p.spec.containers[0]?.image ?? '').sort();
+        await env.apply(c, deploymentYaml(name, { replicas: 2 }));
+        await env.ok(c, ['rollout', 'status', `deployment/${name}`, '--timeout=30s']);
+        await env.ok(c, ['set', 'image', `deployment/${name}`, 'web=nginx:1.18']);
+        assert.match(await env.ok(c, ['rollout', 'status', `deployment/${name}`, '--timeout=30s']), /successfully rolled out/, c.label);
+        await settled(`app=${name}`, { 're-a': 2, 're-b': 2 });
+        assert.deepEqual(await podImages(), Array(4).fill('nginx:1.18'), c.label);
+        const history = parseTable((await env.ok(c, ['rollout', 'history', `deployment/${name}`])).split('\n').slice(1).join('\n'));
+        assert.deepEqual(history.map((r) => r['REVISION']), ['1', '2'], c.label);
+        assert.match(await env.ok(c, ['rollout', 'undo', `deployment/${name}`]), /rolled back/, c.label);
+        assert.equal(await image(), 'nginx:1.17', c.label);
+        assert.match(await env.ok(c, ['rollout', 'status', `deployment/${name}`, '--timeout=30s']), /successfully rolled out/, c.label);
+        await settled(`app=${name}`, { 're-a': 2, 're-b': 2 });
+        assert.deepEqual(await podImages(), Array(4).fill('nginx:1.17'), c.label);
+        const after = parseTable((await env.ok(c, ['rollout', 'history', `deployment/${name}`])).split('\n').slice(1).join('\n'));
+        assert.deepEqual(after.map((r) => r['REVISION']), ['2', '3'], c.label);
+        assert.match(await env.ok(c, ['rollout', 'undo', `deployment/${name}`, '--to-revision=2']), /rolled back/, c.label);
+        assert.equal(await image(), 'nginx:1.18', c.label);
+        assert.match(await env.ok(c, ['rollout', 'status', `deployment/${name}`, '--timeout=30s']), /successfully rolled out/, c.label);
+        await env.ok(c, ['delete', 'deployment', name, '--wait=false']);
+      }),
+    );
+  });
 });
