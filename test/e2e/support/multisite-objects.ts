@@ -17,11 +17,11 @@ export const siteOf = (object: KubeObject): string => object.metadata.labels?.[S
 
 export const isReady = (pod: Pod): boolean => pod.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') === true;
 
-/** Live pods (not being deleted) counted by site: `{ "re-a": 2, … }`. */
+/** Live objects (not being deleted) counted by site, sites in name order: `{ "re-a": 2, … }`. */
 export function countBySite(objects: readonly KubeObject[]): Record<string, number> {
   const counts: Record<string, number> = {};
   for (const o of objects) if (o.metadata.deletionTimestamp === undefined) counts[siteOf(o)] = (counts[siteOf(o)] ?? 0) + 1;
-  return counts;
+  return Object.fromEntries(Object.entries(counts).sort(([a], [b]) => (a < b ? -1 : 1)));
 }
 
 export interface DeploymentOptions {
