@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import type { KubeObject } from '../../src/vk8s/object.js';
 import { parseTable, type KubectlClient } from './support/kubectl-matrix.js';
 import { startMultisiteEnv, type MultisiteEnv } from './support/multisite-env.js';
-import { countBySite, deploymentYaml, isReady, podsPath, type Pod } from './support/multisite-objects.js';
+import { deploymentYaml, podsPath, type Pod } from './support/multisite-objects.js';
 import { waitFor } from './support/wait-for.js';
 
 type Deployment = KubeObject & { spec: { replicas: number }; status?: Record<string, number | undefined> };
@@ -22,21 +22,9 @@ describe('vK8s across three sites through kubectl', () => {
     await env?.close();
   });
 
-  /** Waits until the pods of `selector` are Running and Ready with `expected` live pods per site, and no others. */
-  const settled = (selector: string, expected: Record<string, number>): Promise<Pod[]> =>
-    waitFor(
-      `pods ${selector} running ${JSON.stringify(expected)}`,
-      async () => {
-        const pods = await env.list<Pod>(podsPath(selector));
-        const live = pods.filter((p) => p.metadata.deletionTimestamp === undefined);
-        return JSON.stringify(countBySite(pods)) === JSON.stringify(expected) && live.length === pods.length && live.every(isReady) ? live : undefined;
-      },
-      { describe: async () => JSON.stringify((await env.list<Pod>(podsPath(selector))).map((p) => [p.metadata.name, p.spec.nodeName, p.status?.phase, isReady(p)])) },
-    );
-
   it('a Deployment over the vK8s default lands 2 pods on each regional edge, on the site\'s node, summed in its status', async () => {
     await env.apply(env.kubectl, deploymentYaml('web'));
-    await settled('app=web', { 're-a': 2, 're-b': 2 });
+    await env.settled('app=web', { 're-a': 2, 're-b': 2 });
     const deployment = await waitFor('the Deployment status summed over sites', async () => {
       const d = await env.read<Deployment>('apis/apps/v1/namespaces/default/deployments/web');
       return d?.status?.['availableReplicas'] === 4 ? d : undefined;
@@ -67,11 +55,11 @@ describe('vK8s across three sites through kubectl', () => {
   it('svc.io/virtual-sites overrides the default, svc.io/sites overrides both, a missing site is a Warning event and the object stays', async () => {
     const c = env.kubectl;
     await env.apply(c, deploymentYaml('pin', { annotations: { 'svc.io/virtual-sites': 'default/eu' } }));
-    await settled('app=pin', { 're-a': 2 });
+    await env.settled('app=pin', { 're-a': 2 });
     await env.ok(c, ['annotate', 'deployment', 'pin', 'svc.io/sites=system/ce-1']);
-    await settled('app=pin', { 'ce-1': 2 });
+    await env.settled('app=pin', { 'ce-1': 2 });
     await env.ok(c, ['annotate', 'deployment', 'pin', '--overwrite', 'svc.io/sites=svc-io-system/nowhere']);
-    await settled('app=pin', {});
+    await env.settled('app=pin', {});
     const events = await waitFor('a FailedPlacement event about pin', async () => {
       const rows = parseTable(await env.ok(c, ['get', 'events', '--field-selector', 'involvedObject.name=pin,reason=FailedPlacement']));
       return rows.length > 0 ? rows : undefined;
@@ -85,14 +73,14 @@ describe('vK8s across three sites through kubectl', () => {
   it('relabelling a site through the config API moves a workload placed by a label-selecting virtual site', async () => {
     const c = env.kubectl;
     await env.apply(c, deploymentYaml('mover', { replicas: 1, annotations: { 'svc.io/virtual-sites': 'default/eu' } }));
-    await settled('app=mover', { 're-a': 1 });
+    await env.settled('app=mover', { 're-a': 1 });
     await env.relabel('re-b', (labels) => (labels['svc.io/region'] = 'eu'));
     await env.relabel('re-a', (labels) => (labels['svc.io/region'] = 'us'));
-    await settled('app=mover', { 're-b': 1 });
+    await env.settled('app=mover', { 're-b': 1 });
     assert.equal((await env.site('re-b')).metadata.labels['svc.io/region'], 'eu');
     await env.relabel('re-a', (labels) => (labels['svc.io/region'] = 'eu'));
     await env.relabel('re-b', (labels) => (labels['svc.io/region'] = 'us'));
-    await settled('app=mover', { 're-a': 1 });
+    await env.settled('app=mover', { 're-a': 1 });
     await env.ok(c, ['delete', 'deployment', 'mover', '--wait=false']);
   });
   /**
@@ -109,7 +97,7 @@ describe('vK8s across three sites through kubectl', () => {
 
   it('kubectl scale sizes every site; set image rolls each site, rollout status waits for all, history and undo (to the previous and to a revision) work with both kubectls', async () => {
     await env.ok(env.kubectl, ['scale', 'deployment', 'web', '--replicas=3']);
-    await settled('app=web', { 're-a': 3, 're-b': 3 });
+    await env.settled('app=web', { 're-a': 3, 're-b': 3 });
     await Promise.all(
       env.clients.map(async (c) => {
         const name = `roll-${c.tag}`;
@@ -119,7 +107,7 @@ describe('vK8s across three sites through kubectl', () => {
         await env.ok(c, ['rollout', 'status', `deployment/${name}`, '--timeout=30s']);
         await env.ok(c, ['set', 'image', `deployment/${name}`, 'web=nginx:1.18']);
         assert.match(await env.ok(c, ['rollout', 'status', `deployment/${name}`, '--timeout=30s']), /successfully rolled out/, c.label);
-        await settled(`app=${name}`, { 're-a': 2, 're-b': 2 });
+        await env.settled(`app=${name}`, { 're-a': 2, 're-b': 2 });
         assert.deepEqual(await podImages(), Array(4).fill('nginx:1.18'), c.label);
         assert.deepEqual(await revisions(c, name), ['1', '2'], c.label);
         assert.match(await env.ok(c, ['rollout', 'undo', `deployment/${name}`]), /rolled back/, c.label);
@@ -127,7 +115,7 @@ describe('vK8s across three sites through kubectl', () => {
         // undo copied the ReplicaSet's annotations onto the Deployment; the controller takes the platform's revision off again.
         await waitFor('svc.io/revision off the Deployment', async () => ((await env.read(`apis/apps/v1/namespaces/default/deployments/${name}`))?.metadata.annotations?.['svc.io/revision'] === undefined ? true : undefined));
         assert.match(await env.ok(c, ['rollout', 'status', `deployment/${name}`, '--timeout=30s']), /successfully rolled out/, c.label);
-        await settled(`app=${name}`, { 're-a': 2, 're-b': 2 });
+        await env.settled(`app=${name}`, { 're-a': 2, 're-b': 2 });
         assert.deepEqual(await podImages(), Array(4).fill('nginx:1.17'), c.label);
         assert.deepEqual(await revisions(c, name), ['2', '3'], c.label);
         assert.match(await env.ok(c, ['rollout', 'undo', `deployment/${name}`, '--to-revision=2']), /rolled back/, c.label);

@@ -10,6 +10,7 @@ import type { SiteType } from '../../../src/sites/site-model.js';
 import { kubectl120, kubectlNewest, runKubectl, type KubectlRun } from '../../../src/vk8s/testing/kubectl.js';
 import type { KubeObject } from '../../../src/vk8s/object.js';
 import type { KubectlClient } from './kubectl-matrix.js';
+import { countBySite, isReady, podsPath, type Pod } from './multisite-objects.js';
 import { offsetClock, type OffsetClock } from './offset-clock.js';
 import { waitFor } from './wait-for.js';
 
@@ -55,6 +56,8 @@ export interface MultisiteEnv {
   read<T = KubeObject>(path: string): Promise<T | undefined>;
   /** The items of a list on the virtual cluster's API (`api/v1/namespaces/default/pods?labelSelector=…`). */
   list<T = KubeObject>(path: string): Promise<T[]>;
+  /** Waits until the pods of `selector` are `expected` live pods per site (sites in name order), all Running and Ready, none terminating. */
+  settled(selector: string, expected: Record<string, number>): Promise<Pod[]>;
   /** A site's config object (as the config API answers it). */
   site(name: string): Promise<ConfigObject>;
   /** Replaces a site's labels through the config API (PUT), as an operator does. */
@@ -172,6 +175,16 @@ export async function startMultisiteEnv(): Promise<MultisiteEnv> {
     read,
     list: async <T>(path: string) => (await read<{ items: T[] }>(path))?.items ?? [],
     site,
+    settled: (selector, expected) =>
+      waitFor(
+        `pods ${selector} running ${JSON.stringify(expected)}`,
+        async () => {
+          const pods = await env.list<Pod>(podsPath(selector));
+          const live = pods.filter((p) => p.metadata.deletionTimestamp === undefined);
+          return JSON.stringify(countBySite(pods)) === JSON.stringify(expected) && live.length === pods.length && live.every(isReady) ? live : undefined;
+        },
+        { describe: async () => JSON.stringify((await env.list<Pod>(podsPath(selector))).map((p) => [p.metadata.name, p.spec.nodeName, p.status?.phase, isReady(p), p.metadata.deletionTimestamp])) },
+      ),
     relabel: async (name, change) => {
       const current = await site(name);
       const labels = { ...current.metadata.labels };
