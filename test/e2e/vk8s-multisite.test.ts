@@ -3,8 +3,25 @@ import { after, before, describe, it } from 'node:test';
 import type { KubeObject } from '../../src/vk8s/object.js';
 import { parseTable, type KubectlClient } from './support/kubectl-matrix.js';
 import { startMultisiteEnv, type MultisiteEnv } from './support/multisite-env.js';
-import { deploymentYaml, podsPath, type Pod } from './support/multisite-objects.js';
+import { deploymentYaml, isReady, podsPath, type Pod } from './support/multisite-objects.js';
 import { waitFor } from './support/wait-for.js';
+
+type Endpoints = KubeObject & {
+  subsets?: Array<{ addresses?: Address[]; notReadyAddresses?: Address[]; ports?: unknown[] }>;
+};
+interface Address {
+  ip: string;
+  nodeName?: string;
+  targetRef?: { kind: string; namespace: string; name: string };
+}
+
+const SERVICE = `apiVersion: v1
+kind: Service
+metadata: {name: web}
+spec:
+  selector: {app: web}
+  ports: [{name: http, port: 80, targetPort: 80}]
+`;
 
 type Deployment = KubeObject & { spec: { replicas: number }; status?: Record<string, number | undefined> };
 
@@ -124,5 +141,82 @@ describe('vK8s across three sites through kubectl', () => {
         await env.ok(c, ['delete', 'deployment', name, '--wait=false']);
       }),
     );
+  });
+  it('a regional edge whose per-vK8s quota is reached leaves the pods it cannot take Pending with a FailedScheduling event', async () => {
+    const c = env.kubectl;
+    // re-b allows this vK8s 2 CPUs; web holds 3 × 0.1 there, so one `large` pod (1 CPU) fits and two do not.
+    await env.apply(c, deploymentYaml('big', { replicas: 3, annotations: { 'svc.io/sites': 'svc-io-system/re-b', 'svc.io/workload-flavor': 'large' } }));
+    const pending = await waitFor('two pods of big Pending, one Running', async () => {
+      const pods = await env.list<Pod>(podsPath('app=big'));
+      const waiting = pods.filter((p) => p.status?.phase === 'Pending' && p.spec.nodeName === undefined);
+      return pods.length === 3 && waiting.length === 2 && pods.some(isReady) ? waiting : undefined;
+    });
+    const events = await waitFor('FailedScheduling events', async () => {
+      const rows = parseTable(await env.ok(c, ['get', 'events', '--field-selector', 'reason=FailedScheduling']));
+      return pending.every((p) => rows.some((r) => r['OBJECT'] === `pod/${p.metadata.name ?? ''}`)) ? rows : undefined;
+    });
+    const row = events.find((r) => r['OBJECT'] === `pod/${pending[0]?.metadata.name ?? ''}`);
+    assert.equal(row?.['TYPE'], 'Warning');
+    assert.match(row?.['MESSAGE'] ?? '', /quota of virtual_k8s default\/vk1 on site re-b is reached \(cpu: the pod's limits need 1000m, 1300m of 2000m in use/);
+    const table = parseTable(await env.ok(c, ['get', 'pods', '-l', 'app=big']));
+    assert.deepEqual(table.map((r) => r['STATUS']).sort(), ['Pending', 'Pending', 'Running']);
+    await env.ok(c, ['delete', 'deployment', 'big', '--wait=false']);
+  });
+
+  it('a flavor caps container limits on a regional edge, a customer edge keeps the container\'s own; pods learn their site from SVC_IO_SITENAME', async () => {
+    const c = env.kubectl;
+    const container = '        resources: {limits: {cpu: "2", memory: 1Gi}}\n';
+    await env.apply(c, deploymentYaml('flav', { replicas: 1, container, annotations: { 'svc.io/sites': 'svc-io-system/re-a, system/ce-1', 'svc.io/workload-flavor': 'medium' } }));
+    await env.settled('app=flav', { 'ce-1': 1, 're-a': 1 });
+    const out = await env.ok(c, ['get', 'pods', '-l', 'app=flav', '-o', 'jsonpath={range .items[*]}{.spec.nodeName} {.spec.containers[0].resources.limits.cpu} {.spec.containers[0].resources.limits.memory} {.spec.containers[0].env[?(@.name=="SVC_IO_SITENAME")].value}{"\\n"}{end}']);
+    assert.deepEqual(out.trim().split('\n').sort(), ['ce-1-n0 2 1Gi ce-1', 're-a-n0 250m 250Mi re-a']);
+    await env.ok(c, ['delete', 'deployment', 'flav', '--wait=false']);
+  });
+  /** The Endpoints of Service web: ready and not-ready addresses as `[nodeName, pod]`, sorted. */
+  const endpoints = async (): Promise<{ ready: string[][]; notReady: string[][] }> => {
+    const ep = await env.read<Endpoints>('api/v1/namespaces/default/endpoints/web');
+    const of = (key: 'addresses' | 'notReadyAddresses'): string[][] => (ep?.subsets ?? []).flatMap((s) => s[key] ?? []).map((a) => [a.nodeName ?? '', a.targetRef?.name ?? '']).sort();
+    return { ready: of('addresses'), notReady: of('notReadyAddresses') };
+  };
+  const webPods = async (): Promise<string[][]> => (await env.list<Pod>(podsPath('app=web'))).map((p) => [p.spec.nodeName ?? '', p.metadata.name ?? '']).sort();
+
+  it('a Service selecting the Deployment\'s pods gets Endpoints with an address of every pod on every site (nodeName, targetRef)', async () => {
+    const c = env.kubectl;
+    await env.apply(c, SERVICE);
+    const pods = await webPods();
+    assert.equal(pods.length, 6);
+    await waitFor('Endpoints of web with every pod', async () => (JSON.stringify((await endpoints()).ready) === JSON.stringify(pods) ? true : undefined), {
+      describe: async () => JSON.stringify(await endpoints()),
+    });
+    const ep = await env.json<Endpoints>(c, ['get', 'endpoints', 'web']);
+    const addresses = ep.subsets?.flatMap((s) => s.addresses ?? []) ?? [];
+    assert.ok(addresses.every((a) => a.targetRef?.kind === 'Pod' && a.targetRef.namespace === 'default' && /^\d+\.\d+\.\d+\.\d+$/.test(a.ip)));
+    assert.deepEqual(ep.subsets?.[0]?.ports, [{ name: 'http', port: 80, protocol: 'TCP' }]);
+  });
+
+  it('a site that stops heartbeating goes FAILED: its Node NotReady, its pods not Ready (out of the Endpoints), the other sites untouched', async () => {
+    const c = env.clients[0] as KubectlClient;
+    await env.stopSite('re-b');
+    const nodes = await waitFor('re-b-n0 NotReady', async () => {
+      const rows = parseTable(await env.ok(c, ['get', 'nodes']));
+      return rows.find((r) => r['NAME'] === 're-b-n0')?.['STATUS'] === 'NotReady' ? rows : undefined;
+    });
+    assert.deepEqual(nodes.map((r) => [r['NAME'], r['STATUS']]), [['ce-1-n0', 'Ready'], ['re-a-n0', 'Ready'], ['re-b-n0', 'NotReady']]);
+    const state = async (site: string): Promise<string | undefined> => (await env.site(site)).status?.[0]?.state;
+    await waitFor('site re-b FAILED', async () => ((await state('re-b')) === 'FAILED' ? true : undefined));
+    assert.deepEqual([await state('re-a'), await state('ce-1')], ['ONLINE', 'ONLINE']);
+    const pods = await waitFor('the pods of re-b not Ready', async () => {
+      const all = await env.list<Pod>(podsPath('app=web'));
+      return all.filter((p) => p.spec.nodeName === 're-b-n0').every((p) => !isReady(p)) ? all : undefined;
+    });
+    assert.deepEqual(pods.map((p) => [p.spec.nodeName, isReady(p)]).sort(), [['re-a-n0', true], ['re-a-n0', true], ['re-a-n0', true], ['re-b-n0', false], ['re-b-n0', false], ['re-b-n0', false]]);
+    const all = await webPods();
+    await waitFor('re-b out of the ready addresses', async () => {
+      const ep = await endpoints();
+      return JSON.stringify(ep.ready) === JSON.stringify(all.filter(([n]) => n === 're-a-n0')) && JSON.stringify(ep.notReady) === JSON.stringify(all.filter(([n]) => n === 're-b-n0')) ? true : undefined;
+    });
+    // As kube's node lifecycle controller: the Ready condition goes False; container statuses (kubectl's READY column) stay as the site last said.
+    const ready = await env.ok(c, ['get', 'pods', '-l', 'app=web,svc.io/siteName=re-b', '-o', 'jsonpath={range .items[*]}{.status.conditions[?(@.type=="Ready")].status}{"\\n"}{end}']);
+    assert.deepEqual(ready.trim().split('\n'), ['False', 'False', 'False'], c.label);
   });
 });
