@@ -194,7 +194,7 @@ describe('vK8s across three sites through kubectl', () => {
     assert.deepEqual(ep.subsets?.[0]?.ports, [{ name: 'http', port: 80, protocol: 'TCP' }]);
   });
 
-  it('a site that stops heartbeating goes FAILED: its Node NotReady, its pods not Ready (out of the Endpoints), the other sites untouched', async () => {
+  it('a site that stops heartbeating goes FAILED: its Node NotReady, its pods not Ready (out of the Endpoints), the other sites untouched; back, it is whole again', async () => {
     const c = env.clients[0] as KubectlClient;
     await env.stopSite('re-b');
     const nodes = await waitFor('re-b-n0 NotReady', async () => {
@@ -218,5 +218,13 @@ describe('vK8s across three sites through kubectl', () => {
     // As kube's node lifecycle controller: the Ready condition goes False; container statuses (kubectl's READY column) stay as the site last said.
     const ready = await env.ok(c, ['get', 'pods', '-l', 'app=web,svc.io/siteName=re-b', '-o', 'jsonpath={range .items[*]}{.status.conditions[?(@.type=="Ready")].status}{"\\n"}{end}']);
     assert.deepEqual(ready.trim().split('\n'), ['False', 'False', 'False'], c.label);
+
+    // The site comes back (its agent again, with its stored credential): ONLINE, Node Ready, its pods Ready again where they were.
+    await env.restartSite('re-b');
+    await waitFor('site re-b ONLINE', async () => ((await state('re-b')) === 'ONLINE' ? true : undefined));
+    await env.settled('app=web', { 're-a': 3, 're-b': 3 });
+    assert.deepEqual(await webPods(), all, 'the same pods: nothing was torn down and rebuilt');
+    await waitFor('re-b back in the ready addresses', async () => (JSON.stringify((await endpoints()).ready) === JSON.stringify(all) ? true : undefined));
+    assert.match(await env.ok(c, ['get', 'node', 're-b-n0']), /re-b-n0\s+Ready/);
   });
 });

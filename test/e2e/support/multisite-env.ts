@@ -64,6 +64,8 @@ export interface MultisiteEnv {
   relabel(name: string, change: (labels: Record<string, string>) => void): Promise<void>;
   /** Stops a site's agent (its heartbeats stop; the control plane is not told). */
   stopSite(name: string): Promise<void>;
+  /** Starts a stopped site's agent again, with the credential it stored (no token). */
+  restartSite(name: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -88,6 +90,19 @@ export async function startMultisiteEnv(): Promise<MultisiteEnv> {
   const h = await startConfigHarness({ siteGraceSeconds: 3, clock });
   const dir = mkdtempSync(join(tmpdir(), 'edgeplane-multisite-'));
   const agents = new Map<string, SiteAgent>();
+  const logger = createLogger({ level: 'silent' });
+  const startAgent = (agent: string, site: RegisterSite, token?: string): Promise<SiteAgent> =>
+    startSiteAgent({
+      home: join(dir, 'agents', agent),
+      agent,
+      sites: [site],
+      ...(token === undefined ? {} : { token }),
+      server: h.url,
+      heartbeatSeconds: 1,
+      sim: { startMs: 100, readyMs: 100, runMs: 300, stopMs: 50 },
+      statusFlushMs: 20,
+      logger,
+    });
   const closeAll = async (): Promise<void> => {
     await Promise.all([...agents.values()].map((a) => a.close(1000)));
     agents.clear();
@@ -111,24 +126,10 @@ export async function startMultisiteEnv(): Promise<MultisiteEnv> {
     assert.equal(credential.status, 200, credential.body);
     writeFileSync(join(dir, 'kubeconfig'), Buffer.from(credential.json<{ data: string }>().data, 'base64'));
 
-    const logger = createLogger({ level: 'silent' });
     for (const { agent, ...site } of SITES) {
       const issued = await h.call('POST', '/api/sites/v1/tokens', { token: site.type === 'REGIONAL_EDGE' ? h.platformToken : h.adminToken, body: { type: site.type, ttl_seconds: 600 } });
       assert.equal(issued.status, 200, issued.body);
-      agents.set(
-        site.name,
-        await startSiteAgent({
-          home: join(dir, 'agents', agent),
-          agent,
-          sites: [site],
-          token: issued.json<{ token: string }>().token,
-          server: h.url,
-          heartbeatSeconds: 1,
-          sim: { startMs: 100, readyMs: 100, runMs: 300, stopMs: 50 },
-          statusFlushMs: 20,
-          logger,
-        }),
-      );
+      agents.set(site.name, await startAgent(agent, site, issued.json<{ token: string }>().token));
     }
     await Promise.all([...agents.values()].map((a) => a.firstHeartbeat));
   } catch (error) {
@@ -200,6 +201,14 @@ export async function startMultisiteEnv(): Promise<MultisiteEnv> {
       assert.ok(agent, `no agent runs site ${name}`);
       agents.delete(name);
       await agent.close(1000);
+    },
+    restartSite: async (name) => {
+      const setup = SITES.find((s) => s.name === name);
+      assert.ok(setup !== undefined && !agents.has(name), `site ${name} is not a stopped site`);
+      const { agent, ...site } = setup;
+      const started = await startAgent(agent, site);
+      agents.set(name, started);
+      await started.firstHeartbeat;
     },
     close: closeAll,
   };
