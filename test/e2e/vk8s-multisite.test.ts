@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import type { KubeObject } from '../../src/vk8s/object.js';
 import { parseTable, type KubectlClient } from './support/kubectl-matrix.js';
 import { startMultisiteEnv, type MultisiteEnv } from './support/multisite-env.js';
-import { deploymentYaml, isReady, podsPath, type Pod } from './support/multisite-objects.js';
+import { countBySite, deploymentYaml, isReady, podsPath, type Pod } from './support/multisite-objects.js';
 import { waitFor } from './support/wait-for.js';
 
 type Endpoints = KubeObject & {
@@ -69,6 +69,7 @@ describe('vK8s across three sites through kubectl', () => {
       assert.deepEqual([table[0]?.['READY'], table[0]?.['UP-TO-DATE'], table[0]?.['AVAILABLE']], ['4/2', '4', '4'], c.label);
     }
   });
+
   it('svc.io/virtual-sites overrides the default, svc.io/sites overrides both, a missing site is a Warning event and the object stays', async () => {
     const c = env.kubectl;
     await env.apply(c, deploymentYaml('pin', { annotations: { 'svc.io/virtual-sites': 'default/eu' } }));
@@ -83,7 +84,8 @@ describe('vK8s across three sites through kubectl', () => {
     });
     assert.equal(events[0]?.['TYPE'], 'Warning');
     assert.match(events[0]?.['MESSAGE'] ?? '', /svc-io-system\/nowhere.*does not exist/);
-    assert.match(await env.ok(c, ['get', 'deployment', 'pin', '-o', 'name']), /^deployment.apps\/pin$/m);
+    const table = parseTable(await env.ok(c, ['get', 'deployment', 'pin']));
+    assert.deepEqual(table.map((r) => [r['NAME'], r['READY']]), [['pin', '0/2']], 'the Deployment stays, placed nowhere');
     await env.ok(c, ['delete', 'deployment', 'pin', '--wait=false']);
   });
 
@@ -95,11 +97,16 @@ describe('vK8s across three sites through kubectl', () => {
     await env.relabel('re-a', (labels) => (labels['svc.io/region'] = 'us'));
     await env.settled('app=mover', { 're-b': 1 });
     assert.equal((await env.site('re-b')).metadata.labels['svc.io/region'], 'eu');
+    await waitFor('the ReplicaSet of re-a drained and gone', async () => {
+      const rows = parseTable(await env.ok(c, ['get', 'rs', '-l', 'app=mover', '-L', 'svc.io/siteName']));
+      return rows.length === 1 && rows[0]?.['SITENAME'] === 're-b' ? true : undefined;
+    });
     await env.relabel('re-a', (labels) => (labels['svc.io/region'] = 'eu'));
     await env.relabel('re-b', (labels) => (labels['svc.io/region'] = 'us'));
     await env.settled('app=mover', { 're-a': 1 });
     await env.ok(c, ['delete', 'deployment', 'mover', '--wait=false']);
   });
+
   /**
    * The revisions `kubectl rollout history` lists. kubectl reads them from kube's revision
    * annotation, which one ReplicaSet per revision carries (docs/controllers-deployment.md);
@@ -119,29 +126,33 @@ describe('vK8s across three sites through kubectl', () => {
       env.clients.map(async (c) => {
         const name = `roll-${c.tag}`;
         const image = async (): Promise<string> => env.ok(c, ['get', 'deployment', name, '-o', 'jsonpath={.spec.template.spec.containers[0].image}']);
-        const podImages = async (): Promise<string[]> => (await env.list<Pod>(podsPath(`app=${name}`))).map((p) => p.spec.containers[0]?.image ?? '').sort();
+        /** `rollout status` says done: at that moment every live pod runs `wanted`, ready, 2 on each site (the old ones are terminating). */
+        const rolledOut = async (wanted: string): Promise<void> => {
+          assert.match(await env.ok(c, ['rollout', 'status', `deployment/${name}`, '--timeout=30s']), /successfully rolled out/, c.label);
+          const live = (await env.list<Pod>(podsPath(`app=${name}`))).filter((p) => p.metadata.deletionTimestamp === undefined);
+          assert.deepEqual(countBySite(live), { 're-a': 2, 're-b': 2 }, c.label);
+          assert.ok(live.every((p) => p.spec.containers[0]?.image === wanted && isReady(p)), `${c.label}: ${JSON.stringify(live.map((p) => [p.spec.containers[0]?.image, isReady(p)]))}`);
+        };
         await env.apply(c, deploymentYaml(name, { replicas: 2 }));
         await env.ok(c, ['rollout', 'status', `deployment/${name}`, '--timeout=30s']);
         await env.ok(c, ['set', 'image', `deployment/${name}`, 'web=nginx:1.18']);
-        assert.match(await env.ok(c, ['rollout', 'status', `deployment/${name}`, '--timeout=30s']), /successfully rolled out/, c.label);
-        await env.settled(`app=${name}`, { 're-a': 2, 're-b': 2 });
-        assert.deepEqual(await podImages(), Array(4).fill('nginx:1.18'), c.label);
+        await rolledOut('nginx:1.18');
         assert.deepEqual(await revisions(c, name), ['1', '2'], c.label);
         assert.match(await env.ok(c, ['rollout', 'undo', `deployment/${name}`]), /rolled back/, c.label);
         assert.equal(await image(), 'nginx:1.17', c.label);
         // undo copied the ReplicaSet's annotations onto the Deployment; the controller takes the platform's revision off again.
         await waitFor('svc.io/revision off the Deployment', async () => ((await env.read(`apis/apps/v1/namespaces/default/deployments/${name}`))?.metadata.annotations?.['svc.io/revision'] === undefined ? true : undefined));
-        assert.match(await env.ok(c, ['rollout', 'status', `deployment/${name}`, '--timeout=30s']), /successfully rolled out/, c.label);
-        await env.settled(`app=${name}`, { 're-a': 2, 're-b': 2 });
-        assert.deepEqual(await podImages(), Array(4).fill('nginx:1.17'), c.label);
+        await rolledOut('nginx:1.17');
         assert.deepEqual(await revisions(c, name), ['2', '3'], c.label);
         assert.match(await env.ok(c, ['rollout', 'undo', `deployment/${name}`, '--to-revision=2']), /rolled back/, c.label);
         assert.equal(await image(), 'nginx:1.18', c.label);
-        assert.match(await env.ok(c, ['rollout', 'status', `deployment/${name}`, '--timeout=30s']), /successfully rolled out/, c.label);
+        await rolledOut('nginx:1.18');
+        assert.deepEqual(await revisions(c, name), ['3', '4'], c.label);
         await env.ok(c, ['delete', 'deployment', name, '--wait=false']);
       }),
     );
   });
+
   it('a regional edge whose per-vK8s quota is reached leaves the pods it cannot take Pending with a FailedScheduling event', async () => {
     const c = env.kubectl;
     // re-b allows this vK8s 2 CPUs; web holds 3 × 0.1 there, so one `large` pod (1 CPU) fits and two do not.
@@ -172,6 +183,7 @@ describe('vK8s across three sites through kubectl', () => {
     assert.deepEqual(out.trim().split('\n').sort(), ['ce-1-n0 2 1Gi ce-1', 're-a-n0 250m 250Mi re-a']);
     await env.ok(c, ['delete', 'deployment', 'flav', '--wait=false']);
   });
+
   /** The Endpoints of Service web: ready and not-ready addresses as `[nodeName, pod]`, sorted. */
   const endpoints = async (): Promise<{ ready: string[][]; notReady: string[][] }> => {
     const ep = await env.read<Endpoints>('api/v1/namespaces/default/endpoints/web');
