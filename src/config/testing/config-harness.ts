@@ -6,6 +6,7 @@ import { type ControlPlane, startControlPlane } from '../../server/control-plane
 import { httpsRequest, type HttpsResponse } from '../../client/https-client.js';
 import type { PodStreamBackend } from '../../vk8s/streams/index.js';
 import type { Clock } from '../../server/clock.js';
+import type { Scheduler } from '../../controllers/work-queue.js';
 import { startTestDnsServer, type TestDnsServer } from './dns-server.js';
 
 export interface CallOptions {
@@ -40,6 +41,8 @@ export interface ConfigHarnessOptions {
   readonly watchHistory?: number;
   readonly siteGraceSeconds?: number;
   readonly clock?: Clock;
+  /** Timers on `clock` (see ControlPlaneOptions.clockTimers). */
+  readonly clockTimers?: { readonly schedule: Scheduler; readonly now: () => number };
 }
 
 /** The real control plane in this process (memory store, real HTTPS, a real test DNS server). */
@@ -61,6 +64,7 @@ export async function startConfigHarness(options: ConfigHarnessOptions = {}): Pr
       ...(options.watchHistory === undefined ? {} : { watchHistory: options.watchHistory }),
       ...(options.siteGraceSeconds === undefined ? {} : { siteGraceSeconds: options.siteGraceSeconds }),
       ...(options.clock === undefined ? {} : { clock: options.clock }),
+      ...(options.clockTimers === undefined ? {} : { clockTimers: options.clockTimers }),
     });
   } catch (error) {
     await dns.stop();
