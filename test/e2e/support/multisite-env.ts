@@ -80,14 +80,14 @@ const namespaceOf = (type: SiteType): string => (type === 'REGIONAL_EDGE' ? 'svc
 
 /**
  * Starts the environment: the real control plane (memory store, HTTPS, site grace period
- * 3 s, an offset clock), virtual sites `default/regional` (both regional edges, the vK8s
+ * 3 s, an offset clock with the CronJob controller's timers on it), virtual sites `default/regional` (both regional edges, the vK8s
  * default), `default/eu` (regional edges in eu) and `default/stores` (customer edges of a
  * store), virtual cluster `default/vk1`, a KUBE_CONFIG credential, and one simulated agent
  * per site (short delays) registered with tokens from `/api/sites/v1/tokens`.
  */
 export async function startMultisiteEnv(): Promise<MultisiteEnv> {
   const clock = offsetClock();
-  const h = await startConfigHarness({ siteGraceSeconds: 3, clock });
+  const h = await startConfigHarness({ siteGraceSeconds: 3, clock, clockTimers: clock.timers });
   const dir = mkdtempSync(join(tmpdir(), 'edgeplane-multisite-'));
   const agents = new Map<string, SiteAgent>();
   const logger = createLogger({ level: 'silent' });
