@@ -70,6 +70,18 @@ describe('vK8s across three sites through kubectl', () => {
     }
   });
 
+  /**
+   * The revisions `kubectl rollout history` lists. kubectl reads them from kube's revision
+   * annotation, which one ReplicaSet per revision carries (docs/controllers-deployment.md);
+   * the other sites' ReplicaSets have none, which kubectl lists as a revision 0 (left out here).
+   */
+  const revisions = async (c: KubectlClient, name: string): Promise<string[]> => {
+    const out = await env.ok(c, ['rollout', 'history', `deployment/${name}`]);
+    const rows = parseTable(out.split('\n').slice(1).join('\n')).map((r) => r['REVISION'] ?? '');
+    assert.ok(rows.every((r) => /^\d+$/.test(r)), out);
+    return rows.filter((r) => r !== '0');
+  };
+
   it('svc.io/virtual-sites overrides the default, svc.io/sites overrides both, a missing site is a Warning event and the object stays', async () => {
     const c = env.kubectl;
     await env.apply(c, deploymentYaml('pin', { annotations: { 'svc.io/virtual-sites': 'default/eu' } }));
@@ -101,23 +113,13 @@ describe('vK8s across three sites through kubectl', () => {
       const rows = parseTable(await env.ok(c, ['get', 'rs', '-l', 'app=mover', '-L', 'svc.io/siteName']));
       return rows.length === 1 && rows[0]?.['SITENAME'] === 're-b' ? true : undefined;
     });
+    // re-a's ReplicaSet held revision 1 for kubectl; re-b's holds it now.
+    await waitFor('revision 1 held by the ReplicaSet left', async () => (JSON.stringify(await revisions(c, 'mover')) === '["1"]' ? true : undefined));
     await env.relabel('re-a', (labels) => (labels['svc.io/region'] = 'eu'));
     await env.relabel('re-b', (labels) => (labels['svc.io/region'] = 'us'));
     await env.settled('app=mover', { 're-a': 1 });
     await env.ok(c, ['delete', 'deployment', 'mover', '--wait=false']);
   });
-
-  /**
-   * The revisions `kubectl rollout history` lists. kubectl reads them from kube's revision
-   * annotation, which one ReplicaSet per revision carries (docs/controllers-deployment.md);
-   * the other sites' ReplicaSets have none, which kubectl lists as a revision 0 (left out here).
-   */
-  const revisions = async (c: KubectlClient, name: string): Promise<string[]> => {
-    const out = await env.ok(c, ['rollout', 'history', `deployment/${name}`]);
-    const rows = parseTable(out.split('\n').slice(1).join('\n')).map((r) => r['REVISION'] ?? '');
-    assert.ok(rows.every((r) => /^\d+$/.test(r)), out);
-    return rows.filter((r) => r !== '0');
-  };
 
   it('kubectl scale sizes every site; set image rolls each site, rollout status waits for all, history and undo (to the previous and to a revision) work with both kubectls', async () => {
     await env.ok(env.kubectl, ['scale', 'deployment', 'web', '--replicas=3']);
