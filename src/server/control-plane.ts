@@ -26,6 +26,7 @@ import type { SiteInventory } from '../sites/site-inventory.js';
 import { startClusterJanitor } from '../vk8s/cluster-janitor.js';
 import { createEventRecorder } from '../controllers/events/event-recorder.js';
 import { defaultControllers, startControllerManager } from '../controllers/manager/controller-manager.js';
+import type { Scheduler } from '../controllers/work-queue.js';
 import { garbageCollectorController } from '../controllers/manager/garbage-collector-controller.js';
 import { PlacementEngine } from '../placement/placement-engine.js';
 import { createPodTemplateFor } from '../placement/pod-template-for.js';
@@ -76,6 +77,11 @@ export interface ControlPlaneOptions {
    * without kube-controller-manager.
    */
   readonly controllers?: readonly string[];
+  /**
+   * Timers on `clock`'s time, for what sleeps until a wall-clock time (CronJob schedules):
+   * tests that move the clock pass timers that fire when it passes their time. Default real timers.
+   */
+  readonly clockTimers?: { readonly schedule: Scheduler; readonly now: () => number };
 }
 
 export interface SiteRegistration {
@@ -210,7 +216,9 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
       clock,
       logger,
       metrics: metrics.registry,
-      controllers: [...defaultControllers(), garbageCollectorController({ metrics: metrics.registry })].filter((c) => options.controllers?.includes(c.name) ?? true),
+      controllers: [...defaultControllers(options.clockTimers === undefined ? {} : { cronJobTimers: options.clockTimers }), garbageCollectorController({ metrics: metrics.registry })].filter(
+        (c) => options.controllers?.includes(c.name) ?? true,
+      ),
     });
     cleanups.push(() => controllers.stop());
     registerVirtualClusterApi(app, {

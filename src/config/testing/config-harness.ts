@@ -6,6 +6,7 @@ import { type ControlPlane, startControlPlane } from '../../server/control-plane
 import { httpsRequest, type HttpsResponse } from '../../client/https-client.js';
 import type { PodStreamBackend } from '../../vk8s/streams/index.js';
 import type { Clock } from '../../server/clock.js';
+import type { Scheduler } from '../../controllers/work-queue.js';
 import { startTestDnsServer, type TestDnsServer } from './dns-server.js';
 
 export interface CallOptions {
@@ -41,6 +42,8 @@ export interface ConfigHarnessOptions {
   readonly siteGraceSeconds?: number;
   readonly clock?: Clock;
   readonly controllers?: readonly string[];
+  /** Timers on `clock` (see ControlPlaneOptions.clockTimers). */
+  readonly clockTimers?: { readonly schedule: Scheduler; readonly now: () => number };
 }
 
 /** The real control plane in this process (memory store, real HTTPS, a real test DNS server). */
@@ -63,6 +66,7 @@ export async function startConfigHarness(options: ConfigHarnessOptions = {}): Pr
       ...(options.siteGraceSeconds === undefined ? {} : { siteGraceSeconds: options.siteGraceSeconds }),
       ...(options.clock === undefined ? {} : { clock: options.clock }),
       ...(options.controllers === undefined ? {} : { controllers: options.controllers }),
+      ...(options.clockTimers === undefined ? {} : { clockTimers: options.clockTimers }),
     });
   } catch (error) {
     await dns.stop();

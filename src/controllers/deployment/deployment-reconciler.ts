@@ -9,11 +9,12 @@ import type { ReconcileResult } from '../run-workers.js';
 import type { Expectations } from '../runtime/expectations.js';
 import type { ObjectKey } from '../runtime/object-key.js';
 import { isControlledBy, podStatusOf } from '../runtime/pod-state.js';
-import { REVISION_ANNOTATION } from './deployment-annotations.js';
+import { PLATFORM_REVISION_ANNOTATION, REVISION_ANNOTATION } from './deployment-annotations.js';
 import { conditionOf, newCondition, REASONS, setCondition, type DeploymentCondition } from './deployment-conditions.js';
 import { deploymentStatus, rfc3339, siteStatusJson, type DeploymentStatusView, type SiteShare } from './deployment-status.js';
-import { createReplicaSet, deleteReplicaSet, DEPLOYMENT_CONTROLLER, scaleReplicaSet, syncNewReplicaSet, type WriteTarget } from './replica-set-writes.js';
+import { createReplicaSet, deleteReplicaSet, DEPLOYMENT_CONTROLLER, markReplicaSet, scaleReplicaSet, syncNewReplicaSet, type WriteTarget } from './replica-set-writes.js';
 import { rsViewOf, type RsView } from './replica-set-view.js';
+import { RevisionHolders } from './revision-holders.js';
 import { maxSurgeOf, type RolloutStrategy } from './rollout-math.js';
 import { currentRevision, groupBySite, type SiteGroup } from './site-groups.js';
 import { planSiteRollout } from './site-rollout.js';
@@ -30,7 +31,8 @@ interface SyncOutcome {
 /**
  * One sync of a Deployment (kube's syncDeployment, per site): the placed sites each get one
  * ReplicaSet per template revision and one step of the rollout (see planSiteRollout); sites
- * the Deployment left have their ReplicaSets scaled to 0, then deleted once empty; the status
+ * the Deployment left have their ReplicaSets scaled to 0, then deleted once empty; one
+ * ReplicaSet per revision carries kube's revision annotation (see RevisionHolders); the status
  * (summed over sites), the revision annotation and the `svc.io/site-status` breakdown are
  * written through `/status`. Reads come from the informers; ReplicaSet creations are
  * expectations, so a sync never runs on a cache that has not seen its own creations.
@@ -57,13 +59,16 @@ export function deploymentReconciler(context: ControllerContext, expectations: E
     const sites = deleting ? [] : placement.sitesFor(DEPLOYMENTS, key.cluster, deployment);
     const groups = groupBySite(owned, sites, spec.template);
     const revision = currentRevision(owned, spec.template);
+    // The new ReplicaSets of placed sites take the current revision in this sync.
+    const renewed = new Set(groups.flatMap((g) => (g.placed !== undefined && g.newRS !== undefined ? [g.newRS.metadata.name ?? ''] : [])));
+    const holders = new RevisionHolders(owned, (rs) => (renewed.has(rs.metadata.name ?? '') ? Math.max(revision, rsViewOf(rs).revision) : rsViewOf(rs).revision));
     const outcome: SyncOutcome = { shares: [], rollout: false, conditions: [...(previous.conditions ?? [])] };
     if (!deleting) outcome.conditions = pausedConditions(outcome.conditions, spec, clock.now());
 
     for (const group of groups) {
       if (deleting) outcome.shares.push(share(group, group.newRS, group.oldRSs));
       else if (group.placed === undefined) {
-        const drained = await drainSite(target, group, maxReplicas);
+        const drained = await drainSite(target, group, maxReplicas, holders);
         if (drained.oldRSs.length > 0) outcome.shares.push(drained);
       }
       else outcome.shares.push(await syncSite(group));
@@ -85,12 +90,12 @@ export function deploymentReconciler(context: ControllerContext, expectations: E
     });
     const annotations: Record<string, string> = { [SITE_STATUS_ANNOTATION]: siteStatusJson(outcome.shares) };
     if (sites.length > 0) annotations[REVISION_ANNOTATION] = String(revision);
-    await writeStatus(deployments, scope, deployment, status, annotations);
+    await writeStatus(deployments, scope, deployment, status, annotations, [PLATFORM_REVISION_ANNOTATION]);
     return requeueAfterMs === undefined ? undefined : { requeueAfterMs };
 
     async function syncSite(group: SiteGroup): Promise<SiteShare> {
       const site = group.site;
-      let newRS = group.newRS === undefined ? undefined : await syncNewReplicaSet(target, group.newRS, revision);
+      let newRS = group.newRS === undefined ? undefined : await syncNewReplicaSet(target, group.newRS, revision, holders.holds(group.newRS.metadata.name ?? ''));
       if (newRS !== undefined && conditionOf(outcome.conditions, 'Progressing') === undefined && spec.progressDeadlineSeconds !== undefined) {
         outcome.conditions = setCondition(outcome.conditions, newCondition('Progressing', 'True', REASONS.foundNewRS, `Found new replica set "${newRS.metadata.name ?? ''}"`, rfc3339(clock.now())));
       }
@@ -111,7 +116,7 @@ export function deploymentReconciler(context: ControllerContext, expectations: E
         switch (action.type) {
           case 'create': {
             expectations.raise(queueKey, 1);
-            const created = await createReplicaSet(target, site, action.replicas, maxReplicas, revision, previous.collisionCount).catch((error: unknown) => {
+            const created = await createReplicaSet(target, site, action.replicas, maxReplicas, revision, previous.collisionCount, (name) => holders.claim(revision, name)).catch((error: unknown) => {
               expectations.creationObserved(queueKey);
               throw error;
             });
@@ -142,13 +147,14 @@ export function deploymentReconciler(context: ControllerContext, expectations: E
           }
         }
       }
+      for (const [name, rs] of olds) if (!rsViewOf(rs).deleting) await markReplicaSet(target, rs, holders.holds(name));
       return share(group, newRS, [...olds.values()], views);
     }
   };
 }
 
-/** A site the Deployment left: scale its ReplicaSets to 0, delete them once their pods are gone. */
-async function drainSite(target: WriteTarget, group: SiteGroup, maxReplicas: number): Promise<SiteShare> {
+/** A site the Deployment left: scale its ReplicaSets to 0, delete them once their pods are gone (kube's revision annotation kept on the holders meanwhile). */
+async function drainSite(target: WriteTarget, group: SiteGroup, maxReplicas: number, holders: RevisionHolders): Promise<SiteShare> {
   const kept: KubeObject[] = [];
   const views = new Map<string, RsView>();
   for (const rs of group.oldRSs) {
@@ -160,9 +166,11 @@ async function drainSite(target: WriteTarget, group: SiteGroup, maxReplicas: num
       kept.push(rs);
     } else if (view.statusReplicas === 0 && view.observedGeneration >= view.generation) {
       await deleteReplicaSet(target, rs);
+      continue;
     } else {
       kept.push(rs);
     }
+    await markReplicaSet(target, rs, holders.holds(view.name));
   }
   return share(group, undefined, kept, views);
 }
@@ -190,16 +198,18 @@ function replicaFailure(owned: readonly KubeObject[]): { replicaFailure?: { reas
   return {};
 }
 
-async function writeStatus(deployments: GenericStore, scope: RequestScope, deployment: KubeObject, status: DeploymentStatusView, annotations: Record<string, string>): Promise<void> {
+/** Writes the status, sets `annotations` and removes `removed` (annotations that belong on ReplicaSets, which `kubectl rollout undo` copies over). */
+async function writeStatus(deployments: GenericStore, scope: RequestScope, deployment: KubeObject, status: DeploymentStatusView, annotations: Record<string, string>, removed: readonly string[]): Promise<void> {
   const current = deployment.metadata.annotations ?? {};
-  const annotationsChanged = Object.entries(annotations).some(([k, v]) => current[k] !== v);
+  const annotationsChanged = Object.entries(annotations).some(([k, v]) => current[k] !== v) || removed.some((k) => k in current);
   if (!annotationsChanged && semanticEqual(status, deployment.status)) return;
   await deployments.update(
     scope,
     deployment.metadata.name ?? '',
     (live) => {
       if (live.metadata.uid !== deployment.metadata.uid) return live;
-      live.metadata.annotations = { ...(live.metadata.annotations ?? {}), ...annotations };
+      const kept = Object.entries(live.metadata.annotations ?? {}).filter(([k]) => !removed.includes(k));
+      live.metadata.annotations = { ...Object.fromEntries(kept), ...annotations };
       live.status = { ...status };
       return live;
     },

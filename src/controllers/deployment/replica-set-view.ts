@@ -1,7 +1,7 @@
 import type { ReplicaSetSpec, ReplicaStatus } from '../../vk8s/kinds/workload-types.js';
 import { specOf, statusOf } from '../../vk8s/kinds/workload-types.js';
 import type { KubeObject } from '../../vk8s/object.js';
-import { DESIRED_REPLICAS_ANNOTATION, MAX_REPLICAS_ANNOTATION, REVISION_ANNOTATION } from './deployment-annotations.js';
+import { DESIRED_REPLICAS_ANNOTATION, MAX_REPLICAS_ANNOTATION, revisionOf } from './deployment-annotations.js';
 
 /** What the rollout rules read of a ReplicaSet. */
 export interface RsView {
@@ -12,7 +12,7 @@ export interface RsView {
   readonly availableReplicas: number;
   /** creationTimestamp (RFC 3339; sorts as text). */
   readonly createdAt: string;
-  /** `deployment.kubernetes.io/revision`, 0 when absent or bad. */
+  /** `svc.io/revision` (else `deployment.kubernetes.io/revision`), 0 when absent or bad. */
   readonly revision: number;
   /** `deployment.kubernetes.io/desired-replicas`, when set. */
   readonly desiredReplicas?: number;
@@ -35,7 +35,7 @@ export function rsViewOf(rs: KubeObject): RsView {
     readyReplicas: status.readyReplicas ?? 0,
     availableReplicas: status.availableReplicas ?? 0,
     createdAt: rs.metadata.creationTimestamp ?? '',
-    revision: intAnnotation(annotations[REVISION_ANNOTATION]) ?? 0,
+    revision: revisionOf(annotations) ?? 0,
     ...(desired === undefined ? {} : { desiredReplicas: desired }),
     ...(max === undefined ? {} : { maxReplicas: max }),
     generation: rs.metadata.generation ?? 0,

@@ -8,7 +8,7 @@ import { specOf } from '../../vk8s/kinds/workload-types.js';
 import type { KubeObject } from '../../vk8s/object.js';
 import type { EventRecorder } from '../events/event-recorder.js';
 import { isControlledBy } from '../runtime/pod-state.js';
-import { isSkippedAnnotation, newReplicaSetAnnotations, replicasAnnotations } from './deployment-annotations.js';
+import { isSkippedAnnotation, newReplicaSetAnnotations, replicasAnnotations, withRevisionMark } from './deployment-annotations.js';
 import { POD_TEMPLATE_HASH_LABEL, podTemplateHash } from './pod-template-hash.js';
 import { sameTemplate } from './site-groups.js';
 
@@ -26,8 +26,9 @@ export interface WriteTarget {
  * The new ReplicaSet of `deployment` on `site` (kube's getNewReplicaSet, create branch):
  * named `<deployment>-<hash>`, the hash over the template and the site; labels of the
  * template plus `pod-template-hash` and `svc.io/siteName`; the selector plus
- * `pod-template-hash`; the Deployment's annotations, the revision and the replicas
- * annotations; the Deployment as controlling owner. Returns the created object — or, when a
+ * `pod-template-hash`; the Deployment's annotations, the revision (kube's annotation too
+ * when `holdsRevision(name)`: see RevisionHolders) and the replicas annotations; the
+ * Deployment as controlling owner. Returns the created object — or, when a
  * ReplicaSet of that name with this template already belongs to the Deployment, that one;
  * `collision` when the name is taken by another.
  */
@@ -38,6 +39,7 @@ export async function createReplicaSet(
   maxReplicas: number,
   revision: number,
   collisionCount: number | undefined,
+  holdsRevision: (name: string) => boolean,
 ): Promise<{ readonly object: KubeObject; readonly existed: boolean } | 'collision'> {
   const { deployment } = target;
   const spec = specOf<DeploymentSpec>(deployment);
@@ -53,7 +55,7 @@ export async function createReplicaSet(
     metadata: {
       name,
       labels: { ...templateLabels, [POD_SITE_LABEL]: site },
-      annotations: { ...newReplicaSetAnnotations(annotations, {}, revision, SITE_STATUS_ANNOTATION), ...replicasAnnotations(spec.replicas ?? 0, maxReplicas) },
+      annotations: { ...newReplicaSetAnnotations(annotations, {}, revision, SITE_STATUS_ANNOTATION, holdsRevision(name)), ...replicasAnnotations(spec.replicas ?? 0, maxReplicas) },
       ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: deployment.metadata.name ?? '', uid: deployment.metadata.uid ?? '', controller: true, blockOwnerDeletion: true }],
     },
     spec: {
@@ -88,16 +90,27 @@ export async function scaleReplicaSet(target: WriteTarget, rs: KubeObject, repli
   return updated;
 }
 
-/** kube's getNewReplicaSet, existing branch: the Deployment's annotations and revision, and its minReadySeconds, on the new ReplicaSet. */
-export async function syncNewReplicaSet(target: WriteTarget, rs: KubeObject, revision: number): Promise<KubeObject> {
+/**
+ * kube's getNewReplicaSet, existing branch: the Deployment's annotations and revision (kube's
+ * revision annotation only when the ReplicaSet `holdsRevision`), and its minReadySeconds, on the new ReplicaSet.
+ */
+export async function syncNewReplicaSet(target: WriteTarget, rs: KubeObject, revision: number, holdsRevision: boolean): Promise<KubeObject> {
   const spec = specOf<DeploymentSpec>(target.deployment);
-  const annotations = newReplicaSetAnnotations(rs.metadata.annotations ?? {}, target.deployment.metadata.annotations ?? {}, revision, SITE_STATUS_ANNOTATION);
+  const annotations = newReplicaSetAnnotations(rs.metadata.annotations ?? {}, target.deployment.metadata.annotations ?? {}, revision, SITE_STATUS_ANNOTATION, holdsRevision);
   const minReady = spec.minReadySeconds;
   if (semanticEqual(annotations, rs.metadata.annotations ?? {}) && (specOf<ReplicaSetSpec>(rs).minReadySeconds ?? 0) === (minReady ?? 0)) return rs;
   return writeReplicaSet(target, rs, (current) => {
-    current.metadata.annotations = newReplicaSetAnnotations(current.metadata.annotations ?? {}, target.deployment.metadata.annotations ?? {}, revision, SITE_STATUS_ANNOTATION);
+    current.metadata.annotations = newReplicaSetAnnotations(current.metadata.annotations ?? {}, target.deployment.metadata.annotations ?? {}, revision, SITE_STATUS_ANNOTATION, holdsRevision);
     const { minReadySeconds: _old, ...rest } = specOf<ReplicaSetSpec>(current);
     current.spec = minReady === undefined ? rest : { ...rest, minReadySeconds: minReady };
+  });
+}
+
+/** Puts kube's revision annotation on an old ReplicaSet that holds its revision, takes it off one that does not (writes only on change). */
+export async function markReplicaSet(target: WriteTarget, rs: KubeObject, holdsRevision: boolean): Promise<void> {
+  if (semanticEqual(withRevisionMark(rs.metadata.annotations ?? {}, holdsRevision), rs.metadata.annotations ?? {})) return;
+  await writeReplicaSet(target, rs, (current) => {
+    current.metadata.annotations = withRevisionMark(current.metadata.annotations ?? {}, holdsRevision);
   });
 }
 

@@ -18,6 +18,7 @@ import { schedulerController } from '../scheduler/scheduler.js';
 import type { ControllerContext, ControllerStarter, PodTemplateFor, RunningController, SharedInformers } from './controller-context.js';
 import { controllerMetrics } from './controller-metrics.js';
 import { TermSubscriptions } from './term-subscriptions.js';
+import type { WorkQueueOptions } from '../work-queue.js';
 
 export interface ControllerManagerOptions {
   /** The store the election lease lives in (the one the storage uses). */
@@ -48,9 +49,13 @@ export interface ControllerManager {
   stop(): Promise<void>;
 }
 
-/** The controllers the manager runs unless told otherwise. */
-export function defaultControllers(): ControllerStarter[] {
-  return [deploymentController(), replicaSetController(), schedulerController(), statefulSetController(), jobController(), cronJobController(), endpointsController(), volumeBinderController()];
+/**
+ * The controllers the manager runs unless told otherwise. `cronJobTimers`: the timers the
+ * CronJob controller sleeps on until a scheduled time (default real timers; tests that move
+ * the clock pass timers on it).
+ */
+export function defaultControllers(options: { cronJobTimers?: WorkQueueOptions } = {}): ControllerStarter[] {
+  return [deploymentController(), replicaSetController(), schedulerController(), statefulSetController(), jobController(), cronJobController(options.cronJobTimers), endpointsController(), volumeBinderController()];
 }
 
 /**

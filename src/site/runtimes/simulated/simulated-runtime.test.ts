@@ -10,6 +10,12 @@ import { fakeTimers } from '../../testing/fake-timers.js';
 import { SimulatedRuntime } from './simulated-runtime.js';
 
 const logger = createLogger({ level: 'silent' });
+
+/** `status` as the node lifecycle controller leaves it when the site stops heartbeating: Ready and ContainersReady False, containers untouched. */
+function markedNotReady(status: Record<string, unknown>): Record<string, unknown> {
+  const conditions = (status['conditions'] as Array<{ type: string }>).map((c) => (c.type === 'Ready' || c.type === 'ContainersReady' ? { ...c, status: 'False', lastTransitionTime: '2020-01-01T00:00:30Z' } : c));
+  return { ...status, conditions };
+}
 const cluster = { tenant: 'acme', namespace: 'shop', name: 'vk' };
 const sites = siteSpecsFor({ name: 'edge', type: 'CUSTOMER_EDGE', labels: {}, nodes: 2, cpu: '4', memory: '8Gi', simulateSites: 1000 });
 
@@ -94,5 +100,35 @@ describe('SimulatedRuntime', () => {
     assert.equal(restarted.runtime.stateOf(podKeyOf(cluster, 'web'))?.facts.podIP, latest('web')['podIP']);
     restarted.runtime.apply(cluster, { ...pod('web', 'edge-003-node-0', 'uid-web', { deletionTimestamp: '2020-01-01T00:00:09Z', deletionGracePeriodSeconds: 0 }), status: latest('web') });
     assert.deepEqual(restarted.terminated.map((t) => t.name), ['web']);
+  });
+  it('simulated runtime reports a ready pod the control plane marked not Ready again, and not its own older statuses', () => {
+    const { runtime, timers, statuses } = setup();
+    runtime.apply(cluster, pod('web', 'edge-003-node-0'));
+    timers.advance(1000);
+    const [starting, running] = statuses.map((s) => s.status);
+    assert.equal(running?.['phase'], 'Running');
+    runtime.apply(cluster, { ...pod('web', 'edge-003-node-0'), status: starting });
+    assert.equal(statuses.length, 2, 'a status the runtime reported earlier (late in the watch) is not a reason to report');
+    timers.advance(60_000);
+    runtime.apply(cluster, { ...pod('web', 'edge-003-node-0'), status: markedNotReady(running ?? {}) });
+    assert.equal(statuses.length, 3);
+    const again = statuses[2]?.status as { conditions: Array<{ type: string; status: string; lastTransitionTime: string }> };
+    assert.deepEqual(again.conditions.filter((c) => c.type.endsWith('Ready')).map((c) => [c.type, c.status, c.lastTransitionTime]), [
+      ['Ready', 'True', '2020-01-01T00:01:01Z'],
+      ['ContainersReady', 'True', '2020-01-01T00:01:01Z'],
+    ]);
+    runtime.apply(cluster, { ...pod('web', 'edge-003-node-0'), status: again });
+    assert.equal(statuses.length, 3, 'the status back: nothing more to say');
+  });
+
+  it('simulated runtime adopts a pod the control plane marked not Ready and reports it ready', () => {
+    const first = setup();
+    first.runtime.apply(cluster, pod('web', 'edge-003-node-0'));
+    first.timers.advance(1000);
+    const restarted = setup();
+    restarted.runtime.apply(cluster, { ...pod('web', 'edge-003-node-0'), status: markedNotReady(first.statuses[1]?.status ?? {}) });
+    assert.equal(restarted.runtime.stateOf(podKeyOf(cluster, 'web'))?.stage.kind, 'Ready');
+    const reported = restarted.statuses.map((s) => (s.status as { conditions: Array<{ type: string; status: string }> }).conditions.find((c) => c.type === 'Ready')?.status);
+    assert.deepEqual(reported, ['True']);
   });
 });

@@ -9,9 +9,10 @@ import { WakeScheduler } from '../../wake-scheduler.js';
 import { SimNetwork } from './sim-network.js';
 import { DEFAULT_SIM_OPTIONS, type SimOptions } from './sim-options.js';
 import { initialSimPodState, type SimEvent, type SimPodState } from './sim-pod.js';
-import { adoptSimPod } from './sim-pod-adopt.js';
+import { adoptSimPod, markedNotReady } from './sim-pod-adopt.js';
 import { simPodFactsOf } from './sim-pod-facts.js';
 import { stepSimPod } from './sim-pod-machine.js';
+import { renderSimPodStatus } from './sim-pod-status.js';
 
 export interface SimulatedRuntimeOptions {
   readonly sink: PodRuntimeSink;
@@ -36,7 +37,8 @@ interface Entry {
  * driven by {@link stepSimPod} and one {@link WakeScheduler} (no per-pod or per-site timers).
  * Pods on nodes the agent does not know are ignored; a pod seen with another uid under the
  * same name is a new pod; a pod whose status says it already runs (or finished) is adopted
- * as it is ({@link adoptSimPod}), so an agent restart does not restart its pods.
+ * as it is ({@link adoptSimPod}), so an agent restart does not restart its pods; a ready pod
+ * the control plane marked not Ready while the site was unreachable gets its status again.
  */
 export class SimulatedRuntime implements PodRuntime {
   private readonly pods = new Map<string, Entry>();
@@ -93,6 +95,11 @@ export class SimulatedRuntime implements PodRuntime {
       this.pods.set(key, entry);
       if (adopted?.wakeAt !== undefined) this.wakes.wake(key, adopted.wakeAt);
       if (adopted === undefined && !deleting) this.step(key, entry, { type: 'bound' }, now);
+    }
+    if (!deleting && entry.state.stage.kind === 'Ready' && markedNotReady(pod)) {
+      entry.state = { ...entry.state, readyChangedAt: now };
+      const { name: podName, uid } = entry.state.facts;
+      this.options.sink.status(key, { cluster: entry.cluster, name: podName, uid, status: renderSimPodStatus(entry.state) });
     }
     if (deleting) {
       const spec = pod['spec'] as { terminationGracePeriodSeconds?: number } | undefined;
