@@ -1,3 +1,4 @@
+import type { ClusterRef } from '../../registry/strategy.js';
 import type { KubeObject } from '../../vk8s/object.js';
 import type { ControllerStarter } from '../manager/controller-context.js';
 import { Expectations } from '../runtime/expectations.js';
@@ -9,18 +10,39 @@ import { deploymentReconciler } from './deployment-reconciler.js';
 /**
  * The Deployment controller (see deploymentReconciler). A Deployment is synced when it
  * changes, when one of its ReplicaSets changes, when a pod of one of its ReplicaSets goes
- * (Recreate waits for that), and when its cluster's placement inputs change.
+ * (Recreate waits for that), and when its cluster's placement inputs change. Syncs caused by
+ * ReplicaSets and pods wait `replicaSetEventDelayMs` (default 100 ms) — or four times the
+ * Deployment's last sync, at most 5 s — so the changes of a Deployment's many site
+ * ReplicaSets are looked at together.
  */
-export function deploymentController(options: { workers?: number } = {}): ControllerStarter {
+export function deploymentController(options: { workers?: number; replicaSetEventDelayMs?: number } = {}): ControllerStarter {
+  const delay = options.replicaSetEventDelayMs ?? 100;
   return {
     name: 'deployment',
     start: (context) => {
-      const expectations = new Expectations();
-      const controller = startQueueController('deployment', context, deploymentReconciler(context, expectations), options.workers ?? 4);
       const { deployments, replicaSets, pods } = context.informers;
-      const ownerOf = (rs: KubeObject, cluster: { tenant: string; namespace: string; name: string }): void => {
+      const expectations = new Expectations();
+      const reconcile = deploymentReconciler(context, expectations);
+      const lastDuration = new Map<string, number>();
+      const controller = startQueueController(
+        'deployment',
+        context,
+        async (key, queueKey) => {
+          const started = performance.now();
+          try {
+            return await reconcile(key, queueKey);
+          } finally {
+            if (deployments.get(key.cluster, key.name) === undefined) lastDuration.delete(queueKey);
+            else lastDuration.set(queueKey, performance.now() - started);
+          }
+        },
+        options.workers ?? 4,
+      );
+      /** Syncs of a Deployment whose sync is slow (thousands of sites) wait longer: four times its last duration, at most 5 s. */
+      const delayOf = (key: { cluster: ClusterRef; name: string }): number => Math.min(5000, Math.max(delay, 4 * (lastDuration.get(formatObjectKey(key)) ?? 0)));
+      const ownerOf = (rs: KubeObject, cluster: ClusterRef): void => {
         const ref = controllerRefOf(rs);
-        if (ref?.kind === 'Deployment') controller.enqueue({ cluster, name: ref.name });
+        if (ref?.kind === 'Deployment') controller.enqueueAfter({ cluster, name: ref.name }, delayOf({ cluster, name: ref.name }));
       };
       context.on.informer(deployments, (event) => controller.enqueue(event.key));
       context.on.informer(replicaSets, (event) => {

@@ -7,11 +7,12 @@ import type { KubeObject } from '../../vk8s/object.js';
 import type { ControllerContext } from '../manager/controller-context.js';
 import type { ReconcileResult } from '../run-workers.js';
 import type { Expectations } from '../runtime/expectations.js';
+import { mapLimit } from '../runtime/map-limit.js';
 import type { ObjectKey } from '../runtime/object-key.js';
 import { isControlledBy, podStatusOf } from '../runtime/pod-state.js';
 import { REVISION_ANNOTATION } from './deployment-annotations.js';
 import { conditionOf, newCondition, REASONS, setCondition, type DeploymentCondition } from './deployment-conditions.js';
-import { deploymentStatus, rfc3339, siteStatusJson, type DeploymentStatusView, type SiteShare } from './deployment-status.js';
+import { deploymentStatus, rfc3339, SITE_STATUS_OMITTED_ANNOTATION, siteStatusJson, type DeploymentStatusView, type SiteShare } from './deployment-status.js';
 import { createReplicaSet, deleteReplicaSet, DEPLOYMENT_CONTROLLER, scaleReplicaSet, syncNewReplicaSet, type WriteTarget } from './replica-set-writes.js';
 import { rsViewOf, type RsView } from './replica-set-view.js';
 import { maxSurgeOf, type RolloutStrategy } from './rollout-math.js';
@@ -19,6 +20,21 @@ import { currentRevision, groupBySite, type SiteGroup } from './site-groups.js';
 import { planSiteRollout } from './site-rollout.js';
 
 export const DEPLOYMENTS = { group: 'apps', resource: 'deployments' } as const;
+/** Sites of one Deployment synced at once (each site's writes are independent of the others'). */
+const SITES_AT_ONCE = 32;
+
+/** A site whose last sync wrote nothing, and its inputs. */
+interface SiteMemo {
+  /** `<uid>/<generation>` of the Deployment. */
+  readonly generation: string;
+  readonly revision: number;
+  readonly rss: readonly KubeObject[];
+  readonly share: SiteShare;
+}
+
+function sameObjects(a: readonly KubeObject[], b: readonly KubeObject[]): boolean {
+  return a.length === b.length && a.every((object, i) => object === b[i]);
+}
 
 /** What one sync learned, for the status. */
 interface SyncOutcome {
@@ -40,9 +56,21 @@ export function deploymentReconciler(context: ControllerContext, expectations: E
   const deployments = context.storage.storeFor(DEPLOYMENTS) as GenericStore;
   const replicaSets = context.storage.storeFor({ group: 'apps', resource: 'replicasets' }) as GenericStore;
 
+  /**
+   * Per Deployment and site, the last sync that had nothing to do, and what it read: while the
+   * Deployment's generation, the revision and the site's ReplicaSet objects (the informer's,
+   * replaced on every change) are the same, the site's sync would decide the same — so a
+   * Deployment on thousands of sites only works on the sites whose ReplicaSets changed.
+   */
+  const memos = new Map<string, Map<string, SiteMemo>>();
+
   return async (key, queueKey) => {
+    const started = performance.now();
     const deployment = informers.deployments.get(key.cluster, key.name);
-    if (deployment === undefined) return expectations.forget(queueKey);
+    if (deployment === undefined) {
+      memos.delete(queueKey);
+      return expectations.forget(queueKey);
+    }
     if (!expectations.satisfied(queueKey)) return { requeueAfterMs: 30_000 };
     const uid = deployment.metadata.uid;
     const owned = informers.replicaSets.dependentsOf(uid ?? '').filter((rs) => isControlledBy(rs, uid));
@@ -56,18 +84,24 @@ export function deploymentReconciler(context: ControllerContext, expectations: E
     const deleting = deployment.metadata.deletionTimestamp !== undefined;
     const sites = deleting ? [] : placement.sitesFor(DEPLOYMENTS, key.cluster, deployment);
     const groups = groupBySite(owned, sites, spec.template);
+    const generation = `${uid ?? ''}/${deployment.metadata.generation ?? 0}`;
+    const siteMemos = memos.get(queueKey) ?? new Map<string, SiteMemo>();
+    memos.set(queueKey, siteMemos);
+    if (siteMemos.size > groups.length) {
+      const present = new Set(groups.map((g) => g.site));
+      for (const site of siteMemos.keys()) if (!present.has(site)) siteMemos.delete(site);
+    }
     const revision = currentRevision(owned, spec.template);
     const outcome: SyncOutcome = { shares: [], rollout: false, conditions: [...(previous.conditions ?? [])] };
     if (!deleting) outcome.conditions = pausedConditions(outcome.conditions, spec, clock.now());
 
-    for (const group of groups) {
-      if (deleting) outcome.shares.push(share(group, group.newRS, group.oldRSs));
-      else if (group.placed === undefined) {
-        const drained = await drainSite(target, group, maxReplicas);
-        if (drained.oldRSs.length > 0) outcome.shares.push(drained);
-      }
-      else outcome.shares.push(await syncSite(group));
-    }
+    const synced = await mapLimit(groups, SITES_AT_ONCE, async (group): Promise<SiteShare | undefined> => {
+      if (deleting) return share(group, group.newRS, group.oldRSs);
+      if (group.placed !== undefined) return syncSite(group);
+      const drained = await drainSite(target, group, maxReplicas);
+      return drained.oldRSs.length > 0 ? drained : undefined;
+    });
+    outcome.shares.push(...synced.filter((s): s is SiteShare => s !== undefined));
 
     const { status, requeueAfterMs } = deploymentStatus({
       name: key.name,
@@ -83,19 +117,27 @@ export function deploymentReconciler(context: ControllerContext, expectations: E
       ...(previous.collisionCount === undefined ? {} : { collisionCount: previous.collisionCount }),
       now: clock.now(),
     });
-    const annotations: Record<string, string> = { [SITE_STATUS_ANNOTATION]: siteStatusJson(outcome.shares) };
+    const breakdown = siteStatusJson(outcome.shares, replicas);
+    const annotations: Record<string, string | undefined> = { [SITE_STATUS_ANNOTATION]: breakdown.json, [SITE_STATUS_OMITTED_ANNOTATION]: breakdown.omitted === 0 ? undefined : String(breakdown.omitted) };
     if (sites.length > 0) annotations[REVISION_ANNOTATION] = String(revision);
     await writeStatus(deployments, scope, deployment, status, annotations);
+    context.logger.debug({ controller: 'deployment', deployment: key.name, sites: groups.length, ms: Math.round(performance.now() - started) }, 'deployment synced');
     return requeueAfterMs === undefined ? undefined : { requeueAfterMs };
 
     async function syncSite(group: SiteGroup): Promise<SiteShare> {
       const site = group.site;
+      const rss = group.newRS === undefined ? group.oldRSs : [group.newRS, ...group.oldRSs];
+      const memo = siteMemos.get(site);
+      if (memo !== undefined && memo.generation === generation && memo.revision === revision && sameObjects(memo.rss, rss) && strategy.type !== 'Recreate') {
+        if (spec.paused !== true) outcome.rollout = true;
+        return memo.share;
+      }
       let newRS = group.newRS === undefined ? undefined : await syncNewReplicaSet(target, group.newRS, revision);
       if (newRS !== undefined && conditionOf(outcome.conditions, 'Progressing') === undefined && spec.progressDeadlineSeconds !== undefined) {
         outcome.conditions = setCondition(outcome.conditions, newCondition('Progressing', 'True', REASONS.foundNewRS, `Found new replica set "${newRS.metadata.name ?? ''}"`, rfc3339(clock.now())));
       }
       const olds = new Map(group.oldRSs.map((rs) => [rs.metadata.name ?? '', rs]));
-      const oldPodsRunning = group.oldRSs.some((rs) => rsViewOf(rs).statusReplicas > 0 || informers.pods.dependentsOf(rs.metadata.uid ?? '').some((p) => !['Failed', 'Succeeded'].includes(podStatusOf(p).phase ?? '')));
+      const oldPodsRunning = strategy.type === 'Recreate' && group.oldRSs.some((rs) => rsViewOf(rs).statusReplicas > 0 || informers.pods.dependentsOf(rs.metadata.uid ?? '').some((p) => !['Failed', 'Succeeded'].includes(podStatusOf(p).phase ?? '')));
       const plan = planSiteRollout({
         strategy,
         replicas,
@@ -142,7 +184,10 @@ export function deploymentReconciler(context: ControllerContext, expectations: E
           }
         }
       }
-      return share(group, newRS, [...olds.values()], views);
+      const result = share(group, newRS, [...olds.values()], views);
+      if (plan.length === 0 && newRS === group.newRS) siteMemos.set(site, { generation, revision, rss, share: result });
+      else siteMemos.delete(site);
+      return result;
     }
   };
 }
@@ -190,16 +235,25 @@ function replicaFailure(owned: readonly KubeObject[]): { replicaFailure?: { reas
   return {};
 }
 
-async function writeStatus(deployments: GenericStore, scope: RequestScope, deployment: KubeObject, status: DeploymentStatusView, annotations: Record<string, string>): Promise<void> {
+/** Writes status and annotations (an undefined value removes one) through /status when either changed. */
+async function writeStatus(deployments: GenericStore, scope: RequestScope, deployment: KubeObject, status: DeploymentStatusView, annotations: Record<string, string | undefined>): Promise<void> {
   const current = deployment.metadata.annotations ?? {};
   const annotationsChanged = Object.entries(annotations).some(([k, v]) => current[k] !== v);
+  const merged = (live: Record<string, string>): Record<string, string> => {
+    const next = { ...live };
+    for (const [k, v] of Object.entries(annotations)) {
+      if (v === undefined) delete next[k];
+      else next[k] = v;
+    }
+    return next;
+  };
   if (!annotationsChanged && semanticEqual(status, deployment.status)) return;
   await deployments.update(
     scope,
     deployment.metadata.name ?? '',
     (live) => {
       if (live.metadata.uid !== deployment.metadata.uid) return live;
-      live.metadata.annotations = { ...(live.metadata.annotations ?? {}), ...annotations };
+      live.metadata.annotations = merged(live.metadata.annotations ?? {});
       live.status = { ...status };
       return live;
     },

@@ -23,7 +23,16 @@ export interface RsView {
   readonly deleting: boolean;
 }
 
+/** Views per (immutable, informer-shared) ReplicaSet object. */
+const views = new WeakMap<KubeObject, RsView>();
+
 export function rsViewOf(rs: KubeObject): RsView {
+  let view = views.get(rs);
+  if (view === undefined) views.set(rs, (view = computeView(rs)));
+  return view;
+}
+
+function computeView(rs: KubeObject): RsView {
   const status = statusOf<ReplicaStatus>(rs);
   const annotations = rs.metadata.annotations ?? {};
   const desired = intAnnotation(annotations[DESIRED_REPLICAS_ANNOTATION]);

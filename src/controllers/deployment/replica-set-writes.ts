@@ -2,13 +2,12 @@ import { StatusError } from '../../apimachinery/errors/status-error.js';
 import type { GenericStore, RequestScope } from '../../registry/generic-store.js';
 import { POD_SITE_LABEL, SITE_STATUS_ANNOTATION } from '../../sites/site-model.js';
 import type { LabelSelector } from '../../vk8s/kinds/pod-spec-types.js';
-import { semanticEqual } from '../../vk8s/kinds/workload-common.js';
 import type { DeploymentSpec, ReplicaSetSpec } from '../../vk8s/kinds/workload-types.js';
 import { specOf } from '../../vk8s/kinds/workload-types.js';
 import type { KubeObject } from '../../vk8s/object.js';
 import type { EventRecorder } from '../events/event-recorder.js';
 import { isControlledBy } from '../runtime/pod-state.js';
-import { isSkippedAnnotation, newReplicaSetAnnotations, replicasAnnotations } from './deployment-annotations.js';
+import { isSkippedAnnotation, newReplicaSetAnnotations, replicasAnnotations, REVISION_ANNOTATION } from './deployment-annotations.js';
 import { POD_TEMPLATE_HASH_LABEL, podTemplateHash } from './pod-template-hash.js';
 import { sameTemplate } from './site-groups.js';
 
@@ -91,14 +90,20 @@ export async function scaleReplicaSet(target: WriteTarget, rs: KubeObject, repli
 /** kube's getNewReplicaSet, existing branch: the Deployment's annotations and revision, and its minReadySeconds, on the new ReplicaSet. */
 export async function syncNewReplicaSet(target: WriteTarget, rs: KubeObject, revision: number): Promise<KubeObject> {
   const spec = specOf<DeploymentSpec>(target.deployment);
-  const annotations = newReplicaSetAnnotations(rs.metadata.annotations ?? {}, target.deployment.metadata.annotations ?? {}, revision, SITE_STATUS_ANNOTATION);
   const minReady = spec.minReadySeconds;
-  if (semanticEqual(annotations, rs.metadata.annotations ?? {}) && (specOf<ReplicaSetSpec>(rs).minReadySeconds ?? 0) === (minReady ?? 0)) return rs;
+  if (!annotationsNeedSync(rs.metadata.annotations ?? {}, target.deployment.metadata.annotations ?? {}, revision) && (specOf<ReplicaSetSpec>(rs).minReadySeconds ?? 0) === (minReady ?? 0)) return rs;
   return writeReplicaSet(target, rs, (current) => {
     current.metadata.annotations = newReplicaSetAnnotations(current.metadata.annotations ?? {}, target.deployment.metadata.annotations ?? {}, revision, SITE_STATUS_ANNOTATION);
     const { minReadySeconds: _old, ...rest } = specOf<ReplicaSetSpec>(current);
     current.spec = minReady === undefined ? rest : { ...rest, minReadySeconds: minReady };
   });
+}
+
+/** Whether {@link newReplicaSetAnnotations} would change anything (without building it: syncs run per site, often). */
+function annotationsNeedSync(current: Readonly<Record<string, string>>, deployment: Readonly<Record<string, string>>, revision: number): boolean {
+  if ((Number(current[REVISION_ANNOTATION] ?? '0') || 0) < revision) return true;
+  for (const [key, value] of Object.entries(deployment)) if (current[key] !== value && !isSkippedAnnotation(key, SITE_STATUS_ANNOTATION)) return true;
+  return false;
 }
 
 /** Deletes an old ReplicaSet (its pods follow through the garbage collector). */
