@@ -62,6 +62,7 @@ describe('deployment controller over a memory store, three sites', () => {
   it('deployment controller runs replicas per site: one ReplicaSet per site, 2 pods on each, status summed', async () => {
     const web = await create(deployment('web', 2));
     await eventually('3 replica sets and 6 pods', async () => (await replicaSetsOf('web')).length === 3 && (await activePodsOf('web')).length === 6);
+    await eventually('one of them, on the first site, is controlled by the Deployment', async () => (await replicaSetsOf('web')).some((rs) => rs.metadata.ownerReferences?.[0]?.controller === true));
     const rss = await replicaSetsOf('web');
     assert.deepEqual(rss.map((rs) => rs.metadata.labels?.['svc.io/siteName']).sort(), SITES);
     for (const rs of rss) {
@@ -69,7 +70,8 @@ describe('deployment controller over a memory store, three sites', () => {
       assert.match(hash, /^[bcdfghjklmnpqrstvwxz2456789]{10}$/);
       assert.equal(rs.metadata.name, `web-${hash}`);
       assert.deepEqual(specOf<ReplicaSetSpec>(rs).selector, { matchLabels: { app: 'web', 'pod-template-hash': hash } });
-      assert.deepEqual(rs.metadata.ownerReferences, [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', uid: web.metadata.uid, controller: true, blockOwnerDeletion: true }]);
+      const primary = rs.metadata.labels?.['svc.io/siteName'] === 'ce-lyon';
+      assert.deepEqual(rs.metadata.ownerReferences, [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', uid: web.metadata.uid, controller: primary, blockOwnerDeletion: true }]);
       assert.equal(rs.metadata.annotations?.['deployment.kubernetes.io/revision'], '1');
       assert.equal(rs.metadata.annotations?.['deployment.kubernetes.io/desired-replicas'], '2');
       assert.equal(rs.metadata.annotations?.['deployment.kubernetes.io/max-replicas'], '3');
@@ -122,6 +124,8 @@ describe('deployment controller over a memory store, three sites', () => {
     assert.deepEqual(olds.map((rs) => [specOf<ReplicaSetSpec>(rs).replicas, rs.metadata.annotations?.['deployment.kubernetes.io/revision']]), [[0, '1'], [0, '1'], [0, '1']]);
     assert.deepEqual(news.map((rs) => [specOf<ReplicaSetSpec>(rs).replicas, rs.metadata.annotations?.['deployment.kubernetes.io/revision']]), [[2, '2'], [2, '2'], [2, '2']]);
     for (const pod of await activePodsOf('web')) assert.equal(specOf<{ containers: Array<{ image: string }> }>(pod).containers[0]?.image, 'nginx:1.20');
+    const controlled = after.filter((rs) => rs.metadata.ownerReferences?.[0]?.controller === true);
+    assert.deepEqual(controlled.map((rs) => rs.metadata.annotations?.['deployment.kubernetes.io/revision']).sort(), ['1', '2'], 'one controlled ReplicaSet per revision, for kubectl');
     assert.equal((await h.deployments.get(h.cluster, 'web')).metadata.annotations?.['deployment.kubernetes.io/revision'], '2');
   });
 

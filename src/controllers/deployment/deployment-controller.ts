@@ -3,7 +3,7 @@ import type { KubeObject } from '../../vk8s/object.js';
 import type { ControllerStarter } from '../manager/controller-context.js';
 import { Expectations } from '../runtime/expectations.js';
 import { formatObjectKey } from '../runtime/object-key.js';
-import { controllerRefOf } from '../runtime/pod-state.js';
+import { controllerRefOf, ownerRefOfKind } from '../runtime/pod-state.js';
 import { startQueueController } from '../runtime/queue-controller.js';
 import { deploymentReconciler } from './deployment-reconciler.js';
 
@@ -41,15 +41,15 @@ export function deploymentController(options: { workers?: number; replicaSetEven
       /** Syncs of a Deployment whose sync is slow (thousands of sites) wait longer: four times its last duration, at most 5 s. */
       const delayOf = (key: { cluster: ClusterRef; name: string }): number => Math.min(5000, Math.max(delay, 4 * (lastDuration.get(formatObjectKey(key)) ?? 0)));
       const ownerOf = (rs: KubeObject, cluster: ClusterRef): void => {
-        const ref = controllerRefOf(rs);
-        if (ref?.kind === 'Deployment') controller.enqueueAfter({ cluster, name: ref.name }, delayOf({ cluster, name: ref.name }));
+        const ref = ownerRefOfKind(rs, 'Deployment');
+        if (ref !== undefined) controller.enqueueAfter({ cluster, name: ref.name }, delayOf({ cluster, name: ref.name }));
       };
       context.on.informer(deployments, (event) => controller.enqueue(event.key));
       context.on.informer(replicaSets, (event) => {
-        const ref = controllerRefOf(event.object);
-        if (event.type === 'added' && ref?.kind === 'Deployment') expectations.creationObserved(formatObjectKey({ cluster: event.key.cluster, name: ref.name }));
+        const ref = ownerRefOfKind(event.object, 'Deployment');
+        if (event.type === 'added' && ref !== undefined) expectations.creationObserved(formatObjectKey({ cluster: event.key.cluster, name: ref.name }));
         ownerOf(event.object, event.key.cluster);
-        if (event.type === 'updated' && controllerRefOf(event.old)?.uid !== ref?.uid) ownerOf(event.old, event.key.cluster);
+        if (event.type === 'updated' && ownerRefOfKind(event.old, 'Deployment')?.uid !== ref?.uid) ownerOf(event.old, event.key.cluster);
       });
       context.on.informer(pods, (event) => {
         if (event.type !== 'deleted') return;

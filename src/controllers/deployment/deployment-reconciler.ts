@@ -9,11 +9,12 @@ import type { ReconcileResult } from '../run-workers.js';
 import type { Expectations } from '../runtime/expectations.js';
 import { mapLimit } from '../runtime/map-limit.js';
 import type { ObjectKey } from '../runtime/object-key.js';
-import { isControlledBy, podStatusOf } from '../runtime/pod-state.js';
+import { isOwnedBy, podStatusOf } from '../runtime/pod-state.js';
 import { REVISION_ANNOTATION } from './deployment-annotations.js';
 import { conditionOf, newCondition, REASONS, setCondition, type DeploymentCondition } from './deployment-conditions.js';
 import { deploymentStatus, rfc3339, SITE_STATUS_OMITTED_ANNOTATION, siteStatusJson, type DeploymentStatusView, type SiteShare } from './deployment-status.js';
-import { createReplicaSet, deleteReplicaSet, DEPLOYMENT_CONTROLLER, scaleReplicaSet, syncNewReplicaSet, type WriteTarget } from './replica-set-writes.js';
+import { primaryReplicaSets } from './primary-replica-sets.js';
+import { createReplicaSet, deleteReplicaSet, DEPLOYMENT_CONTROLLER, scaleReplicaSet, setDeploymentController, syncNewReplicaSet, type WriteTarget } from './replica-set-writes.js';
 import { rsViewOf, type RsView } from './replica-set-view.js';
 import { maxSurgeOf, type RolloutStrategy } from './rollout-math.js';
 import { currentRevision, groupBySite, type SiteGroup } from './site-groups.js';
@@ -73,7 +74,7 @@ export function deploymentReconciler(context: ControllerContext, expectations: E
     }
     if (!expectations.satisfied(queueKey)) return { requeueAfterMs: 30_000 };
     const uid = deployment.metadata.uid;
-    const owned = informers.replicaSets.dependentsOf(uid ?? '').filter((rs) => isControlledBy(rs, uid));
+    const owned = informers.replicaSets.dependentsOf(uid ?? '').filter((rs) => isOwnedBy(rs, uid));
     const spec = specOf<DeploymentSpec>(deployment);
     const replicas = spec.replicas ?? 1;
     const strategy: RolloutStrategy = spec.strategy?.type === 'Recreate' ? { type: 'Recreate' } : { type: 'RollingUpdate', ...(spec.strategy?.rollingUpdate ?? {}) };
@@ -95,13 +96,21 @@ export function deploymentReconciler(context: ControllerContext, expectations: E
     const outcome: SyncOutcome = { shares: [], rollout: false, conditions: [...(previous.conditions ?? [])] };
     if (!deleting) outcome.conditions = pausedConditions(outcome.conditions, spec, clock.now());
 
+    /** The ReplicaSets as this sync leaves them (for the choice of the controlled one per revision). */
+    const remaining: KubeObject[] = [];
     const synced = await mapLimit(groups, SITES_AT_ONCE, async (group): Promise<SiteShare | undefined> => {
       if (deleting) return share(group, group.newRS, group.oldRSs);
       if (group.placed !== undefined) return syncSite(group);
       const drained = await drainSite(target, group, maxReplicas);
-      return drained.oldRSs.length > 0 ? drained : undefined;
+      remaining.push(...drained.kept);
+      return drained.kept.length > 0 ? drained.share : undefined;
     });
     outcome.shares.push(...synced.filter((s): s is SiteShare => s !== undefined));
+    if (!deleting) {
+      const primaries = primaryReplicaSets(remaining, new Set(sites.map((s) => s.name)));
+      const misflagged = remaining.filter((rs) => primaries.has(rs) !== (rs.metadata.ownerReferences?.find((r) => r.uid === uid)?.controller === true));
+      await mapLimit(misflagged, SITES_AT_ONCE, (rs) => setDeploymentController(target, rs, primaries.has(rs)));
+    }
 
     const { status, requeueAfterMs } = deploymentStatus({
       name: key.name,
@@ -130,6 +139,7 @@ export function deploymentReconciler(context: ControllerContext, expectations: E
       const memo = siteMemos.get(site);
       if (memo !== undefined && memo.generation === generation && memo.revision === revision && sameObjects(memo.rss, rss) && strategy.type !== 'Recreate') {
         if (spec.paused !== true) outcome.rollout = true;
+        remaining.push(...rss);
         return memo.share;
       }
       let newRS = group.newRS === undefined ? undefined : await syncNewReplicaSet(target, group.newRS, revision);
@@ -153,7 +163,7 @@ export function deploymentReconciler(context: ControllerContext, expectations: E
         switch (action.type) {
           case 'create': {
             expectations.raise(queueKey, 1);
-            const created = await createReplicaSet(target, site, action.replicas, maxReplicas, revision, previous.collisionCount).catch((error: unknown) => {
+            const created = await createReplicaSet(target, site, action.replicas, maxReplicas, revision, previous.collisionCount, false).catch((error: unknown) => {
               expectations.creationObserved(queueKey);
               throw error;
             });
@@ -187,13 +197,14 @@ export function deploymentReconciler(context: ControllerContext, expectations: E
       const result = share(group, newRS, [...olds.values()], views);
       if (plan.length === 0 && newRS === group.newRS) siteMemos.set(site, { generation, revision, rss, share: result });
       else siteMemos.delete(site);
+      remaining.push(...(newRS === undefined ? [] : [newRS]), ...olds.values());
       return result;
     }
   };
 }
 
 /** A site the Deployment left: scale its ReplicaSets to 0, delete them once their pods are gone. */
-async function drainSite(target: WriteTarget, group: SiteGroup, maxReplicas: number): Promise<SiteShare> {
+async function drainSite(target: WriteTarget, group: SiteGroup, maxReplicas: number): Promise<{ share: SiteShare; kept: KubeObject[] }> {
   const kept: KubeObject[] = [];
   const views = new Map<string, RsView>();
   for (const rs of group.oldRSs) {
@@ -209,7 +220,7 @@ async function drainSite(target: WriteTarget, group: SiteGroup, maxReplicas: num
       kept.push(rs);
     }
   }
-  return share(group, undefined, kept, views);
+  return { share: share(group, undefined, kept, views), kept };
 }
 
 function share(group: SiteGroup, newRS: KubeObject | undefined, oldRSs: readonly KubeObject[], views: ReadonlyMap<string, RsView> = new Map()): SiteShare {

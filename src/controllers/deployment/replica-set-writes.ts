@@ -6,7 +6,7 @@ import type { DeploymentSpec, ReplicaSetSpec } from '../../vk8s/kinds/workload-t
 import { specOf } from '../../vk8s/kinds/workload-types.js';
 import type { KubeObject } from '../../vk8s/object.js';
 import type { EventRecorder } from '../events/event-recorder.js';
-import { isControlledBy } from '../runtime/pod-state.js';
+import { isOwnedBy } from '../runtime/pod-state.js';
 import { isSkippedAnnotation, newReplicaSetAnnotations, replicasAnnotations, REVISION_ANNOTATION } from './deployment-annotations.js';
 import { POD_TEMPLATE_HASH_LABEL, podTemplateHash } from './pod-template-hash.js';
 import { sameTemplate } from './site-groups.js';
@@ -26,7 +26,8 @@ export interface WriteTarget {
  * named `<deployment>-<hash>`, the hash over the template and the site; labels of the
  * template plus `pod-template-hash` and `svc.io/siteName`; the selector plus
  * `pod-template-hash`; the Deployment's annotations, the revision and the replicas
- * annotations; the Deployment as controlling owner. Returns the created object — or, when a
+ * annotations; the Deployment as owner (controlling, when `controller`: see
+ * primaryReplicaSets). Returns the created object — or, when a
  * ReplicaSet of that name with this template already belongs to the Deployment, that one;
  * `collision` when the name is taken by another.
  */
@@ -37,6 +38,7 @@ export async function createReplicaSet(
   maxReplicas: number,
   revision: number,
   collisionCount: number | undefined,
+  controller: boolean,
 ): Promise<{ readonly object: KubeObject; readonly existed: boolean } | 'collision'> {
   const { deployment } = target;
   const spec = specOf<DeploymentSpec>(deployment);
@@ -53,7 +55,7 @@ export async function createReplicaSet(
       name,
       labels: { ...templateLabels, [POD_SITE_LABEL]: site },
       annotations: { ...newReplicaSetAnnotations(annotations, {}, revision, SITE_STATUS_ANNOTATION), ...replicasAnnotations(spec.replicas ?? 0, maxReplicas) },
-      ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: deployment.metadata.name ?? '', uid: deployment.metadata.uid ?? '', controller: true, blockOwnerDeletion: true }],
+      ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: deployment.metadata.name ?? '', uid: deployment.metadata.uid ?? '', controller, blockOwnerDeletion: true }],
     },
     spec: {
       replicas,
@@ -70,7 +72,7 @@ export async function createReplicaSet(
   } catch (error) {
     if (!(error instanceof StatusError && error.reason === 'AlreadyExists')) throw error;
     const existing = await target.replicaSets.get(target.scope.cluster, name);
-    return isControlledBy(existing, deployment.metadata.uid) && sameTemplate(existing, template) ? { object: existing, existed: true } : 'collision';
+    return isOwnedBy(existing, deployment.metadata.uid) && sameTemplate(existing, template) ? { object: existing, existed: true } : 'collision';
   }
 }
 
@@ -104,6 +106,13 @@ function annotationsNeedSync(current: Readonly<Record<string, string>>, deployme
   if ((Number(current[REVISION_ANNOTATION] ?? '0') || 0) < revision) return true;
   for (const [key, value] of Object.entries(deployment)) if (current[key] !== value && !isSkippedAnnotation(key, SITE_STATUS_ANNOTATION)) return true;
   return false;
+}
+
+/** Makes the Deployment the controller of `rs`, or an owner only. */
+export function setDeploymentController(target: WriteTarget, rs: KubeObject, controller: boolean): Promise<KubeObject> {
+  return writeReplicaSet(target, rs, (current) => {
+    current.metadata.ownerReferences = (current.metadata.ownerReferences ?? []).map((ref) => (ref.uid === target.deployment.metadata.uid ? { ...ref, controller } : ref));
+  });
 }
 
 /** Deletes an old ReplicaSet (its pods follow through the garbage collector). */
