@@ -11,9 +11,6 @@ import type { DeploymentStatusView } from './deployment-status.js';
 
 const SITES = ['ce-lyon', 're-paris', 're-tokyo'];
 
-/** The values of kube's revision annotation over `rss`, sorted (absent ones left out). */
-const kubeRevisions = (rss: readonly KubeObject[]): string[] => rss.flatMap((rs) => rs.metadata.annotations?.['deployment.kubernetes.io/revision'] ?? []).sort();
-
 function deployment(name: string, replicas: number, image = 'nginx:1.19'): KubeObject {
   return {
     apiVersion: 'apps/v1',
@@ -65,6 +62,7 @@ describe('deployment controller over a memory store, three sites', () => {
   it('deployment controller runs replicas per site: one ReplicaSet per site, 2 pods on each, status summed', async () => {
     const web = await create(deployment('web', 2));
     await eventually('3 replica sets and 6 pods', async () => (await replicaSetsOf('web')).length === 3 && (await activePodsOf('web')).length === 6);
+    await eventually('one of them, on the first site, is controlled by the Deployment', async () => (await replicaSetsOf('web')).some((rs) => rs.metadata.ownerReferences?.[0]?.controller === true));
     const rss = await replicaSetsOf('web');
     assert.deepEqual(rss.map((rs) => rs.metadata.labels?.['svc.io/siteName']).sort(), SITES);
     for (const rs of rss) {
@@ -72,12 +70,12 @@ describe('deployment controller over a memory store, three sites', () => {
       assert.match(hash, /^[bcdfghjklmnpqrstvwxz2456789]{10}$/);
       assert.equal(rs.metadata.name, `web-${hash}`);
       assert.deepEqual(specOf<ReplicaSetSpec>(rs).selector, { matchLabels: { app: 'web', 'pod-template-hash': hash } });
-      assert.deepEqual(rs.metadata.ownerReferences, [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', uid: web.metadata.uid, controller: true, blockOwnerDeletion: true }]);
-      assert.equal(rs.metadata.annotations?.['svc.io/revision'], '1');
+      const primary = rs.metadata.labels?.['svc.io/siteName'] === 'ce-lyon';
+      assert.deepEqual(rs.metadata.ownerReferences, [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', uid: web.metadata.uid, controller: primary, blockOwnerDeletion: true }]);
+      assert.equal(rs.metadata.annotations?.['deployment.kubernetes.io/revision'], '1');
       assert.equal(rs.metadata.annotations?.['deployment.kubernetes.io/desired-replicas'], '2');
       assert.equal(rs.metadata.annotations?.['deployment.kubernetes.io/max-replicas'], '3');
     }
-    assert.deepEqual(kubeRevisions(rss), ['1'], 'kube\'s revision annotation on one ReplicaSet of the revision (kubectl rollout undo)');
     const pods = await activePodsOf('web');
     for (const site of SITES) assert.equal(pods.filter((p) => p.metadata.labels?.['svc.io/siteName'] === site).length, 2, `2 pods on ${site}`);
     for (const pod of pods) assert.match(pod.metadata.name ?? '', new RegExp(`^${pod.metadata.ownerReferences?.[0]?.name ?? ''}-[a-z0-9]{5}$`));
@@ -123,12 +121,11 @@ describe('deployment controller over a memory store, three sites', () => {
     assert.equal(after.length, 6, 'a new ReplicaSet per site beside the old one');
     const olds = after.filter((rs) => before.some((b) => b.metadata.uid === rs.metadata.uid));
     const news = after.filter((rs) => !olds.includes(rs));
-    assert.deepEqual(olds.map((rs) => [specOf<ReplicaSetSpec>(rs).replicas, rs.metadata.annotations?.['svc.io/revision']]), [[0, '1'], [0, '1'], [0, '1']]);
-    assert.deepEqual(news.map((rs) => [specOf<ReplicaSetSpec>(rs).replicas, rs.metadata.annotations?.['svc.io/revision']]), [[2, '2'], [2, '2'], [2, '2']]);
-    assert.deepEqual(kubeRevisions(after), ['1', '2']);
-    const holder = before.find((rs) => rs.metadata.annotations?.['deployment.kubernetes.io/revision'] === '1');
-    assert.equal(olds.find((rs) => rs.metadata.annotations?.['deployment.kubernetes.io/revision'] === '1')?.metadata.uid, holder?.metadata.uid, 'the holder of a revision stays the same');
+    assert.deepEqual(olds.map((rs) => [specOf<ReplicaSetSpec>(rs).replicas, rs.metadata.annotations?.['deployment.kubernetes.io/revision']]), [[0, '1'], [0, '1'], [0, '1']]);
+    assert.deepEqual(news.map((rs) => [specOf<ReplicaSetSpec>(rs).replicas, rs.metadata.annotations?.['deployment.kubernetes.io/revision']]), [[2, '2'], [2, '2'], [2, '2']]);
     for (const pod of await activePodsOf('web')) assert.equal(specOf<{ containers: Array<{ image: string }> }>(pod).containers[0]?.image, 'nginx:1.20');
+    const controlled = after.filter((rs) => rs.metadata.ownerReferences?.[0]?.controller === true);
+    assert.deepEqual(controlled.map((rs) => rs.metadata.annotations?.['deployment.kubernetes.io/revision']).sort(), ['1', '2'], 'one controlled ReplicaSet per revision, for kubectl');
     assert.equal((await h.deployments.get(h.cluster, 'web')).metadata.annotations?.['deployment.kubernetes.io/revision'], '2');
   });
 

@@ -1,33 +1,55 @@
+import type { ClusterRef } from '../../registry/strategy.js';
 import type { KubeObject } from '../../vk8s/object.js';
 import type { ControllerStarter } from '../manager/controller-context.js';
 import { Expectations } from '../runtime/expectations.js';
 import { formatObjectKey } from '../runtime/object-key.js';
-import { controllerRefOf } from '../runtime/pod-state.js';
+import { controllerRefOf, ownerRefOfKind } from '../runtime/pod-state.js';
 import { startQueueController } from '../runtime/queue-controller.js';
 import { deploymentReconciler } from './deployment-reconciler.js';
 
 /**
  * The Deployment controller (see deploymentReconciler). A Deployment is synced when it
  * changes, when one of its ReplicaSets changes, when a pod of one of its ReplicaSets goes
- * (Recreate waits for that), and when its cluster's placement inputs change.
+ * (Recreate waits for that), and when its cluster's placement inputs change. Syncs caused by
+ * ReplicaSets and pods wait `replicaSetEventDelayMs` (default 100 ms) — or four times the
+ * Deployment's last sync, at most 5 s — so the changes of a Deployment's many site
+ * ReplicaSets are looked at together.
  */
-export function deploymentController(options: { workers?: number } = {}): ControllerStarter {
+export function deploymentController(options: { workers?: number; replicaSetEventDelayMs?: number } = {}): ControllerStarter {
+  const delay = options.replicaSetEventDelayMs ?? 100;
   return {
     name: 'deployment',
     start: (context) => {
-      const expectations = new Expectations();
-      const controller = startQueueController('deployment', context, deploymentReconciler(context, expectations), options.workers ?? 4);
       const { deployments, replicaSets, pods } = context.informers;
-      const ownerOf = (rs: KubeObject, cluster: { tenant: string; namespace: string; name: string }): void => {
-        const ref = controllerRefOf(rs);
-        if (ref?.kind === 'Deployment') controller.enqueue({ cluster, name: ref.name });
+      const expectations = new Expectations();
+      const reconcile = deploymentReconciler(context, expectations);
+      const lastDuration = new Map<string, number>();
+      const controller = startQueueController(
+        'deployment',
+        context,
+        async (key, queueKey) => {
+          const started = performance.now();
+          try {
+            return await reconcile(key, queueKey);
+          } finally {
+            if (deployments.get(key.cluster, key.name) === undefined) lastDuration.delete(queueKey);
+            else lastDuration.set(queueKey, performance.now() - started);
+          }
+        },
+        options.workers ?? 4,
+      );
+      /** Syncs of a Deployment whose sync is slow (thousands of sites) wait longer: four times its last duration, at most 5 s. */
+      const delayOf = (key: { cluster: ClusterRef; name: string }): number => Math.min(5000, Math.max(delay, 4 * (lastDuration.get(formatObjectKey(key)) ?? 0)));
+      const ownerOf = (rs: KubeObject, cluster: ClusterRef): void => {
+        const ref = ownerRefOfKind(rs, 'Deployment');
+        if (ref !== undefined) controller.enqueueAfter({ cluster, name: ref.name }, delayOf({ cluster, name: ref.name }));
       };
       context.on.informer(deployments, (event) => controller.enqueue(event.key));
       context.on.informer(replicaSets, (event) => {
-        const ref = controllerRefOf(event.object);
-        if (event.type === 'added' && ref?.kind === 'Deployment') expectations.creationObserved(formatObjectKey({ cluster: event.key.cluster, name: ref.name }));
+        const ref = ownerRefOfKind(event.object, 'Deployment');
+        if (event.type === 'added' && ref !== undefined) expectations.creationObserved(formatObjectKey({ cluster: event.key.cluster, name: ref.name }));
         ownerOf(event.object, event.key.cluster);
-        if (event.type === 'updated' && controllerRefOf(event.old)?.uid !== ref?.uid) ownerOf(event.old, event.key.cluster);
+        if (event.type === 'updated' && ownerRefOfKind(event.old, 'Deployment')?.uid !== ref?.uid) ownerOf(event.old, event.key.cluster);
       });
       context.on.informer(pods, (event) => {
         if (event.type !== 'deleted') return;

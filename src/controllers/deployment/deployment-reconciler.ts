@@ -7,19 +7,35 @@ import type { KubeObject } from '../../vk8s/object.js';
 import type { ControllerContext } from '../manager/controller-context.js';
 import type { ReconcileResult } from '../run-workers.js';
 import type { Expectations } from '../runtime/expectations.js';
+import { mapLimit } from '../runtime/map-limit.js';
 import type { ObjectKey } from '../runtime/object-key.js';
-import { isControlledBy, podStatusOf } from '../runtime/pod-state.js';
-import { PLATFORM_REVISION_ANNOTATION, REVISION_ANNOTATION } from './deployment-annotations.js';
+import { isOwnedBy, podStatusOf } from '../runtime/pod-state.js';
+import { REVISION_ANNOTATION } from './deployment-annotations.js';
 import { conditionOf, newCondition, REASONS, setCondition, type DeploymentCondition } from './deployment-conditions.js';
-import { deploymentStatus, rfc3339, siteStatusJson, type DeploymentStatusView, type SiteShare } from './deployment-status.js';
-import { createReplicaSet, deleteReplicaSet, DEPLOYMENT_CONTROLLER, markReplicaSet, scaleReplicaSet, syncNewReplicaSet, type WriteTarget } from './replica-set-writes.js';
+import { deploymentStatus, rfc3339, SITE_STATUS_OMITTED_ANNOTATION, siteStatusJson, type DeploymentStatusView, type SiteShare } from './deployment-status.js';
+import { primaryReplicaSets } from './primary-replica-sets.js';
+import { createReplicaSet, deleteReplicaSet, DEPLOYMENT_CONTROLLER, scaleReplicaSet, setDeploymentController, syncNewReplicaSet, type WriteTarget } from './replica-set-writes.js';
 import { rsViewOf, type RsView } from './replica-set-view.js';
-import { RevisionHolders } from './revision-holders.js';
 import { maxSurgeOf, type RolloutStrategy } from './rollout-math.js';
 import { currentRevision, groupBySite, type SiteGroup } from './site-groups.js';
 import { planSiteRollout } from './site-rollout.js';
 
 export const DEPLOYMENTS = { group: 'apps', resource: 'deployments' } as const;
+/** Sites of one Deployment synced at once (each site's writes are independent of the others'). */
+const SITES_AT_ONCE = 32;
+
+/** A site whose last sync wrote nothing, and its inputs. */
+interface SiteMemo {
+  /** `<uid>/<generation>` of the Deployment. */
+  readonly generation: string;
+  readonly revision: number;
+  readonly rss: readonly KubeObject[];
+  readonly share: SiteShare;
+}
+
+function sameObjects(a: readonly KubeObject[], b: readonly KubeObject[]): boolean {
+  return a.length === b.length && a.every((object, i) => object === b[i]);
+}
 
 /** What one sync learned, for the status. */
 interface SyncOutcome {
@@ -31,8 +47,7 @@ interface SyncOutcome {
 /**
  * One sync of a Deployment (kube's syncDeployment, per site): the placed sites each get one
  * ReplicaSet per template revision and one step of the rollout (see planSiteRollout); sites
- * the Deployment left have their ReplicaSets scaled to 0, then deleted once empty; one
- * ReplicaSet per revision carries kube's revision annotation (see RevisionHolders); the status
+ * the Deployment left have their ReplicaSets scaled to 0, then deleted once empty; the status
  * (summed over sites), the revision annotation and the `svc.io/site-status` breakdown are
  * written through `/status`. Reads come from the informers; ReplicaSet creations are
  * expectations, so a sync never runs on a cache that has not seen its own creations.
@@ -42,12 +57,24 @@ export function deploymentReconciler(context: ControllerContext, expectations: E
   const deployments = context.storage.storeFor(DEPLOYMENTS) as GenericStore;
   const replicaSets = context.storage.storeFor({ group: 'apps', resource: 'replicasets' }) as GenericStore;
 
+  /**
+   * Per Deployment and site, the last sync that had nothing to do, and what it read: while the
+   * Deployment's generation, the revision and the site's ReplicaSet objects (the informer's,
+   * replaced on every change) are the same, the site's sync would decide the same — so a
+   * Deployment on thousands of sites only works on the sites whose ReplicaSets changed.
+   */
+  const memos = new Map<string, Map<string, SiteMemo>>();
+
   return async (key, queueKey) => {
+    const started = performance.now();
     const deployment = informers.deployments.get(key.cluster, key.name);
-    if (deployment === undefined) return expectations.forget(queueKey);
+    if (deployment === undefined) {
+      memos.delete(queueKey);
+      return expectations.forget(queueKey);
+    }
     if (!expectations.satisfied(queueKey)) return { requeueAfterMs: 30_000 };
     const uid = deployment.metadata.uid;
-    const owned = informers.replicaSets.dependentsOf(uid ?? '').filter((rs) => isControlledBy(rs, uid));
+    const owned = informers.replicaSets.dependentsOf(uid ?? '').filter((rs) => isOwnedBy(rs, uid));
     const spec = specOf<DeploymentSpec>(deployment);
     const replicas = spec.replicas ?? 1;
     const strategy: RolloutStrategy = spec.strategy?.type === 'Recreate' ? { type: 'Recreate' } : { type: 'RollingUpdate', ...(spec.strategy?.rollingUpdate ?? {}) };
@@ -58,20 +85,31 @@ export function deploymentReconciler(context: ControllerContext, expectations: E
     const deleting = deployment.metadata.deletionTimestamp !== undefined;
     const sites = deleting ? [] : placement.sitesFor(DEPLOYMENTS, key.cluster, deployment);
     const groups = groupBySite(owned, sites, spec.template);
+    const generation = `${uid ?? ''}/${deployment.metadata.generation ?? 0}`;
+    const siteMemos = memos.get(queueKey) ?? new Map<string, SiteMemo>();
+    memos.set(queueKey, siteMemos);
+    if (siteMemos.size > groups.length) {
+      const present = new Set(groups.map((g) => g.site));
+      for (const site of siteMemos.keys()) if (!present.has(site)) siteMemos.delete(site);
+    }
     const revision = currentRevision(owned, spec.template);
-    // The new ReplicaSets of placed sites take the current revision in this sync.
-    const renewed = new Set(groups.flatMap((g) => (g.placed !== undefined && g.newRS !== undefined ? [g.newRS.metadata.name ?? ''] : [])));
-    const holders = new RevisionHolders(owned, (rs) => (renewed.has(rs.metadata.name ?? '') ? Math.max(revision, rsViewOf(rs).revision) : rsViewOf(rs).revision));
     const outcome: SyncOutcome = { shares: [], rollout: false, conditions: [...(previous.conditions ?? [])] };
     if (!deleting) outcome.conditions = pausedConditions(outcome.conditions, spec, clock.now());
 
-    for (const group of groups) {
-      if (deleting) outcome.shares.push(share(group, group.newRS, group.oldRSs));
-      else if (group.placed === undefined) {
-        const drained = await drainSite(target, group, maxReplicas, holders);
-        if (drained.oldRSs.length > 0) outcome.shares.push(drained);
-      }
-      else outcome.shares.push(await syncSite(group));
+    /** The ReplicaSets as this sync leaves them (for the choice of the controlled one per revision). */
+    const remaining: KubeObject[] = [];
+    const synced = await mapLimit(groups, SITES_AT_ONCE, async (group): Promise<SiteShare | undefined> => {
+      if (deleting) return share(group, group.newRS, group.oldRSs);
+      if (group.placed !== undefined) return syncSite(group);
+      const drained = await drainSite(target, group, maxReplicas);
+      remaining.push(...drained.kept);
+      return drained.kept.length > 0 ? drained.share : undefined;
+    });
+    outcome.shares.push(...synced.filter((s): s is SiteShare => s !== undefined));
+    if (!deleting) {
+      const primaries = primaryReplicaSets(remaining, new Set(sites.map((s) => s.name)));
+      const misflagged = remaining.filter((rs) => primaries.has(rs) !== (rs.metadata.ownerReferences?.find((r) => r.uid === uid)?.controller === true));
+      await mapLimit(misflagged, SITES_AT_ONCE, (rs) => setDeploymentController(target, rs, primaries.has(rs)));
     }
 
     const { status, requeueAfterMs } = deploymentStatus({
@@ -88,19 +126,28 @@ export function deploymentReconciler(context: ControllerContext, expectations: E
       ...(previous.collisionCount === undefined ? {} : { collisionCount: previous.collisionCount }),
       now: clock.now(),
     });
-    const annotations: Record<string, string> = { [SITE_STATUS_ANNOTATION]: siteStatusJson(outcome.shares) };
+    const breakdown = siteStatusJson(outcome.shares, replicas);
+    const annotations: Record<string, string | undefined> = { [SITE_STATUS_ANNOTATION]: breakdown.json, [SITE_STATUS_OMITTED_ANNOTATION]: breakdown.omitted === 0 ? undefined : String(breakdown.omitted) };
     if (sites.length > 0) annotations[REVISION_ANNOTATION] = String(revision);
-    await writeStatus(deployments, scope, deployment, status, annotations, [PLATFORM_REVISION_ANNOTATION]);
+    await writeStatus(deployments, scope, deployment, status, annotations);
+    context.logger.debug({ controller: 'deployment', deployment: key.name, sites: groups.length, ms: Math.round(performance.now() - started) }, 'deployment synced');
     return requeueAfterMs === undefined ? undefined : { requeueAfterMs };
 
     async function syncSite(group: SiteGroup): Promise<SiteShare> {
       const site = group.site;
-      let newRS = group.newRS === undefined ? undefined : await syncNewReplicaSet(target, group.newRS, revision, holders.holds(group.newRS.metadata.name ?? ''));
+      const rss = group.newRS === undefined ? group.oldRSs : [group.newRS, ...group.oldRSs];
+      const memo = siteMemos.get(site);
+      if (memo !== undefined && memo.generation === generation && memo.revision === revision && sameObjects(memo.rss, rss) && strategy.type !== 'Recreate') {
+        if (spec.paused !== true) outcome.rollout = true;
+        remaining.push(...rss);
+        return memo.share;
+      }
+      let newRS = group.newRS === undefined ? undefined : await syncNewReplicaSet(target, group.newRS, revision);
       if (newRS !== undefined && conditionOf(outcome.conditions, 'Progressing') === undefined && spec.progressDeadlineSeconds !== undefined) {
         outcome.conditions = setCondition(outcome.conditions, newCondition('Progressing', 'True', REASONS.foundNewRS, `Found new replica set "${newRS.metadata.name ?? ''}"`, rfc3339(clock.now())));
       }
       const olds = new Map(group.oldRSs.map((rs) => [rs.metadata.name ?? '', rs]));
-      const oldPodsRunning = group.oldRSs.some((rs) => rsViewOf(rs).statusReplicas > 0 || informers.pods.dependentsOf(rs.metadata.uid ?? '').some((p) => !['Failed', 'Succeeded'].includes(podStatusOf(p).phase ?? '')));
+      const oldPodsRunning = strategy.type === 'Recreate' && group.oldRSs.some((rs) => rsViewOf(rs).statusReplicas > 0 || informers.pods.dependentsOf(rs.metadata.uid ?? '').some((p) => !['Failed', 'Succeeded'].includes(podStatusOf(p).phase ?? '')));
       const plan = planSiteRollout({
         strategy,
         replicas,
@@ -116,7 +163,7 @@ export function deploymentReconciler(context: ControllerContext, expectations: E
         switch (action.type) {
           case 'create': {
             expectations.raise(queueKey, 1);
-            const created = await createReplicaSet(target, site, action.replicas, maxReplicas, revision, previous.collisionCount, (name) => holders.claim(revision, name)).catch((error: unknown) => {
+            const created = await createReplicaSet(target, site, action.replicas, maxReplicas, revision, previous.collisionCount, false).catch((error: unknown) => {
               expectations.creationObserved(queueKey);
               throw error;
             });
@@ -147,14 +194,17 @@ export function deploymentReconciler(context: ControllerContext, expectations: E
           }
         }
       }
-      for (const [name, rs] of olds) if (!rsViewOf(rs).deleting) await markReplicaSet(target, rs, holders.holds(name));
-      return share(group, newRS, [...olds.values()], views);
+      const result = share(group, newRS, [...olds.values()], views);
+      if (plan.length === 0 && newRS === group.newRS) siteMemos.set(site, { generation, revision, rss, share: result });
+      else siteMemos.delete(site);
+      remaining.push(...(newRS === undefined ? [] : [newRS]), ...olds.values());
+      return result;
     }
   };
 }
 
-/** A site the Deployment left: scale its ReplicaSets to 0, delete them once their pods are gone (kube's revision annotation kept on the holders meanwhile). */
-async function drainSite(target: WriteTarget, group: SiteGroup, maxReplicas: number, holders: RevisionHolders): Promise<SiteShare> {
+/** A site the Deployment left: scale its ReplicaSets to 0, delete them once their pods are gone. */
+async function drainSite(target: WriteTarget, group: SiteGroup, maxReplicas: number): Promise<{ share: SiteShare; kept: KubeObject[] }> {
   const kept: KubeObject[] = [];
   const views = new Map<string, RsView>();
   for (const rs of group.oldRSs) {
@@ -166,13 +216,11 @@ async function drainSite(target: WriteTarget, group: SiteGroup, maxReplicas: num
       kept.push(rs);
     } else if (view.statusReplicas === 0 && view.observedGeneration >= view.generation) {
       await deleteReplicaSet(target, rs);
-      continue;
     } else {
       kept.push(rs);
     }
-    await markReplicaSet(target, rs, holders.holds(view.name));
   }
-  return share(group, undefined, kept, views);
+  return { share: share(group, undefined, kept, views), kept };
 }
 
 function share(group: SiteGroup, newRS: KubeObject | undefined, oldRSs: readonly KubeObject[], views: ReadonlyMap<string, RsView> = new Map()): SiteShare {
@@ -198,18 +246,25 @@ function replicaFailure(owned: readonly KubeObject[]): { replicaFailure?: { reas
   return {};
 }
 
-/** Writes the status, sets `annotations` and removes `removed` (annotations that belong on ReplicaSets, which `kubectl rollout undo` copies over). */
-async function writeStatus(deployments: GenericStore, scope: RequestScope, deployment: KubeObject, status: DeploymentStatusView, annotations: Record<string, string>, removed: readonly string[]): Promise<void> {
+/** Writes status and annotations (an undefined value removes one) through /status when either changed. */
+async function writeStatus(deployments: GenericStore, scope: RequestScope, deployment: KubeObject, status: DeploymentStatusView, annotations: Record<string, string | undefined>): Promise<void> {
   const current = deployment.metadata.annotations ?? {};
-  const annotationsChanged = Object.entries(annotations).some(([k, v]) => current[k] !== v) || removed.some((k) => k in current);
+  const annotationsChanged = Object.entries(annotations).some(([k, v]) => current[k] !== v);
+  const merged = (live: Record<string, string>): Record<string, string> => {
+    const next = { ...live };
+    for (const [k, v] of Object.entries(annotations)) {
+      if (v === undefined) delete next[k];
+      else next[k] = v;
+    }
+    return next;
+  };
   if (!annotationsChanged && semanticEqual(status, deployment.status)) return;
   await deployments.update(
     scope,
     deployment.metadata.name ?? '',
     (live) => {
       if (live.metadata.uid !== deployment.metadata.uid) return live;
-      const kept = Object.entries(live.metadata.annotations ?? {}).filter(([k]) => !removed.includes(k));
-      live.metadata.annotations = { ...Object.fromEntries(kept), ...annotations };
+      live.metadata.annotations = merged(live.metadata.annotations ?? {});
       live.status = { ...status };
       return live;
     },

@@ -58,6 +58,19 @@ describe('deployment status over sites', () => {
   });
 
   it('deployment site status annotation lists every site in name order', () => {
-    assert.equal(siteStatusJson([share('b', 1), share('a', 2, 0, false)]), '{"a":{"replicas":2,"updatedReplicas":0,"readyReplicas":2,"availableReplicas":2},"b":{"replicas":2,"updatedReplicas":2,"readyReplicas":1,"availableReplicas":1}}');
+    assert.deepEqual(siteStatusJson([share('b', 1), share('a', 2, 0, false)], 2), {
+      json: '{"a":{"replicas":2,"updatedReplicas":0,"readyReplicas":2,"availableReplicas":2},"b":{"replicas":2,"updatedReplicas":2,"readyReplicas":1,"availableReplicas":1}}',
+      omitted: 0,
+    });
+  });
+
+  it('deployment site status annotation leaves settled sites out when too long, then the last sites', () => {
+    const shares = Array.from({ length: 2000 }, (_, i) => share(`site-${String(i).padStart(4, '0')}`, i % 100 === 0 ? 1 : 2));
+    const { json, omitted } = siteStatusJson(shares, 2);
+    assert.deepEqual(Object.keys(JSON.parse(json) as object), Array.from({ length: 20 }, (_, i) => `site-${String(i * 100).padStart(4, '0')}`));
+    assert.equal(omitted, 1980);
+    const tight = siteStatusJson(shares, 2, 300);
+    assert.equal(Object.keys(JSON.parse(tight.json) as object).length, 3);
+    assert.equal(tight.omitted, 1997);
   });
 });

@@ -35,11 +35,34 @@ export function siteCounts(share: SiteShare): SiteCounts {
   return { replicas: sum(all, 'statusReplicas'), updatedReplicas: share.placed ? (share.newRS?.statusReplicas ?? 0) : 0, readyReplicas: sum(all, 'readyReplicas'), availableReplicas: sum(all, 'availableReplicas') };
 }
 
-/** `{"<site>": {replicas, updatedReplicas, readyReplicas, availableReplicas}, …}` with sites in name order. */
-export function siteStatusJson(shares: readonly SiteShare[]): string {
-  const out: Record<string, SiteCounts> = {};
-  for (const share of [...shares].sort((a, b) => (a.site < b.site ? -1 : a.site > b.site ? 1 : 0))) out[share.site] = siteCounts(share);
-  return JSON.stringify(out);
+/** Set beside `svc.io/site-status` when sites were left out of it: how many. */
+export const SITE_STATUS_OMITTED_ANNOTATION = 'svc.io/site-status-omitted';
+/** The most the per-site breakdown may take (kube allows 256 KiB of annotations in all). */
+export const SITE_STATUS_MAX_BYTES = 128 * 1024;
+
+/**
+ * The per-site breakdown, `{"<site>": {replicas, updatedReplicas, readyReplicas,
+ * availableReplicas}, …}` with sites in name order. When it would exceed `maxBytes` (some
+ * 1,500 sites), the sites where every one of `replicas` pods is updated and available are
+ * left out, then — should it still be too long — the last sites by name; `omitted` says how
+ * many sites are missing.
+ */
+export function siteStatusJson(shares: readonly SiteShare[], replicas: number, maxBytes = SITE_STATUS_MAX_BYTES): { json: string; omitted: number } {
+  const ordered = [...shares].sort((a, b) => (a.site < b.site ? -1 : a.site > b.site ? 1 : 0)).map((share) => ({ share, counts: siteCounts(share) }));
+  const render = (entries: typeof ordered): string => JSON.stringify(Object.fromEntries(entries.map((e) => [e.share.site, e.counts])));
+  const full = render(ordered);
+  if (full.length <= maxBytes) return { json: full, omitted: 0 };
+  const settled = (e: (typeof ordered)[number]): boolean =>
+    e.share.placed && e.counts.replicas === replicas && e.counts.updatedReplicas === replicas && e.counts.readyReplicas === replicas && e.counts.availableReplicas === replicas;
+  const kept: typeof ordered = [];
+  let size = 2;
+  for (const entry of ordered.filter((e) => !settled(e))) {
+    const length = JSON.stringify(entry.share.site).length + JSON.stringify(entry.counts).length + 2;
+    if (size + length > maxBytes) break;
+    kept.push(entry);
+    size += length;
+  }
+  return { json: render(kept), omitted: ordered.length - kept.length };
 }
 
 export interface StatusInput {

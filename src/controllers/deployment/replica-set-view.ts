@@ -1,7 +1,7 @@
 import type { ReplicaSetSpec, ReplicaStatus } from '../../vk8s/kinds/workload-types.js';
 import { specOf, statusOf } from '../../vk8s/kinds/workload-types.js';
 import type { KubeObject } from '../../vk8s/object.js';
-import { DESIRED_REPLICAS_ANNOTATION, MAX_REPLICAS_ANNOTATION, revisionOf } from './deployment-annotations.js';
+import { DESIRED_REPLICAS_ANNOTATION, MAX_REPLICAS_ANNOTATION, REVISION_ANNOTATION } from './deployment-annotations.js';
 
 /** What the rollout rules read of a ReplicaSet. */
 export interface RsView {
@@ -12,7 +12,7 @@ export interface RsView {
   readonly availableReplicas: number;
   /** creationTimestamp (RFC 3339; sorts as text). */
   readonly createdAt: string;
-  /** `svc.io/revision` (else `deployment.kubernetes.io/revision`), 0 when absent or bad. */
+  /** `deployment.kubernetes.io/revision`, 0 when absent or bad. */
   readonly revision: number;
   /** `deployment.kubernetes.io/desired-replicas`, when set. */
   readonly desiredReplicas?: number;
@@ -23,7 +23,16 @@ export interface RsView {
   readonly deleting: boolean;
 }
 
+/** Views per (immutable, informer-shared) ReplicaSet object. */
+const views = new WeakMap<KubeObject, RsView>();
+
 export function rsViewOf(rs: KubeObject): RsView {
+  let view = views.get(rs);
+  if (view === undefined) views.set(rs, (view = computeView(rs)));
+  return view;
+}
+
+function computeView(rs: KubeObject): RsView {
   const status = statusOf<ReplicaStatus>(rs);
   const annotations = rs.metadata.annotations ?? {};
   const desired = intAnnotation(annotations[DESIRED_REPLICAS_ANNOTATION]);
@@ -35,7 +44,7 @@ export function rsViewOf(rs: KubeObject): RsView {
     readyReplicas: status.readyReplicas ?? 0,
     availableReplicas: status.availableReplicas ?? 0,
     createdAt: rs.metadata.creationTimestamp ?? '',
-    revision: revisionOf(annotations) ?? 0,
+    revision: intAnnotation(annotations[REVISION_ANNOTATION]) ?? 0,
     ...(desired === undefined ? {} : { desiredReplicas: desired }),
     ...(max === undefined ? {} : { maxReplicas: max }),
     generation: rs.metadata.generation ?? 0,

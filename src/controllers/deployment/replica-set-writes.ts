@@ -2,13 +2,12 @@ import { StatusError } from '../../apimachinery/errors/status-error.js';
 import type { GenericStore, RequestScope } from '../../registry/generic-store.js';
 import { POD_SITE_LABEL, SITE_STATUS_ANNOTATION } from '../../sites/site-model.js';
 import type { LabelSelector } from '../../vk8s/kinds/pod-spec-types.js';
-import { semanticEqual } from '../../vk8s/kinds/workload-common.js';
 import type { DeploymentSpec, ReplicaSetSpec } from '../../vk8s/kinds/workload-types.js';
 import { specOf } from '../../vk8s/kinds/workload-types.js';
 import type { KubeObject } from '../../vk8s/object.js';
 import type { EventRecorder } from '../events/event-recorder.js';
-import { isControlledBy } from '../runtime/pod-state.js';
-import { isSkippedAnnotation, newReplicaSetAnnotations, replicasAnnotations, withRevisionMark } from './deployment-annotations.js';
+import { isOwnedBy } from '../runtime/pod-state.js';
+import { isSkippedAnnotation, newReplicaSetAnnotations, replicasAnnotations, REVISION_ANNOTATION } from './deployment-annotations.js';
 import { POD_TEMPLATE_HASH_LABEL, podTemplateHash } from './pod-template-hash.js';
 import { sameTemplate } from './site-groups.js';
 
@@ -26,9 +25,9 @@ export interface WriteTarget {
  * The new ReplicaSet of `deployment` on `site` (kube's getNewReplicaSet, create branch):
  * named `<deployment>-<hash>`, the hash over the template and the site; labels of the
  * template plus `pod-template-hash` and `svc.io/siteName`; the selector plus
- * `pod-template-hash`; the Deployment's annotations, the revision (kube's annotation too
- * when `holdsRevision(name)`: see RevisionHolders) and the replicas annotations; the
- * Deployment as controlling owner. Returns the created object — or, when a
+ * `pod-template-hash`; the Deployment's annotations, the revision and the replicas
+ * annotations; the Deployment as owner (controlling, when `controller`: see
+ * primaryReplicaSets). Returns the created object — or, when a
  * ReplicaSet of that name with this template already belongs to the Deployment, that one;
  * `collision` when the name is taken by another.
  */
@@ -39,7 +38,7 @@ export async function createReplicaSet(
   maxReplicas: number,
   revision: number,
   collisionCount: number | undefined,
-  holdsRevision: (name: string) => boolean,
+  controller: boolean,
 ): Promise<{ readonly object: KubeObject; readonly existed: boolean } | 'collision'> {
   const { deployment } = target;
   const spec = specOf<DeploymentSpec>(deployment);
@@ -55,8 +54,8 @@ export async function createReplicaSet(
     metadata: {
       name,
       labels: { ...templateLabels, [POD_SITE_LABEL]: site },
-      annotations: { ...newReplicaSetAnnotations(annotations, {}, revision, SITE_STATUS_ANNOTATION, holdsRevision(name)), ...replicasAnnotations(spec.replicas ?? 0, maxReplicas) },
-      ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: deployment.metadata.name ?? '', uid: deployment.metadata.uid ?? '', controller: true, blockOwnerDeletion: true }],
+      annotations: { ...newReplicaSetAnnotations(annotations, {}, revision, SITE_STATUS_ANNOTATION), ...replicasAnnotations(spec.replicas ?? 0, maxReplicas) },
+      ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: deployment.metadata.name ?? '', uid: deployment.metadata.uid ?? '', controller, blockOwnerDeletion: true }],
     },
     spec: {
       replicas,
@@ -73,7 +72,7 @@ export async function createReplicaSet(
   } catch (error) {
     if (!(error instanceof StatusError && error.reason === 'AlreadyExists')) throw error;
     const existing = await target.replicaSets.get(target.scope.cluster, name);
-    return isControlledBy(existing, deployment.metadata.uid) && sameTemplate(existing, template) ? { object: existing, existed: true } : 'collision';
+    return isOwnedBy(existing, deployment.metadata.uid) && sameTemplate(existing, template) ? { object: existing, existed: true } : 'collision';
   }
 }
 
@@ -90,27 +89,29 @@ export async function scaleReplicaSet(target: WriteTarget, rs: KubeObject, repli
   return updated;
 }
 
-/**
- * kube's getNewReplicaSet, existing branch: the Deployment's annotations and revision (kube's
- * revision annotation only when the ReplicaSet `holdsRevision`), and its minReadySeconds, on the new ReplicaSet.
- */
-export async function syncNewReplicaSet(target: WriteTarget, rs: KubeObject, revision: number, holdsRevision: boolean): Promise<KubeObject> {
+/** kube's getNewReplicaSet, existing branch: the Deployment's annotations and revision, and its minReadySeconds, on the new ReplicaSet. */
+export async function syncNewReplicaSet(target: WriteTarget, rs: KubeObject, revision: number): Promise<KubeObject> {
   const spec = specOf<DeploymentSpec>(target.deployment);
-  const annotations = newReplicaSetAnnotations(rs.metadata.annotations ?? {}, target.deployment.metadata.annotations ?? {}, revision, SITE_STATUS_ANNOTATION, holdsRevision);
   const minReady = spec.minReadySeconds;
-  if (semanticEqual(annotations, rs.metadata.annotations ?? {}) && (specOf<ReplicaSetSpec>(rs).minReadySeconds ?? 0) === (minReady ?? 0)) return rs;
+  if (!annotationsNeedSync(rs.metadata.annotations ?? {}, target.deployment.metadata.annotations ?? {}, revision) && (specOf<ReplicaSetSpec>(rs).minReadySeconds ?? 0) === (minReady ?? 0)) return rs;
   return writeReplicaSet(target, rs, (current) => {
-    current.metadata.annotations = newReplicaSetAnnotations(current.metadata.annotations ?? {}, target.deployment.metadata.annotations ?? {}, revision, SITE_STATUS_ANNOTATION, holdsRevision);
+    current.metadata.annotations = newReplicaSetAnnotations(current.metadata.annotations ?? {}, target.deployment.metadata.annotations ?? {}, revision, SITE_STATUS_ANNOTATION);
     const { minReadySeconds: _old, ...rest } = specOf<ReplicaSetSpec>(current);
     current.spec = minReady === undefined ? rest : { ...rest, minReadySeconds: minReady };
   });
 }
 
-/** Puts kube's revision annotation on an old ReplicaSet that holds its revision, takes it off one that does not (writes only on change). */
-export async function markReplicaSet(target: WriteTarget, rs: KubeObject, holdsRevision: boolean): Promise<void> {
-  if (semanticEqual(withRevisionMark(rs.metadata.annotations ?? {}, holdsRevision), rs.metadata.annotations ?? {})) return;
-  await writeReplicaSet(target, rs, (current) => {
-    current.metadata.annotations = withRevisionMark(current.metadata.annotations ?? {}, holdsRevision);
+/** Whether {@link newReplicaSetAnnotations} would change anything (without building it: syncs run per site, often). */
+function annotationsNeedSync(current: Readonly<Record<string, string>>, deployment: Readonly<Record<string, string>>, revision: number): boolean {
+  if ((Number(current[REVISION_ANNOTATION] ?? '0') || 0) < revision) return true;
+  for (const [key, value] of Object.entries(deployment)) if (current[key] !== value && !isSkippedAnnotation(key, SITE_STATUS_ANNOTATION)) return true;
+  return false;
+}
+
+/** Makes the Deployment the controller of `rs`, or an owner only. */
+export function setDeploymentController(target: WriteTarget, rs: KubeObject, controller: boolean): Promise<KubeObject> {
+  return writeReplicaSet(target, rs, (current) => {
+    current.metadata.ownerReferences = (current.metadata.ownerReferences ?? []).map((ref) => (ref.uid === target.deployment.metadata.uid ? { ...ref, controller } : ref));
   });
 }
 

@@ -1,11 +1,10 @@
 import type { PlacedSite } from '../../placement/placed-site.js';
 import { POD_SITE_LABEL } from '../../sites/site-model.js';
 import type { PodTemplateSpec } from '../../vk8s/kinds/pod-spec-types.js';
-import { semanticEqual } from '../../vk8s/kinds/workload-common.js';
 import type { ReplicaSetSpec } from '../../vk8s/kinds/workload-types.js';
 import { specOf } from '../../vk8s/kinds/workload-types.js';
 import type { KubeObject } from '../../vk8s/object.js';
-import { withoutHashLabel } from './pod-template-hash.js';
+import { canonicalJson, withoutHashLabel } from './pod-template-hash.js';
 import { byCreation, rsViewOf } from './replica-set-view.js';
 
 /** A Deployment's ReplicaSets on one site. */
@@ -18,15 +17,26 @@ export interface SiteGroup {
   readonly oldRSs: readonly KubeObject[];
 }
 
+/** Canonical forms of templates, per (immutable, informer-shared) template object. */
+const templateKeys = new WeakMap<object, string>();
+
+/** A template's canonical JSON without the hash label: equal keys ⇔ kube's EqualIgnoreHash (nil and empty alike). */
+export function templateKey(template: PodTemplateSpec | undefined): string {
+  if (template === undefined) return canonicalJson(undefined);
+  let key = templateKeys.get(template);
+  if (key === undefined) templateKeys.set(template, (key = canonicalJson(withoutHashLabel(template))));
+  return key;
+}
+
 /** kube's EqualIgnoreHash: the templates match but for the pod-template-hash label. */
 export function sameTemplate(rs: KubeObject, template: PodTemplateSpec | undefined): boolean {
-  return semanticEqual(withoutHashLabel(specOf<ReplicaSetSpec>(rs).template ?? {}), withoutHashLabel(template ?? {}));
+  return templateKey(specOf<ReplicaSetSpec>(rs).template) === templateKey(template);
 }
 
 /**
  * The Deployment's ReplicaSets by site (their `svc.io/siteName` label): every placed site,
  * with or without ReplicaSets, then the sites it left that still have some (a ReplicaSet
- * without the label counts as a left site named ""). Sites in name order.
+ * without the label counts as a left site named ""). A site's ReplicaSets oldest first.
  */
 export function groupBySite(owned: readonly KubeObject[], placed: readonly PlacedSite[], template: PodTemplateSpec | undefined): SiteGroup[] {
   const bySite = new Map<string, KubeObject[]>();
@@ -37,11 +47,13 @@ export function groupBySite(owned: readonly KubeObject[], placed: readonly Place
     else list.push(rs);
   }
   const placedByName = new Map(placed.map((s) => [s.name, s]));
-  const names = [...new Set([...placedByName.keys(), ...bySite.keys()])].sort();
-  return names.map((site) => {
-    const rss = (bySite.get(site) ?? []).slice().sort((a, b) => byCreation(rsViewOf(a), rsViewOf(b)));
+  const names = new Set([...placedByName.keys(), ...bySite.keys()]);
+  const wanted = templateKey(template);
+  return [...names].map((site) => {
+    const found = bySite.get(site) ?? [];
+    const rss = found.length < 2 ? found : found.slice().sort((a, b) => byCreation(rsViewOf(a), rsViewOf(b)));
     const where = placedByName.get(site);
-    const newRS = where === undefined ? undefined : rss.find((rs) => sameTemplate(rs, template));
+    const newRS = where === undefined ? undefined : rss.find((rs) => templateKey(specOf<ReplicaSetSpec>(rs).template) === wanted);
     return { site, ...(where === undefined ? {} : { placed: where }), ...(newRS === undefined ? {} : { newRS }), oldRSs: rss.filter((rs) => rs !== newRS) };
   });
 }
@@ -55,9 +67,10 @@ export function groupBySite(owned: readonly KubeObject[], placed: readonly Place
 export function currentRevision(owned: readonly KubeObject[], template: PodTemplateSpec | undefined): number {
   let older = 0;
   let current = 0;
+  const wanted = templateKey(template);
   for (const rs of owned) {
     const revision = rsViewOf(rs).revision;
-    if (sameTemplate(rs, template)) current = Math.max(current, revision);
+    if (templateKey(specOf<ReplicaSetSpec>(rs).template) === wanted) current = Math.max(current, revision);
     else older = Math.max(older, revision);
   }
   return Math.max(older + 1, current);

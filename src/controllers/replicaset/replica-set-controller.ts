@@ -18,7 +18,7 @@ export function replicaSetController(options: { workers?: number } = {}): Contro
     name: 'replicaset',
     start: (context) => {
       const expectations = new Expectations();
-      const controller = startQueueController('replicaset', context, replicaSetReconciler(context, expectations), options.workers ?? 4);
+      const controller = startQueueController('replicaset', context, replicaSetReconciler(context, expectations), options.workers ?? 16);
       const { deployments, replicaSets, pods } = context.informers;
       const ownerKey = (pod: KubeObject, cluster: ClusterRef): { cluster: ClusterRef; name: string } | undefined => {
         const ref = controllerRefOf(pod);

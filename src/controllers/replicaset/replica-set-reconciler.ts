@@ -10,7 +10,7 @@ import type { ControllerContext } from '../manager/controller-context.js';
 import type { ReconcileResult } from '../run-workers.js';
 import type { Expectations } from '../runtime/expectations.js';
 import type { ObjectKey } from '../runtime/object-key.js';
-import { controllerRefOf, isControlledBy, isPodActive } from '../runtime/pod-state.js';
+import { isControlledBy, isPodActive, ownerRefOfKind } from '../runtime/pod-state.js';
 import { createPod, deletePod, failedCreate, podFor, slowStartBatch, type PodWriter } from './pod-writes.js';
 import { podsToDelete } from './pod-ranking.js';
 import { replicaSetStatus, type ReplicaSetCondition } from './replica-set-status.js';
@@ -42,8 +42,8 @@ export function replicaSetReconciler(context: ControllerContext, expectations: E
   const pods = context.storage.storeFor({ group: '', resource: 'pods' }) as GenericStore;
 
   const workloadOf = (cluster: ClusterRef, rs: KubeObject): { workload: KubeObject; resource: { group: string; resource: string } } => {
-    const ref = controllerRefOf(rs);
-    const owner = ref?.kind === 'Deployment' ? informers.deployments.get(cluster, ref.name) : undefined;
+    const ref = ownerRefOfKind(rs, 'Deployment');
+    const owner = ref === undefined ? undefined : informers.deployments.get(cluster, ref.name);
     if (owner !== undefined && owner.metadata.uid === ref?.uid) return { workload: owner, resource: { group: 'apps', resource: 'deployments' } };
     return { workload: rs, resource: { group: 'apps', resource: 'replicasets' } };
   };

@@ -56,3 +56,13 @@ export function controllerRefOf(object: KubeObject): OwnerReference | undefined 
 export function isControlledBy(object: KubeObject, uid: string | undefined): boolean {
   return uid !== undefined && controllerRefOf(object)?.uid === uid;
 }
+
+/** The owner reference of `kind` (controlling or not): a Deployment's site ReplicaSets all name it, one of them as controller. */
+export function ownerRefOfKind(object: KubeObject, kind: string): OwnerReference | undefined {
+  return object.metadata.ownerReferences?.find((r) => r.kind === kind);
+}
+
+/** Whether `object` has an owner reference (controlling or not) to the object with `uid`. */
+export function isOwnedBy(object: KubeObject, uid: string | undefined): boolean {
+  return uid !== undefined && (object.metadata.ownerReferences ?? []).some((r) => r.uid === uid);
+}
