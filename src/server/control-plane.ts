@@ -74,7 +74,7 @@ export interface ControlPlaneOptions {
   /**
    * The controllers to run, by name (default: all). Tests of the API's wire behaviour over
    * fixed objects run only the garbage collector, as kube-apiserver's integration tests run
-   * without kube-controller-manager.
+   * without kube-controller-manager; none (`[]`) means no controller manager at all.
    */
   readonly controllers?: readonly string[];
   /**
@@ -206,21 +206,25 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     // event recorder tells users why, the site pod template applies flavors and site facts.
     const events = createEventRecorder({ storage: clusters, clock, logger });
     const placement = new PlacementEngine({ index: placementIndex, siteStates: sitePlane.inventory, recorder: events, logger });
-    const controllers = await startControllerManager({
-      store,
-      storage: clusters,
-      placement,
-      podTemplateFor: createPodTemplateFor(placementIndex),
-      events,
-      sites: sitePlane.inventory,
-      clock,
-      logger,
-      metrics: metrics.registry,
-      controllers: [...defaultControllers(options.clockTimers === undefined ? {} : { cronJobTimers: options.clockTimers }), garbageCollectorController({ metrics: metrics.registry })].filter(
-        (c) => options.controllers?.includes(c.name) ?? true,
-      ),
-    });
-    cleanups.push(() => controllers.stop());
+    const starters = [...defaultControllers(options.clockTimers === undefined ? {} : { cronJobTimers: options.clockTimers }), garbageCollectorController({ metrics: metrics.registry })].filter(
+      (c) => options.controllers?.includes(c.name) ?? true,
+    );
+    // No controllers asked for: this server does not even campaign (tests that run their own manager).
+    if (starters.length > 0) {
+      const controllers = await startControllerManager({
+        store,
+        storage: clusters,
+        placement,
+        podTemplateFor: createPodTemplateFor(placementIndex),
+        events,
+        sites: sitePlane.inventory,
+        clock,
+        logger,
+        metrics: metrics.registry,
+        controllers: starters,
+      });
+      cleanups.push(() => controllers.stop());
+    }
     registerVirtualClusterApi(app, {
       credentials,
       virtualK8sObjects: configCache,

@@ -56,7 +56,8 @@ describe('kubectl rollout over three sites', () => {
   };
 
   before(async () => {
-    h = await startConfigHarness();
+    // This file runs its own controller manager over fake sites: the control plane runs none.
+    h = await startConfigHarness({ controllers: [] });
     const created = await h.call('POST', '/api/config/namespaces/default/virtual_k8ss', { body: { metadata: { name: 'vk1' }, spec: {} } });
     assert.equal(created.status, 200, created.body);
     const tenant = created.json<{ system_metadata: { tenant: string } }>().system_metadata.tenant;
