@@ -25,6 +25,7 @@ autocommit), and the probe's p99 on the idle control plane before the rollout.
 Options:
   --sites LIST     comma-separated fleet sizes, each on a fresh control plane (default 1000,10000)
   --timeout S      give up on a rollout after S seconds (default 300)
+  --profile DIR    write the control plane's V8 CPU profile (.cpuprofile) into DIR
   -h, --help       this text`;
 
 const BIN = fileURLToPath(new URL('../../bin/edgeplane.js', import.meta.url));
@@ -35,21 +36,22 @@ const GOAL_P99_MS = 1000;
 interface Options {
   readonly sizes: number[];
   readonly timeoutSeconds: number;
+  readonly profileDir?: string;
 }
 
 function parseOptions(args: string[]): Options | undefined {
-  const { values } = parseArgs({ args, options: { sites: { type: 'string', default: '1000,10000' }, timeout: { type: 'string', default: '300' }, help: { type: 'boolean', short: 'h', default: false } } });
+  const { values } = parseArgs({ args, options: { sites: { type: 'string', default: '1000,10000' }, timeout: { type: 'string', default: '300' }, profile: { type: 'string' }, help: { type: 'boolean', short: 'h', default: false } } });
   if (values.help) return undefined;
   const sizes = values.sites.split(',').map((s) => Number(s.trim()));
   if (sizes.some((n) => !Number.isInteger(n) || n < 1)) throw new Error(`--sites takes whole numbers, not "${values.sites}"`);
   const timeoutSeconds = Number(values.timeout);
   if (!(timeoutSeconds > 0)) throw new Error(`--timeout must be a positive number, not "${values.timeout}"`);
-  return { sizes, timeoutSeconds };
+  return { sizes, timeoutSeconds, ...(values.profile === undefined ? {} : { profileDir: values.profile }) };
 }
 
 /** A child process of the `edgeplane` command, its output kept for the error message if it dies. */
-function launch(args: string[], what: string): { child: ChildProcess; output: () => string } {
-  const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+function launch(args: string[], what: string, nodeArgs: string[] = []): { child: ChildProcess; output: () => string } {
+  const child = spawn(process.execPath, [...nodeArgs, BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const keep = (chunk: Buffer): void => {
     output = (output + chunk.toString('utf8')).slice(-4000);
@@ -152,7 +154,8 @@ async function runOne(sites: number, o: Options): Promise<Figures> {
   const agent = new Agent({ keepAlive: true, maxSockets: 4 });
   try {
     progress(`${sites} sites: starting the control plane`);
-    const server = launch(['server', '--home', home, '--listen', '127.0.0.1:0', '--log-level', 'warn'], 'edgeplane server');
+    const profile = o.profileDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${o.profileDir}`];
+    const server = launch(['server', '--home', home, '--listen', '127.0.0.1:0', '--log-level', 'warn'], 'edgeplane server', profile);
     processes.push(server.child);
     const url = await waitFor('the server URL', 30_000, () => Promise.resolve(existsSync(join(home, 'server-url')) ? readFileSync(join(home, 'server-url'), 'utf8').trim() : undefined));
     const ca = readFileSync(join(home, 'pki', 'ca.crt'), 'utf8');

@@ -48,14 +48,23 @@ export function replicaSetReconciler(context: ControllerContext, expectations: E
     return { workload: rs, resource: { group: 'apps', resource: 'replicasets' } };
   };
 
+  // The placement engine hands out the same array while a placement holds: index it by name once,
+  // not per sync (a ReplicaSet sync per site over 10,000 placed sites would otherwise be quadratic).
+  const indexes = new WeakMap<readonly PlacedSite[], ReadonlyMap<string, PlacedSite>>();
+  const byName = (placed: readonly PlacedSite[]): ReadonlyMap<string, PlacedSite> => {
+    let index = indexes.get(placed);
+    if (index === undefined) indexes.set(placed, (index = new Map(placed.map((s) => [s.name, s]))));
+    return index;
+  };
+
   const targetsOf = (cluster: ClusterRef, rs: KubeObject, active: readonly KubeObject[], placed: readonly PlacedSite[]): SiteTarget[] => {
     const replicas = specOf<ReplicaSetSpec>(rs).replicas ?? 0;
     const own = rs.metadata.labels?.[POD_SITE_LABEL];
+    const placedByName = byName(placed);
     if (own !== undefined) {
-      const where = placed.find((s) => s.name === own);
+      const where = placedByName.get(own);
       return [{ site: own, ...(where === undefined ? {} : { placed: where }), desired: replicas, pods: active }];
     }
-    const placedByName = new Map(placed.map((s) => [s.name, s]));
     const sites = new Set([...placedByName.keys(), ...active.map((p) => p.metadata.labels?.[POD_SITE_LABEL] ?? '')]);
     return [...sites].sort().map((site) => {
       const where = placedByName.get(site);
