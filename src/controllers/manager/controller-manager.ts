@@ -14,6 +14,7 @@ import type { EventRecorder } from '../events/event-recorder.js';
 import { replicaSetController } from '../replicaset/replica-set-controller.js';
 import { startLeaderElection, type LeaderElector } from '../runtime/leader-election.js';
 import { ObjectInformer } from '../runtime/object-informer.js';
+import { podKillingController } from '../pod-killing/pod-killing-controller.js';
 import { schedulerController } from '../scheduler/scheduler.js';
 import type { ControllerContext, ControllerStarter, PodTemplateFor, RunningController, SharedInformers } from './controller-context.js';
 import { controllerMetrics } from './controller-metrics.js';
@@ -55,7 +56,7 @@ export interface ControllerManager {
  * the clock pass timers on it).
  */
 export function defaultControllers(options: { cronJobTimers?: WorkQueueOptions } = {}): ControllerStarter[] {
-  return [deploymentController(), replicaSetController(), schedulerController(), statefulSetController(), jobController(), cronJobController(options.cronJobTimers), endpointsController(), volumeBinderController()];
+  return [deploymentController(), replicaSetController(), schedulerController(), statefulSetController(), jobController(), cronJobController(options.cronJobTimers), endpointsController(), volumeBinderController(), podKillingController()];
 }
 
 /**
