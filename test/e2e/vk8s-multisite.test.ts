@@ -248,6 +248,13 @@ describe('vK8s across three sites through kubectl', () => {
     await env.ok(c, ['annotate', 'configmap', 'settings', 'svc.io/sites=system/ce-1']);
     await waitFor('the new placement announced', async () => ((await placed()).length === 2 ? true : undefined), { describe: async () => JSON.stringify(await placed()) });
     assert.deepEqual(await placed(), ['placed on sites re-a, re-b', 'placed on site ce-1']);
+    await env.ok(c, ['annotate', 'configmap', 'settings', '--overwrite', 'svc.io/sites=svc-io-system/nowhere']);
+    const failed = await waitFor('a FailedPlacement event about settings', async () => {
+      const rows = parseTable(await env.ok(c, ['get', 'events', '--field-selector', 'involvedObject.name=settings,reason=FailedPlacement']));
+      return rows.length > 0 ? rows : undefined;
+    });
+    assert.match(failed[0]?.['MESSAGE'] ?? '', /svc-io-system\/nowhere.*does not exist/);
+    await waitFor('placed on no site', async () => ((await placed()).at(-1) === 'placed on no site' ? true : undefined), { describe: async () => JSON.stringify(await placed()) });
 
     // Users cannot delete pods in a vK8s: scaling down makes the ReplicaSets delete one per site.
     const before = new Map((await webPods()).map(([node, pod]) => [pod, node]));
