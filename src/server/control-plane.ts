@@ -200,12 +200,12 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
       ...(options.watchHistory === undefined ? {} : { watchHistory: options.watchHistory }),
     });
     cleanups.push(() => sitePlane.stop());
-    sitePlane.registerRoutes(app);
     cleanups.push(startClusterJanitor({ store, storage: clusters, logger }));
     // Controllers (leader-elected through a store lease): placement decides the sites, the
     // event recorder tells users why, the site pod template applies flavors and site facts.
     const events = createEventRecorder({ storage: clusters, clock, logger });
     const placement = new PlacementEngine({ index: placementIndex, siteStates: sitePlane.inventory, recorder: events, logger });
+    sitePlane.registerRoutes(app, { placement });
     const starters = [...defaultControllers(options.clockTimers === undefined ? {} : { cronJobTimers: options.clockTimers }), garbageCollectorController({ metrics: metrics.registry })].filter(
       (c) => options.controllers?.includes(c.name) ?? true,
     );

@@ -8,6 +8,7 @@ import { httpsRequest } from '../client/https-client.js';
 import { generateEcKeyPair, privateKeyToPem, SIGN_ECDSA_SHA256, x509 } from '../identity/x509.js';
 import type { ClusterRef } from '../registry/strategy.js';
 import type { KubeObject } from '../vk8s/object.js';
+import { FakePlacement, site as placedSite } from '../controllers/controller-kit/testing/controller-harness.js';
 import { kubectl120, runKubectl } from '../vk8s/testing/kubectl.js';
 import { caPin, parseRegistrationToken } from './registration-token.js';
 import { startSitePlaneHarness, type SitePlaneHarness } from './testing/site-plane-harness.js';
@@ -107,8 +108,9 @@ const readyOf = (object: KubeObject): string | undefined => ((object['status'] a
 describe('site plane over HTTPS', () => {
   let h: SitePlaneHarness;
   let agent: { cert: string; key: string };
+  const placement = new FakePlacement();
   before(async () => {
-    h = await startSitePlaneHarness({ graceSeconds: 2, bookmarkIntervalMs: 300 });
+    h = await startSitePlaneHarness({ graceSeconds: 2, bookmarkIntervalMs: 300, placement });
     assert.equal((await h.call('POST', '/api/config/namespaces/default/virtual_k8ss', { token: h.adminToken, body: { metadata: { name: 'vk' }, spec: {} } })).status, 200);
   });
   after(() => h?.close());
@@ -174,6 +176,36 @@ describe('site plane over HTTPS', () => {
     const taken = await h.call('POST', '/api/sites/v1/register', { bearer: platformToken, body: { ...body, agent: 're-agent', sites: [{ ...body.sites[0], type: 'REGIONAL_EDGE' }] } });
     assert.equal(taken.status, 409, taken.body);
     assert.match(taken.json<{ message: string }>().message, /"edge-a" is already registered/);
+  });
+
+  it('site API serves an agent the objects placed on its sites, and only those', async () => {
+    const scope = { cluster: CLUSTER, dryRun: false, fieldManager: 'test' };
+    const create = async (resource: string, object: KubeObject): Promise<void> => {
+      const store = h.storage.storeFor({ group: '', resource });
+      assert.ok(store !== undefined);
+      store.strategy.defaults(object);
+      await store.create(scope, object);
+    };
+    placement.placeObject('for-edge-a', [placedSite('edge-a', 'CUSTOMER_EDGE'), placedSite('paris')]);
+    placement.placeObject('for-paris', [placedSite('paris')]);
+    await create('configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'for-edge-a' }, data: { k: 'v' } });
+    await create('configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'for-paris' }, data: { k: 'v' } });
+    await create('configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'nowhere' } });
+    const claim = (name: string, site: string): KubeObject => ({ apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name, labels: { 'svc.io/siteName': site } }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } });
+    await create('persistentvolumeclaims', claim('data-web-edge-a-0', 'edge-a'));
+    await create('persistentvolumeclaims', claim('data-web-paris-0', 'paris'));
+
+    const listed = await h.call('GET', '/api/sites/v1/objects?kind=configmaps', agent);
+    assert.equal(listed.status, 200, listed.body);
+    const list = listed.json<{ kind: string; resourceVersion: string; items: Array<{ cluster: ClusterRef; sites: string[]; object: KubeObject }> }>();
+    assert.equal(list.kind, 'PlacedObjectList');
+    assert.deepEqual(list.items.map((i) => [i.cluster, i.sites, i.object.metadata.name, i.object['data']]), [[CLUSTER, ['edge-a'], 'for-edge-a', { k: 'v' }]]);
+    const claims = (await h.call('GET', '/api/sites/v1/objects?kind=persistentvolumeclaims', agent)).json<{ items: Array<{ sites: string[]; object: KubeObject }> }>();
+    assert.deepEqual(claims.items.map((i) => [i.sites, i.object.metadata.name]), [[['edge-a'], 'data-web-edge-a-0']]);
+    const bad = await h.call('GET', '/api/sites/v1/objects?kind=pods', agent);
+    assert.equal(bad.status, 400);
+    assert.match(bad.json<{ message: string }>().message, /kind: must be one of configmaps, secrets/);
+    assert.equal((await h.call('GET', '/api/sites/v1/objects?kind=configmaps')).status, 401);
   });
 
   it('site agents heartbeat over mTLS; a site that stops goes FAILED with Nodes NotReady and pods not Ready, and comes back', async () => {

@@ -4,6 +4,7 @@ import type { CredentialService } from '../auth/credentials.js';
 import type { ObjectRegistry } from '../config/registry.js';
 import { ObjectInformer } from '../controllers/runtime/object-informer.js';
 import type { Logger } from '../observability/logger.js';
+import type { PlacementView } from '../placement/placement-view.js';
 import { ObjectCodec } from '../registry/object-codec.js';
 import { resourcePrefix } from '../registry/keys.js';
 import type { Clock } from '../server/clock.js';
@@ -16,6 +17,7 @@ import { AgentDirectory } from './agent-directory.js';
 import { AgentLeases } from './agent-leases.js';
 import { CachedSiteInventory } from './cached-site-inventory.js';
 import { startNodeLifecycleController } from './node-lifecycle-controller.js';
+import { listPlacedObjects, type PlacedObjectKind, type PlacedObjectList } from './placed-objects.js';
 import { PodsBySite } from './pods-by-site.js';
 import { caPin } from './registration-token.js';
 import { SiteConfigObjects } from './site-config-objects.js';
@@ -59,8 +61,11 @@ export interface SitePlane {
   readonly inventory: SiteInventory;
   /** The vK8s `nodes` view: pass as `nodes` to `registerVirtualClusterApi`. */
   readonly nodeView: ClusterNodeSource;
-  /** Adds `/api/sites/v1/…` to the server (before it listens). */
-  registerRoutes(app: FastifyInstance): void;
+  /**
+   * Adds `/api/sites/v1/…` to the server (before it listens); with `placement`, also
+   * `GET /objects` (the ConfigMaps, Secrets, … placed on the agent's sites).
+   */
+  registerRoutes(app: FastifyInstance, options?: { readonly placement?: PlacementView }): void;
   /** Stops the caches, the controller and the informer it made. */
   stop(): Promise<void>;
 }
@@ -107,8 +112,9 @@ export async function startSitePlane(deps: SitePlaneDependencies): Promise<SiteP
   return {
     inventory,
     nodeView: new SiteNodeView({ store, cache: nodeCache, codec, ownerOf: (site) => inventory.claimOf(site)?.tenant }),
-    registerRoutes: (app) =>
+    registerRoutes: (app, options) =>
       registerSiteApi(app, {
+        ...placedObjectsOption(deps.storage, options?.placement),
         credentials: deps.credentials,
         tokens,
         registrar,
@@ -124,6 +130,21 @@ export async function startSitePlane(deps: SitePlaneDependencies): Promise<SiteP
     stop: async () => {
       await controller.stop();
       stopCaches();
+    },
+  };
+}
+
+/** The site API's `placedObjects` dependency over the virtual clusters' stores, when placement is known. */
+function placedObjectsOption(
+  storage: VirtualClusterStorage,
+  placement: PlacementView | undefined,
+): { placedObjects?: (kind: PlacedObjectKind, sites: ReadonlySet<string>) => PlacedObjectList } {
+  if (placement === undefined) return {};
+  return {
+    placedObjects: (kind, sites) => {
+      const store = storage.storeFor({ group: '', resource: kind });
+      if (store === undefined) throw new Error(`the virtual clusters have no ${kind} store`);
+      return listPlacedObjects(store, placement, kind, sites);
     },
   };
 }

@@ -9,6 +9,7 @@ import { authenticateAgent } from './agent-authentication.js';
 import type { AgentLeases } from './agent-leases.js';
 import type { BoundPodSource } from './bound-pod-watch.js';
 import { streamBoundPods } from './bound-pod-stream.js';
+import { parsePlacedObjectKind, type PlacedObjectKind, type PlacedObjectList } from './placed-objects.js';
 import { parsePodBatch, type SitePodWrites } from './site-pod-writes.js';
 import type { SiteRegistrar } from './site-registrar.js';
 import { parseTokenRequest, type TokenService } from './token-service.js';
@@ -21,6 +22,8 @@ export interface SiteApiDependencies {
   readonly agents: AgentDirectory;
   readonly podWrites: SitePodWrites;
   readonly pods: BoundPodSource;
+  /** The objects placed on an agent's sites (`GET /objects`); without it the path is not served. */
+  readonly placedObjects?: (kind: PlacedObjectKind, sites: ReadonlySet<string>) => PlacedObjectList;
   /** The platform CA PEM. */
   readonly caPem: string;
   readonly logger: Logger;
@@ -52,7 +55,8 @@ function bearerToken(request: FastifyRequest): string {
  * The site API (contract (6) of issue 5), on the control plane's HTTPS server: the CA
  * (no authentication), registration tokens (config API credentials), registration (Bearer
  * registration token), and, with an agent's client certificate, heartbeats, the watch of the
- * pods bound to its sites, and batched pod status and termination reports. Failures are
+ * pods bound to its sites, batched pod status and termination reports, and the ConfigMaps,
+ * Secrets, ServiceAccounts, Services and claims placed on its sites. Failures are
  * Kubernetes Status JSON. `docs/SITE-API.md` describes the protocol.
  */
 export function registerSiteApi(app: FastifyInstance, deps: SiteApiDependencies): void {
@@ -105,6 +109,15 @@ export function registerSiteApi(app: FastifyInstance, deps: SiteApiDependencies)
           streams.delete(stream);
         }
       });
+
+      const placedObjects = deps.placedObjects;
+      if (placedObjects !== undefined) {
+        scope.get('/objects', async (request, reply) => {
+          const agent = await authenticateAgent(deps.agents, request.raw.socket);
+          const kind = parsePlacedObjectKind((request.query as Record<string, unknown>)['kind']);
+          return sendJson(reply, 200, placedObjects(kind, agent.sites));
+        });
+      }
 
       scope.post('/pods/status', async (request, reply) => {
         const agent = await authenticateAgent(deps.agents, request.raw.socket);

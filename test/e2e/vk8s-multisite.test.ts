@@ -239,4 +239,33 @@ describe('vK8s across three sites through kubectl', () => {
     await waitFor('re-b back in the ready addresses', async () => (JSON.stringify((await endpoints()).ready) === JSON.stringify(all) ? true : undefined));
     assert.match(await env.ok(c, ['get', 'node', 're-b-n0']), /re-b-n0\s+Ready/);
   });
+
+  it('a ConfigMap is placed like a workload, each decision a Placed event; scaling down records kubelet\'s Killing per container of each pod stopped', async () => {
+    const c = env.kubectl;
+    const placed = async (): Promise<string[]> => parseTable(await env.ok(c, ['get', 'events', '--field-selector', 'involvedObject.name=settings,reason=Placed', '--sort-by=.metadata.creationTimestamp'])).map((r) => r['MESSAGE'] ?? '');
+    await env.apply(c, 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: settings}\ndata: {mode: fast}\n');
+    await waitFor('the default placement announced', async () => ((await placed()).length === 1 ? true : undefined));
+    await env.ok(c, ['annotate', 'configmap', 'settings', 'svc.io/sites=system/ce-1']);
+    await waitFor('the new placement announced', async () => ((await placed()).length === 2 ? true : undefined), { describe: async () => JSON.stringify(await placed()) });
+    assert.deepEqual(await placed(), ['placed on sites re-a, re-b', 'placed on site ce-1']);
+    await env.ok(c, ['annotate', 'configmap', 'settings', '--overwrite', 'svc.io/sites=svc-io-system/nowhere']);
+    const failed = await waitFor('a FailedPlacement event about settings', async () => {
+      const rows = parseTable(await env.ok(c, ['get', 'events', '--field-selector', 'involvedObject.name=settings,reason=FailedPlacement']));
+      return rows.length > 0 ? rows : undefined;
+    });
+    assert.match(failed[0]?.['MESSAGE'] ?? '', /svc-io-system\/nowhere.*does not exist/);
+    await waitFor('placed on no site', async () => ((await placed()).at(-1) === 'placed on no site' ? true : undefined), { describe: async () => JSON.stringify(await placed()) });
+
+    // Users cannot delete pods in a vK8s: scaling down makes the ReplicaSets delete one per site.
+    const before = new Map((await webPods()).map(([node, pod]) => [pod, node]));
+    await env.ok(c, ['scale', 'deployment', 'web', '--replicas=2']);
+    const killing = await waitFor('a Killing event per site about the web pods', async () => {
+      const list = await env.json<{ items: Array<KubeObject & { involvedObject: { name: string }; message?: string; source?: { component?: string; host?: string } }> }>(c, ['get', 'events', '--field-selector', 'reason=Killing']);
+      const ours = list.items.filter((e) => before.has(e.involvedObject.name));
+      return ours.length >= 2 ? ours : undefined;
+    });
+    assert.deepEqual(killing.map((e) => [e.message, e.source?.component, e.source?.host]).sort(), [['Stopping container web', 'kubelet', 're-a-n0'], ['Stopping container web', 'kubelet', 're-b-n0']]);
+    assert.ok(killing.every((e) => before.get(e.involvedObject.name) === e.source?.host), 'each event is about a pod of its node');
+    assert.equal(new Set(killing.map((e) => e.involvedObject.name)).size, 2, 'one event per stopped pod');
+  });
 });

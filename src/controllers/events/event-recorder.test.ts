@@ -59,6 +59,13 @@ describe('event recorder over a memory store', () => {
     assert.deepEqual([event['reportingComponent'], event['reportingInstance'], event['eventTime']], ['deployment-controller', 'cp-1', null]);
   });
 
+  it('event recorder writes the source host it is given (kubelet\'s events name the node)', async () => {
+    recorder.record(vk1, deployment('hosted'), 'Normal', 'Killing', 'Stopping container web', 'kubelet', 're-a-n0');
+    await recorder.idle();
+    const [event] = await about('hosted');
+    assert.deepEqual([event?.['source'], event?.['reportingInstance']], [{ component: 'kubelet', host: 're-a-n0' }, 're-a-n0']);
+  });
+
   it('event recorder aggregates repeats within ten minutes into count and lastTimestamp', async () => {
     const object = deployment('agg');
     recorder.record(vk1, object, 'Warning', 'FailedCreate', 'quota exceeded');

@@ -15,8 +15,9 @@ export interface EventRecorder {
   /**
    * Records a core/v1 Event in `cluster` about `object` (kube's aggregation: same
    * object+reason+message → count++). Never throws (failures are logged); fire-and-forget.
+   * `host`: the event's `source.host` when not this process's (kubelet's events name the node).
    */
-  record(cluster: ClusterRef, object: KubeObject, type: EventType, reason: string, message: string, component?: string): void;
+  record(cluster: ClusterRef, object: KubeObject, type: EventType, reason: string, message: string, component?: string, host?: string): void;
 }
 
 export interface EventRecorderOptions extends EventCorrelatorOptions {
@@ -46,6 +47,7 @@ interface Pending {
   readonly reason: string;
   readonly message: string;
   readonly component: string;
+  readonly host: string;
   /** When `record` was called: the Event's time. */
   readonly at: Date;
 }
@@ -81,10 +83,10 @@ class Recorder implements StoreEventRecorder {
     this.component = options.component ?? 'edgeplane-controller-manager';
   }
 
-  record(cluster: ClusterRef, object: KubeObject, type: EventType, reason: string, message: string, component?: string): void {
+  record(cluster: ClusterRef, object: KubeObject, type: EventType, reason: string, message: string, component?: string, host?: string): void {
     try {
-      const event: Pending = { cluster, object, type, reason, message, component: component ?? this.component, at: this.options.clock.now() };
-      const who = `${clusterKeyOf(cluster)}|${object.kind}|${object.metadata.name ?? ''}|${object.metadata.uid ?? ''}|${event.component}`;
+      const event: Pending = { cluster, object, type, reason, message, component: component ?? this.component, host: host ?? this.host, at: this.options.clock.now() };
+      const who = `${clusterKeyOf(cluster)}|${object.kind}|${object.metadata.name ?? ''}|${object.metadata.uid ?? ''}|${event.component}|${event.host}`;
       if (this.pending >= (this.options.maxPending ?? 1000) || !this.correlator.allow(who, event.at.getTime())) {
         this.dropped++;
         this.options.logger.debug({ cluster, object: object.metadata.name, reason, message }, 'event dropped (rate limited)');
@@ -130,7 +132,7 @@ class Recorder implements StoreEventRecorder {
     }
     const name = eventName(event.object, this.nextNanos(now));
     if (name === undefined) return;
-    const created = await this.events.create(scope, newEvent({ ...event, name, namespace: event.cluster.namespace, host: this.host, now }));
+    const created = await this.events.create(scope, newEvent({ ...event, name, namespace: event.cluster.namespace, now }));
     this.correlator.written(key, created.metadata.name ?? name, now.getTime());
   }
 

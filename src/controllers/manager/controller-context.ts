@@ -29,6 +29,9 @@ export interface SharedInformers {
   readonly persistentVolumeClaims: ObjectInformer;
   readonly services: ObjectInformer;
   readonly endpoints: ObjectInformer;
+  readonly secrets: ObjectInformer;
+  readonly configMaps: ObjectInformer;
+  readonly serviceAccounts: ObjectInformer;
 }
 
 /** Subscriptions that last one leadership term (the manager drops them when the term ends). */

@@ -14,6 +14,8 @@ import type { EventRecorder } from '../events/event-recorder.js';
 import { replicaSetController } from '../replicaset/replica-set-controller.js';
 import { startLeaderElection, type LeaderElector } from '../runtime/leader-election.js';
 import { ObjectInformer } from '../runtime/object-informer.js';
+import { placementRecorderController } from '../placement-recorder/placement-recorder.js';
+import { podKillingController } from '../pod-killing/pod-killing-controller.js';
 import { schedulerController } from '../scheduler/scheduler.js';
 import type { ControllerContext, ControllerStarter, PodTemplateFor, RunningController, SharedInformers } from './controller-context.js';
 import { controllerMetrics } from './controller-metrics.js';
@@ -55,7 +57,7 @@ export interface ControllerManager {
  * the clock pass timers on it).
  */
 export function defaultControllers(options: { cronJobTimers?: WorkQueueOptions } = {}): ControllerStarter[] {
-  return [deploymentController(), replicaSetController(), schedulerController(), statefulSetController(), jobController(), cronJobController(options.cronJobTimers), endpointsController(), volumeBinderController()];
+  return [deploymentController(), replicaSetController(), schedulerController(), statefulSetController(), jobController(), cronJobController(options.cronJobTimers), endpointsController(), volumeBinderController(), podKillingController(), placementRecorderController()];
 }
 
 /**
@@ -80,6 +82,9 @@ export async function startControllerManager(options: ControllerManagerOptions):
     persistentVolumeClaims: informer('', 'persistentvolumeclaims'),
     services: informer('', 'services'),
     endpoints: informer('', 'endpoints'),
+    secrets: informer('', 'secrets'),
+    configMaps: informer('', 'configmaps'),
+    serviceAccounts: informer('', 'serviceaccounts'),
   };
   const metrics = controllerMetrics(options.metrics);
   let term: TermSubscriptions | undefined;

@@ -14,6 +14,7 @@ import { ObjectRegistry } from '../../config/registry.js';
 import { ensurePlatformPki } from '../../identity/platform-ca.js';
 import { createLogger } from '../../observability/logger.js';
 import { createMetrics } from '../../observability/metrics.js';
+import type { PlacementView } from '../../placement/placement-view.js';
 import { systemClock } from '../../server/clock.js';
 import { buildHttpServer } from '../../server/http-server.js';
 import { openStore } from '../../store/open-store.js';
@@ -42,7 +43,7 @@ export interface SitePlaneHarness {
  * with the platform CA asking for client certificates): the config API, the vK8s API with
  * the sites' node view, and the site API, composed as `control-plane.ts` would.
  */
-export async function startSitePlaneHarness(options: { graceSeconds: number; bookmarkIntervalMs?: number }): Promise<SitePlaneHarness> {
+export async function startSitePlaneHarness(options: { graceSeconds: number; bookmarkIntervalMs?: number; placement?: PlacementView }): Promise<SitePlaneHarness> {
   const home = mkdtempSync(join(tmpdir(), 'edgeplane-sites-'));
   const logger = createLogger({ level: 'silent' });
   const store = openStore({ backend: 'memory' });
@@ -74,7 +75,7 @@ export async function startSitePlaneHarness(options: { graceSeconds: number; boo
     publicUrl: () => url,
   });
   registerVirtualClusterApi(app, { credentials, virtualK8sObjects: configCache, logger, version: virtualClusterVersion('test', 'linux/amd64'), storage, clock, tables: printerTableFormat(), nodes: sitePlane.nodeView });
-  sitePlane.registerRoutes(app);
+  sitePlane.registerRoutes(app, options.placement === undefined ? {} : { placement: options.placement });
   await app.listen({ host: '127.0.0.1', port: 0 });
   url = `https://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   return {

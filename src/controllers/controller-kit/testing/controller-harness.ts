@@ -51,12 +51,14 @@ export interface RecordedEvent {
   readonly type: string;
   readonly reason: string;
   readonly message: string;
+  /** `source.host`, when the recorder was given one. */
+  readonly host?: string;
 }
 
 export class FakeEvents implements EventRecorder {
   readonly recorded: RecordedEvent[] = [];
-  record(_cluster: ClusterRef, object: KubeObject, type: 'Normal' | 'Warning', reason: string, message: string): void {
-    this.recorded.push({ object: `${object.kind}/${object.metadata.name ?? ''}`, type, reason, message });
+  record(_cluster: ClusterRef, object: KubeObject, type: 'Normal' | 'Warning', reason: string, message: string, _component?: string, host?: string): void {
+    this.recorded.push({ object: `${object.kind}/${object.metadata.name ?? ''}`, type, reason, message, ...(host === undefined ? {} : { host }) });
   }
   reasons(object?: string): string[] {
     return this.recorded.filter((e) => object === undefined || e.object === object).map((e) => e.reason);
