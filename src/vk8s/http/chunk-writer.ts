@@ -1,0 +1,58 @@
+import type { ServerResponse } from 'node:http';
+import { chunkBody } from '../../registry/chunk-framing.js';
+
+/**
+ * Writes whole, already framed chunks of a chunked response whose headers are flushed.
+ *
+ * While the response owns its socket (always, except behind a pipelined response still being
+ * sent) a chunk goes to the socket as it is: one buffer, one TLS record. `response.write`
+ * would frame it again for each watch (a length string and three buffers joined per write,
+ * corked until the next tick), which costs a thousand watches of one event about as much as
+ * the encryption and the system calls; the chunks of stored objects are framed once for all
+ * watches (ObjectCodec.eventChunk). Without the socket the body goes through
+ * `response.write`, which queues it behind the pipelined response; the order of the chunks
+ * is kept either way. `response.end()` writes the last chunk as usual.
+ *
+ * {@link backlog} counts the chunks written since the destination last asked to be drained.
+ */
+export class ChunkWriter {
+  private pending = 0;
+  private waiters: Array<() => void> = [];
+  private readonly onDrain = (): void => {
+    this.pending = 0;
+    this.wakeAll();
+  };
+
+  constructor(private readonly response: ServerResponse) {}
+
+  get backlog(): number {
+    return this.pending;
+  }
+
+  write(chunk: Buffer): void {
+    const socket = this.response.socket;
+    const ok = socket !== null ? socket.write(chunk) : this.response.write(chunkBody(chunk));
+    if (ok) return;
+    if (this.pending === 0) (socket ?? this.response).once('drain', this.onDrain);
+    this.pending++;
+  }
+
+  /** Resolves once the chunks written so far have drained (or at once when they have). */
+  drained(): Promise<void> {
+    if (this.pending === 0) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  /** Stops waiting for drains; pending {@link drained} promises resolve. */
+  close(): void {
+    this.response.socket?.off('drain', this.onDrain);
+    this.response.off('drain', this.onDrain);
+    this.wakeAll();
+  }
+
+  private wakeAll(): void {
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const wake of waiters) wake();
+  }
+}
