@@ -32,6 +32,10 @@ class Recorder implements KubeWatchSink {
     this.seen.push(event.type === 'ERROR' ? `ERROR ${String(event.object['code'])}` : `${event.type} ${name}`);
   }
 
+  flush(): void {
+    // Recorded as they come.
+  }
+
   drained(): Promise<void> {
     return new Promise((resolve) => (this.release = resolve));
   }
@@ -54,6 +58,7 @@ async function started(history?: number): Promise<{ cache: WatchCache; write: (n
     const current = await store.get(key(name));
     const kv = current === undefined ? await store.create(key(name), value(name, app)) : await store.update(key(name), value(name, app), current.modRevision);
     await eventually(() => cache.revision >= kv.modRevision);
+    await new Promise((resolve) => setImmediate(resolve)); // the cache fans out at the next tick
     return kv;
   };
   return { cache, write, close: async () => (cache.stop(), await store.close()) };

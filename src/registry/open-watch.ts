@@ -29,13 +29,16 @@ export interface WatchSource {
 
 /**
  * The consumer of a client watch, called synchronously: the watch cache's fan-out reaches
- * it without a promise, queue or generator step per event.
+ * it without a promise, queue or generator step per event. Events come in groups, each
+ * followed by a {@link flush}.
  */
 export interface KubeWatchSink {
   /** Events taken but not passed on yet: the watch cache closes a watch that falls `maxQueue` behind. */
   readonly backlog: number;
-  /** One event. Must not throw. */
+  /** One event; it may be held until {@link flush}. Must not throw. */
   event(event: KubeWatchEvent): void;
+  /** The end of a group of events: pass them on now. Must not throw. */
+  flush(): void;
   /** Resolves when the sink takes more again (awaited between the initial ADDED events). */
   drained(): Promise<void>;
   /** The watch ended, after its last event (an ERROR for 410 Expired). Never after {@link ClientWatch.close}. */
@@ -94,6 +97,7 @@ class FilteredWatch implements ClientWatch, WatchSink {
       const object = source.codec.decode(kv);
       if (!matchesQuery(object, selection, source.strategy)) continue;
       sink.event({ type: 'ADDED', object });
+      sink.flush();
       if (sink.backlog > 0) await sink.drained();
       if (this.closed) return;
     }
@@ -115,9 +119,15 @@ class FilteredWatch implements ClientWatch, WatchSink {
     if (kube !== undefined) this.sink.event(kube);
   }
 
+  /** The end of a group of cache events. */
+  flush(): void {
+    this.sink.flush();
+  }
+
   private bookmark(): void {
     if (this.closed) return;
     this.sink.event({ type: 'BOOKMARK', object: bookmarkObject(this.source.strategy, this.source.cache.revision) });
+    this.sink.flush();
   }
 
   /** The cache ended the watch (or the initial state could not be sent). */
@@ -125,7 +135,10 @@ class FilteredWatch implements ClientWatch, WatchSink {
     if (this.closed) return;
     this.closed = true;
     this.bookmarks?.stop();
-    if (error?.code === 'Compacted') this.sink.event({ type: 'ERROR', object: StatusError.tooOldResourceVersion(this.requested, error.details.compactedRevision ?? 0).toStatus() });
+    if (error?.code === 'Compacted') {
+      this.sink.event({ type: 'ERROR', object: StatusError.tooOldResourceVersion(this.requested, error.details.compactedRevision ?? 0).toStatus() });
+      this.sink.flush();
+    }
     this.sink.end();
   }
 

@@ -30,6 +30,7 @@ export async function* watchObjects(source: WatchSource, query: WatchQuery): Asy
       queue.push(event);
       signal();
     },
+    flush: () => undefined,
     drained: () => new Promise<void>((resolve) => (queue.length === 0 ? resolve() : (drainWaiter = resolve))),
     end: () => {
       ended = true;

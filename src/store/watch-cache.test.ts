@@ -104,13 +104,20 @@ describe('watch cache', () => {
 });
 
 /** A sink recording what the cache pushes, with a backlog the test sets. */
-function recordingSink(): WatchSink & { events: number[]; ended: StoreError | 'stopped' | undefined; backlog: number } {
+function recordingSink(): WatchSink & { events: number[]; groups: number[][]; ended: StoreError | 'stopped' | undefined; backlog: number } {
+  let group: number[] = [];
   return {
     events: [],
+    groups: [],
     ended: undefined,
     backlog: 0,
     event(event) {
       this.events.push(event.revision);
+      group.push(event.revision);
+    },
+    flush() {
+      this.groups.push(group);
+      group = [];
     },
     end(error) {
       this.ended = error ?? 'stopped';
@@ -119,7 +126,7 @@ function recordingSink(): WatchSink & { events: number[]; ended: StoreError | 's
 }
 
 describe('watch cache subscriptions', () => {
-  it('subscribe pushes recent events before it returns and live ones as the cache applies them', async () => {
+  it('subscribe pushes recent events before it returns, and live ones in groups, one per commit', async () => {
     const store = openMemoryStore();
     const cache = new WatchCache(store, '/r/');
     await cache.start();
@@ -128,14 +135,15 @@ describe('watch cache subscriptions', () => {
     await eventually(() => cache.revision >= b.modRevision);
     const sink = recordingSink();
     const subscription = cache.subscribe('/r/', a.modRevision - 1, sink);
-    assert.deepEqual(sink.events, [a.modRevision, b.modRevision]);
-    const c = await store.create('/r/c', '1');
-    await eventually(() => cache.revision >= c.modRevision);
-    assert.deepEqual(sink.events, [a.modRevision, b.modRevision, c.modRevision]);
+    assert.deepEqual(sink.groups, [[a.modRevision, b.modRevision]]);
+    const [c, d] = await Promise.all([store.create('/r/c', '1'), store.create('/r/d', '1')]);
+    await eventually(() => sink.events.length === 4, 'the live events');
+    assert.deepEqual(sink.groups.slice(1), [[c.modRevision, d.modRevision]], 'one commit, one group');
     subscription.close();
-    await store.create('/r/d', '1');
-    await eventually(() => cache.revision >= c.modRevision + 1);
-    assert.equal(sink.events.length, 3, 'no event after close');
+    const e = await store.create('/r/e', '1');
+    await eventually(() => cache.revision >= e.modRevision);
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(sink.events.length, 4, 'no event after close');
     assert.equal(sink.ended, undefined, 'close does not call end');
     cache.stop();
     await store.close();
@@ -168,11 +176,11 @@ describe('watch cache subscriptions', () => {
     cache.subscribe('/r/', undefined, slow);
     cache.subscribe('/r/', undefined, healthy);
     const a = await store.create('/r/a', '1');
-    await eventually(() => cache.revision >= a.modRevision);
+    await eventually(() => healthy.events.length === 1);
     assert.ok(broken.ended instanceof StoreError && broken.ended.code === 'Unavailable');
     slow.backlog = 3;
     const b = await store.create('/r/b', '1');
-    await eventually(() => cache.revision >= b.modRevision);
+    await eventually(() => healthy.events.length === 2);
     assert.deepEqual(slow.events, [a.modRevision]);
     assert.ok(slow.ended instanceof StoreError && /fell more than 3 events behind/.test(slow.ended.message));
     assert.deepEqual(healthy.events, [a.modRevision, b.modRevision]);

@@ -14,7 +14,9 @@ export interface WatchCacheOptions {
 
 /**
  * The consumer of a {@link WatchCache.subscribe} watch: called synchronously, in revision
- * order, as the cache applies each change (no promise or queue per event and watcher).
+ * order (no promise or queue per event and watcher). The changes the cache applies in one go
+ * (a store commit's: a group of writes) reach each sink together, as events followed by one
+ * {@link flush}, right after the cache applied them (in the same turn of the event loop).
  */
 export interface WatchSink {
   /**
@@ -23,8 +25,10 @@ export interface WatchSink {
    * `Unavailable` instead of delivering more.
    */
   readonly backlog: number;
-  /** One event after the watch's position. Must not throw. */
+  /** One event after the watch's position; more may follow before {@link flush}. Must not throw. */
   event(event: WatchEvent): void;
+  /** The end of a group of events: pass them on now (one write for all of them). Must not throw. */
+  flush(): void;
   /**
    * The cache ended the watch: `Compacted` (it started before the cache's window),
    * `Unavailable` (too slow, or the cache relisted), or no error (the cache stopped). Called at
@@ -58,6 +62,8 @@ export class WatchCache implements CacheListener {
   /** Watches may resume from this revision or later: every event after it is in `history`. */
   private oldest: Revision = 0;
   private readonly subscriptions = new Set<Subscription>();
+  /** Changes applied but not yet fanned out: they go out together once the current work is done. */
+  private pending: WatchEvent[] = [];
 
   constructor(store: Store, prefix: string, options: WatchCacheOptions = {}) {
     this.capacity = options.history ?? 1000;
@@ -88,6 +94,7 @@ export class WatchCache implements CacheListener {
 
   relisted(_items: readonly KeyValue[], revision: Revision): void {
     this.history.length = 0;
+    this.pending = [];
     this.oldest = revision;
     const error = StoreError.unavailable('the watch cache relisted; start the watch again from a fresh list');
     for (const subscription of [...this.subscriptions]) subscription.end(error);
@@ -96,14 +103,22 @@ export class WatchCache implements CacheListener {
   changed(event: WatchEvent): void {
     this.history.push(event);
     if (this.history.length > this.capacity) this.oldest = this.history.shift()?.revision ?? this.oldest;
-    for (const subscription of this.subscriptions) subscription.offer(event, this.maxQueue);
+    // The store hands over a commit's events one by one, each a few promise steps after the
+    // last: fanning them out at the next tick (after those steps) delivers the group at once.
+    if (this.pending.push(event) === 1) process.nextTick(() => this.fanOut());
+  }
+
+  private fanOut(): void {
+    const events = this.pending;
+    this.pending = [];
+    for (const subscription of this.subscriptions) subscription.offer(events, this.maxQueue);
   }
 
   /**
    * Pushes the events under `prefix` (inside the cache's prefix) after `fromRevision` (the
-   * cache's current revision when unset) to `sink`. The recent events it asks for are
-   * delivered before this returns, and live ones follow without a gap: both happen
-   * synchronously here. A `fromRevision` before the cache's window ends the watch with
+   * cache's current revision when unset) to `sink`. The recent events it asks for (those
+   * applied but not fanned out yet included) are delivered before this returns, and live
+   * ones follow without a gap or a repeat: the watch's position skips what it already had. A `fromRevision` before the cache's window ends the watch with
    * `Compacted` before this returns.
    */
   subscribe(prefix: string, fromRevision: Revision | undefined, sink: WatchSink): CacheSubscription {
@@ -113,7 +128,8 @@ export class WatchCache implements CacheListener {
       subscription.end(StoreError.compacted(from, this.oldest));
       return subscription;
     }
-    for (const event of this.history) if (event.revision > from) subscription.offer(event, Number.MAX_SAFE_INTEGER);
+    const recent = this.history.filter((event) => event.revision > from);
+    if (recent.length > 0) subscription.offer(recent, Number.MAX_SAFE_INTEGER);
     if (!subscription.ended) this.subscriptions.add(subscription);
     return subscription;
   }
@@ -146,15 +162,22 @@ class Subscription implements CacheSubscription {
     private readonly logger: Logger | undefined,
   ) {}
 
-  offer(event: WatchEvent, maxQueue: number): void {
-    if (event.revision <= this.position || !event.key.startsWith(this.prefix)) return;
-    if (this.sink.backlog >= maxQueue) {
-      this.end(StoreError.unavailable(`the watch fell more than ${maxQueue} events behind and was closed; watch again from revision ${this.position}`));
-      return;
-    }
-    this.position = event.revision;
+  /** Delivers the events of `events` (in revision order) this watch has not had, then a flush. */
+  offer(events: readonly WatchEvent[], maxQueue: number): void {
+    let delivered = false;
     try {
-      this.sink.event(event);
+      for (const event of events) {
+        if (event.revision <= this.position || !event.key.startsWith(this.prefix)) continue;
+        if (this.sink.backlog >= maxQueue) {
+          if (delivered) this.sink.flush();
+          this.end(StoreError.unavailable(`the watch fell more than ${maxQueue} events behind and was closed; watch again from revision ${this.position}`));
+          return;
+        }
+        this.position = event.revision;
+        this.sink.event(event);
+        delivered = true;
+      }
+      if (delivered) this.sink.flush();
     } catch (error) {
       // A sink breaking its contract must not stop the fan-out to the others.
       this.logger?.error({ err: error instanceof Error ? error.message : String(error), prefix: this.prefix }, 'watch sink failed; closing the watch');
@@ -185,6 +208,10 @@ class CacheWatcher extends WatchIterator implements WatchSink {
 
   event(event: WatchEvent): void {
     this.push(event);
+  }
+
+  flush(): void {
+    // Each event is readable as soon as it is queued.
   }
 
   end(error?: StoreError): void {

@@ -13,7 +13,9 @@ import { chunkBody } from '../../registry/chunk-framing.js';
  * `response.write`, which queues it behind the pipelined response; the order of the chunks
  * is kept either way. `response.end()` writes the last chunk as usual.
  *
- * {@link backlog} counts the chunks written since the destination last asked to be drained.
+ * Several chunks written together go out as one buffer (one TLS record up to 16 KiB, one
+ * system call). {@link backlog} counts the chunks written since the destination last asked
+ * to be drained.
  */
 export class ChunkWriter {
   private pending = 0;
@@ -29,12 +31,14 @@ export class ChunkWriter {
     return this.pending;
   }
 
-  write(chunk: Buffer): void {
+  write(chunks: readonly Buffer[]): void {
     const socket = this.response.socket;
-    const ok = socket !== null ? socket.write(chunk) : this.response.write(chunkBody(chunk));
+    let ok = true;
+    if (socket !== null) ok = socket.write(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks));
+    else for (const chunk of chunks) ok = this.response.write(chunkBody(chunk));
     if (ok) return;
     if (this.pending === 0) (socket ?? this.response).once('drain', this.onDrain);
-    this.pending++;
+    this.pending += chunks.length;
   }
 
   /** Resolves once the chunks written so far have drained (or at once when they have). */

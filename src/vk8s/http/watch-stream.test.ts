@@ -38,7 +38,7 @@ async function serve(handle: (response: ServerResponse) => Promise<void>): Promi
 }
 
 describe('streamWatch', () => {
-  it('streamWatch writes one line per event, shared chunks included, and ends the response when the watch ends', async () => {
+  it('streamWatch writes one line per event, groups of them and shared chunks included, and ends the response when the watch ends', async () => {
     const codec = new ObjectCodec();
     const shared = codec.decode({ key: '/k/c2', value: JSON.stringify(object('c2')), createRevision: 1, modRevision: 6 });
     const server = await serve((response) =>
@@ -46,9 +46,11 @@ describe('streamWatch', () => {
         response,
         (sink: KubeWatchSink): ClientWatch => {
           sink.event({ type: 'ADDED', object: object('c1') });
+          sink.flush();
           setTimeout(() => {
             sink.event({ type: 'MODIFIED', object: shared });
             sink.event({ type: 'BOOKMARK', object: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { resourceVersion: '7' } } });
+            sink.flush();
             sink.end();
           }, 5);
           return { close: () => undefined };
@@ -104,7 +106,9 @@ describe('streamWatch', () => {
         response,
         (sink) => {
           sink.event({ type: 'ADDED', object: object('c1') });
-          setTimeout(() => (sink.event({ type: 'DELETED', object: object('c1') }), sink.end()), 60);
+          sink.event({ type: 'MODIFIED', object: object('c1') });
+          sink.flush();
+          setTimeout(() => (sink.event({ type: 'DELETED', object: object('c1') }), sink.flush(), sink.end()), 60);
           return { close: () => undefined };
         },
         { resource: configMaps },
@@ -124,7 +128,7 @@ describe('streamWatch', () => {
       };
       const watchBody = raw.slice(raw.indexOf('slow body') + 'slow body'.length);
       assert.match(watchBody, /^HTTP\/1\.1 200 OK\r\n/);
-      assert.equal(watchBody.slice(watchBody.indexOf('\r\n\r\n') + 4), `${chunk('ADDED')}${chunk('DELETED')}0\r\n\r\n`);
+      assert.equal(watchBody.slice(watchBody.indexOf('\r\n\r\n') + 4), `${chunk('ADDED')}${chunk('MODIFIED')}${chunk('DELETED')}0\r\n\r\n`);
     } finally {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));

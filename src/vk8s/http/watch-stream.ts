@@ -24,9 +24,10 @@ export interface WatchStreamOptions {
  * `{"type","object"}` JSON per line (Table objects with one row when asked, column
  * definitions only in the first), until `timeoutSeconds`, the client going away, or the
  * watch ending. `open` starts the watch with a sink this stream provides: events are
- * written as the watch cache fans them out, synchronously, each as one chunk; a client
- * that stops reading is closed by the watch cache (the sink's backlog), not buffered
- * without bound here. Resolves when the stream has ended.
+ * written as the watch cache fans them out, synchronously, each as one chunk, and each group
+ * of them (a store commit's) in one write; a client that stops reading is closed by the watch
+ * cache (the sink's backlog), not buffered without bound here. Resolves when the stream has
+ * ended.
  */
 export function streamWatch(response: ServerResponse, open: (sink: KubeWatchSink) => ClientWatch, options: WatchStreamOptions): Promise<void> {
   return new Promise((resolve) => {
@@ -48,13 +49,19 @@ export function streamWatch(response: ServerResponse, open: (sink: KubeWatchSink
     response.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-cache, private', 'transfer-encoding': 'chunked' });
     response.flushHeaders();
     const encode = new EventEncoder(options);
+    const held: Buffer[] = [];
     try {
       watch = open({
         get backlog() {
           return writer.backlog;
         },
         event: (event) => {
-          if (!finished) writer.write(encode.chunk(event));
+          if (!finished) held.push(encode.chunk(event));
+        },
+        flush: () => {
+          if (held.length === 0) return;
+          if (!finished) writer.write(held);
+          held.length = 0;
         },
         drained: () => writer.drained(),
         end: finish,
