@@ -49,7 +49,10 @@ export async function handleNamespaceWatch(r: ResourceRequest): Promise<void> {
   await streamWatch(
     r.reply.raw,
     (sink) => {
-      if (fresh && matchesQuery(namespace, query, r.strategy)) sink.event({ type: 'ADDED', object: namespace });
+      if (fresh && matchesQuery(namespace, query, r.strategy)) {
+        sink.event({ type: 'ADDED', object: namespace });
+        sink.flush();
+      }
       return { close: () => undefined };
     },
     { resource: r.resource, timeoutSeconds, table: table === undefined || r.deps.tables === undefined ? undefined : { format: r.deps.tables, request: table, now: () => r.deps.clock.now() } },
