@@ -26,6 +26,8 @@ export class ObjectCodec {
   /** Watch lines of recently written shared objects, oldest first (a Map keeps insertion order). */
   private readonly lines = new Map<KubeObject, Partial<Record<WatchEventType, EncodedLine>>>();
   private readonly lineMemo: number;
+  /** The last group of chunks joined, and the result. */
+  private lastJoin: { readonly parts: readonly Buffer[]; readonly joined: Buffer } | undefined;
 
   constructor(options: { readonly lineMemo?: number } = {}) {
     this.lineMemo = options.lineMemo ?? 1024;
@@ -81,6 +83,19 @@ export class ObjectCodec {
    */
   eventChunk(type: WatchEventType, object: KubeObject): Buffer {
     return this.encoded(type, object).chunk;
+  }
+
+  /**
+   * `chunks` (as {@link eventChunk} gives them) as one buffer. The watch cache hands a group of
+   * events to every watch in turn, and most watches make the same chunks of it: the last
+   * group joined is remembered, so they share one buffer rather than each allocating a copy.
+   */
+  joinChunks(chunks: readonly Buffer[]): Buffer {
+    const last = this.lastJoin;
+    if (last !== undefined && last.parts.length === chunks.length && last.parts.every((part, i) => part === chunks[i])) return last.joined;
+    const joined = Buffer.concat(chunks);
+    this.lastJoin = { parts: [...chunks], joined };
+    return joined;
   }
 
   private encoded(type: WatchEventType, object: KubeObject): EncodedLine {

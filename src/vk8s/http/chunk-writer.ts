@@ -31,10 +31,11 @@ export class ChunkWriter {
     return this.pending;
   }
 
-  write(chunks: readonly Buffer[]): void {
+  /** Writes `chunks` in order; `join` makes one buffer of several (default: Buffer.concat). */
+  write(chunks: readonly Buffer[], join: (chunks: readonly Buffer[]) => Buffer = (c) => Buffer.concat(c)): void {
     const socket = this.response.socket;
     let ok = true;
-    if (socket !== null) ok = socket.write(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks));
+    if (socket !== null) ok = socket.write(chunks.length === 1 ? (chunks[0] as Buffer) : join(chunks));
     else for (const chunk of chunks) ok = this.response.write(chunkBody(chunk));
     if (ok) return;
     if (this.pending === 0) (socket ?? this.response).once('drain', this.onDrain);

@@ -17,6 +17,11 @@ export interface WatchStreamOptions {
    * (ObjectCodec.eventChunk). Default: each watch encodes its own.
    */
   readonly eventChunk?: (type: WatchEventType, object: KubeObject) => Buffer;
+  /**
+   * Joins the chunks of a group of events into the one buffer written, ideally once for all
+   * the watches that get the same group (ObjectCodec.joinChunks). Default: Buffer.concat.
+   */
+  readonly joinChunks?: (chunks: readonly Buffer[]) => Buffer;
 }
 
 /**
@@ -34,8 +39,16 @@ export function streamWatch(response: ServerResponse, open: (sink: KubeWatchSink
     let watch: ClientWatch | undefined;
     let finished = false;
     const writer = new ChunkWriter(response);
+    const encode = new EventEncoder(options);
+    const held: Buffer[] = [];
+    const flush = (): void => {
+      if (held.length === 0) return;
+      if (!finished) writer.write(held, options.joinChunks);
+      held.length = 0;
+    };
     const finish = (): void => {
       if (finished) return;
+      flush(); // events given before the end are still sent
       finished = true;
       if (timer !== undefined) clearTimeout(timer);
       response.off('close', finish);
@@ -48,8 +61,6 @@ export function streamWatch(response: ServerResponse, open: (sink: KubeWatchSink
     const timer = options.timeoutSeconds === undefined ? undefined : setTimeout(finish, options.timeoutSeconds * 1000);
     response.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-cache, private', 'transfer-encoding': 'chunked' });
     response.flushHeaders();
-    const encode = new EventEncoder(options);
-    const held: Buffer[] = [];
     try {
       watch = open({
         get backlog() {
@@ -58,11 +69,7 @@ export function streamWatch(response: ServerResponse, open: (sink: KubeWatchSink
         event: (event) => {
           if (!finished) held.push(encode.chunk(event));
         },
-        flush: () => {
-          if (held.length === 0) return;
-          if (!finished) writer.write(held);
-          held.length = 0;
-        },
+        flush,
         drained: () => writer.drained(),
         end: finish,
       });
@@ -70,6 +77,7 @@ export function streamWatch(response: ServerResponse, open: (sink: KubeWatchSink
       finish();
       throw error;
     }
+    flush(); // what the watch gave while opening, should it not have flushed
     if (finished) watch.close();
   });
 }
