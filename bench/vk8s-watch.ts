@@ -1,5 +1,5 @@
 import type { BareServer } from './bare-server.js';
-import { fmtMs, nowMs, progress, withCpu, type Row } from './stats.js';
+import { fmtMs, nowMs, percentile, progress, withCpu, type Row } from './stats.js';
 import { pushAtRate, WatchClients } from './watch-fanout.js';
 import type { DeliveryResult, Target } from './watch-protocol.js';
 
@@ -28,15 +28,22 @@ interface FanoutFigures {
   readonly cpuSeconds: number;
   readonly wallSeconds: number;
   readonly ack?: { readonly p50: number; readonly p99: number; readonly errors: number };
+  /** The bare server's pushes: how late each was on its schedule (ms, sorted). */
+  readonly lags?: readonly number[];
 }
 
 /** How long the watch clients wait for the last events before counting the missing ones as lost. */
 const COLLECT_TIMEOUT_MS = 30_000;
 
-/** Watches of one collection in a client process, while that process creates ConfigMaps at the rate. */
+/**
+ * Watches of one collection in a client process, while a second client process creates
+ * ConfigMaps at the rate (a writer sharing the watches' event loop would send late and read
+ * its answers late whenever that loop is busy decoding events).
+ */
 async function vk8sFanout(s: WatchSubject, o: FanoutOptions, total: number): Promise<FanoutFigures> {
   const rv = await s.listRevision(o.path);
   const clients = WatchClients.start();
+  const writer = WatchClients.start();
   try {
     progress(`vK8s: opening ${o.watchers} watches of one collection (resourceVersion ${rv}${o.bookmarks ? ', bookmarks' : ''}) from a client process`);
     const query = `watch=1&resourceVersion=${rv}&timeoutSeconds=3600${o.bookmarks ? '&allowWatchBookmarks=true' : ''}`;
@@ -44,13 +51,14 @@ async function vk8sFanout(s: WatchSubject, o: FanoutOptions, total: number): Pro
     progress(`vK8s: ${total} creates at ${o.rate}/s (send time in each object), delivered to ${o.watchers} watches`);
     const target: Target = { url: s.url, ca: s.ca, headers: s.headers, path: o.path };
     const { result, cpuSeconds, wallSeconds } = await withCpu(async () => {
-      const written = await clients.write(target, o.body, o.rate, total);
+      const written = await writer.write(target, o.body, o.rate, total);
       return { written, delivery: await clients.collect(COLLECT_TIMEOUT_MS) };
     });
     const { ackP50, ackP99, errors } = result.written;
     return { delivery: result.delivery, cpuSeconds, wallSeconds, ack: { p50: ackP50, p99: ackP99, errors } };
   } finally {
     clients.close();
+    writer.close();
   }
 }
 
@@ -63,10 +71,10 @@ async function bareFanout(bare: BareServer, ca: string, o: FanoutOptions, total:
     await clients.open({ url: bare.url, ca, headers: {}, path: '/watch' }, o.watchers, total);
     progress(`bare: ${total} lines (${template.length} bytes) at ${o.rate}/s to ${bare.watchers} chunked responses`);
     const { result, cpuSeconds, wallSeconds } = await withCpu(async () => {
-      await pushAtRate((seq, sent) => bare.push(`${template.replaceAll('{seq}', String(seq)).replace('{sent}', sent.toFixed(3))}\n`), nowMs, o.rate, total);
-      return clients.collect(COLLECT_TIMEOUT_MS);
+      const lags = await pushAtRate((seq, sent) => bare.push(`${template.replaceAll('{seq}', String(seq)).replace('{sent}', sent.toFixed(3))}\n`), nowMs, o.rate, total);
+      return { lags, delivery: await clients.collect(COLLECT_TIMEOUT_MS) };
     });
-    return { delivery: result, cpuSeconds, wallSeconds };
+    return { delivery: result.delivery, lags: result.lags, cpuSeconds, wallSeconds };
   } finally {
     clients.close();
   }
@@ -74,6 +82,8 @@ async function bareFanout(bare: BareServer, ca: string, o: FanoutOptions, total:
 
 const ratio = (a: number, b: number): string => `${(a / b).toFixed(2)}×`;
 const core = (f: FanoutFigures): string => `${Math.round((f.cpuSeconds / f.wallSeconds) * 100)}% of a core`;
+/** CPU per event written (server) or per event received by one watch (client process). */
+const perEvent = (cpuSeconds: number, events: number, unit: 'ms' | 'µs'): string => `${((cpuSeconds * (unit === 'ms' ? 1e3 : 1e6)) / events).toFixed(unit === 'ms' ? 2 : 1)} ${unit}`;
 
 /**
  * Watch fan-out: `watchers` watches of one collection while ConfigMaps are created at `rate`
@@ -95,8 +105,16 @@ export async function watchFanout(s: WatchSubject, bare: BareServer, o: FanoutOp
     { area: 'vk8s', measure: `${m}: max send→event`, value: fmtMs(d.max), baseline: `${fmtMs(b.max)} bare push`, ratio: ratio(d.max, b.max) },
     { area: 'vk8s', measure: `${m}: events lost`, value: `${d.lost} of ${d.watchers * total} (${d.closedEarly} closed)`, baseline: `${b.lost} of ${b.watchers * total} (${b.closedEarly} closed)`, ratio: '' },
     { area: 'vk8s', measure: `${m}: server CPU`, value: core(vk8s), baseline: `${core(base)} bare`, ratio: ratio(vk8s.cpuSeconds, base.cpuSeconds) },
+    { area: 'vk8s', measure: `${m}: server CPU per event`, value: perEvent(vk8s.cpuSeconds, total, 'ms'), baseline: `${perEvent(base.cpuSeconds, total, 'ms')} bare`, ratio: ratio(vk8s.cpuSeconds, base.cpuSeconds) },
     { area: 'vk8s', measure: `${m}: client process CPU`, value: `${Math.round((d.clientCpuSeconds / vk8s.wallSeconds) * 100)}% of a core`, baseline: `${Math.round((b.clientCpuSeconds / base.wallSeconds) * 100)}% bare`, ratio: '' },
-    { area: 'vk8s', measure: `${m}: POST→201 (part of send→event)`, value: `p50 ${fmtMs(vk8s.ack?.p50 ?? Number.NaN)}, p99 ${fmtMs(vk8s.ack?.p99 ?? Number.NaN)}`, baseline: '', ratio: '' },
+    { area: 'vk8s', measure: `${m}: client CPU per event and watch`, value: perEvent(d.clientCpuSeconds, d.received, 'µs'), baseline: `${perEvent(b.clientCpuSeconds, b.received, 'µs')} bare`, ratio: ratio(d.clientCpuSeconds / d.received, b.clientCpuSeconds / b.received) },
+    {
+      area: 'vk8s',
+      measure: `${m}: POST→201 (part of send→event) / bare push lag (not in it)`,
+      value: `p50 ${fmtMs(vk8s.ack?.p50 ?? Number.NaN)}, p99 ${fmtMs(vk8s.ack?.p99 ?? Number.NaN)}`,
+      baseline: `p50 ${fmtMs(percentile(base.lags ?? [], 50))}, p99 ${fmtMs(percentile(base.lags ?? [], 99))} lag`,
+      ratio: '',
+    },
   ];
   return { rows, p99: d.p99, lost: d.lost };
 }

@@ -15,8 +15,8 @@ const HELP = `Usage: npm run bench -- vk8s [options]
 
 The virtual Kubernetes API of a real control plane (SQLite in a temporary home, HTTPS, an API
 token) next to a bare node:https server with the same TLS settings answering fixed bodies of
-the same sizes, in the same run. Loads come from wrk (GET, LIST, CREATE) and from a separate
-client process (watch fan-out: the watches and the writer).
+the same sizes, in the same run. Loads come from wrk (GET, LIST, CREATE) and from separate
+client processes (watch fan-out: one holds the watches, another writes).
 
 Options:
   --seconds N        wrk duration of each measurement (default 5)

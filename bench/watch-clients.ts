@@ -1,19 +1,22 @@
 /**
- * The watch fan-out benchmark's client process (forked by watch-fanout.ts): many watch
- * connections on one keep-alive agent, and the writer, so the server's event loop is not
- * shared with its clients. Each received line's `"seq"` and `"sent"` give the delivery
- * latency (receive − send on the monotonic clock, which every process of the machine shares).
+ * A client process of the watch fan-out benchmark (forked by watch-fanout.ts), so the
+ * server's event loop is not shared with its clients: one holds many watches, each on its
+ * own TLS connection (watch-connection.ts), another writes. Each received line's `"seq"` and
+ * `"sent"` give the delivery latency (receive − send on the monotonic clock, which every
+ * process of the machine shares).
  */
 import { Agent, request } from 'node:https';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { TLSSocket } from 'node:tls';
 import { nowMs, percentile } from './stats.js';
+import { openWatchConnection } from './watch-connection.js';
 import type { ChildMessage, DeliveryResult, ParentMessage, Target } from './watch-protocol.js';
 
 const SEQ = /"seq":"(\d+)"/;
 const SENT = /"sent":"([\d.]+)"/;
 
 class Watches {
-  private readonly requests: ReturnType<typeof request>[] = [];
+  private readonly sockets: TLSSocket[] = [];
   private readonly latencies: Float64Array;
   private readonly seen: Uint8Array;
   received = 0;
@@ -33,34 +36,12 @@ class Watches {
   }
 
   async open(target: Target, report: (opened: number) => void): Promise<void> {
-    const agent = new Agent({ keepAlive: true, maxSockets: this.count + 16, ca: target.ca });
     let opened = 0;
-    const openOne = (index: number): Promise<void> =>
-      new Promise((resolve, reject) => {
-        let open = false;
-        const req = request(`${target.url}${target.path}`, { agent, headers: target.headers }, (res) => {
-          if (res.statusCode !== 200) return reject(new Error(`watch ${index} answered ${res.statusCode}`));
-          open = true;
-          res.setEncoding('utf8');
-          let buffer = '';
-          res.on('data', (chunk: string) => {
-            buffer += chunk;
-            let newline;
-            while ((newline = buffer.indexOf('\n')) >= 0) {
-              this.line(index, buffer.slice(0, newline));
-              buffer = buffer.slice(newline + 1);
-            }
-          });
-          res.on('end', () => this.ended());
-          res.on('error', () => this.ended());
-          opened++;
-          if (opened % 100 === 0) report(opened);
-          resolve();
-        });
-        req.on('error', (error) => (open ? this.ended() : reject(error)));
-        req.end();
-        this.requests.push(req);
-      });
+    const openOne = async (index: number): Promise<void> => {
+      this.sockets.push(await openWatchConnection(target, (line) => this.line(index, line), () => this.ended()));
+      opened++;
+      if (opened % 100 === 0) report(opened);
+    };
     // A few handshakes at a time: the server is not benchmarked on its TLS accept rate here.
     for (let i = 0; i < this.count; i += 20) await Promise.all(Array.from({ length: Math.min(20, this.count - i) }, (_, k) => openOne(i + k)));
     this.cpuAtOpen = process.cpuUsage();
@@ -71,7 +52,7 @@ class Watches {
     const seq = Number(SEQ.exec(line)?.[1] ?? Number.NaN);
     const sent = Number(SENT.exec(line)?.[1] ?? Number.NaN);
     if (!Number.isInteger(seq) || seq >= this.expected || Number.isNaN(sent)) return;
-    if (this.sample === '') this.sample = line;
+    if (this.sample === '') this.sample = Buffer.from(line, 'latin1').toString('utf8');
     const slot = index * this.expected + seq;
     if (this.seen[slot] === 1) {
       this.duplicates++;
@@ -93,7 +74,7 @@ class Watches {
       await Promise.race([sleep(timeoutMs), new Promise<void>((resolve) => (this.onEvent = () => (this.received >= total ? resolve() : undefined)))]);
     }
     this.collecting = true;
-    for (const req of this.requests) req.destroy();
+    for (const socket of this.sockets) socket.destroy();
     const cpu = process.cpuUsage(this.cpuAtOpen);
     const sorted = Array.from(this.latencies.filter((v) => !Number.isNaN(v)).sort());
     return {
@@ -153,6 +134,9 @@ async function write(message: Extract<ParentMessage, { type: 'write' }>): Promis
 
 let watches: Watches | undefined;
 const send = (message: ChildMessage): void => void process.send?.(message);
+
+// Exit normally when the parent closes us, so `node --cpu-prof` writes this process's profile too.
+process.on('SIGTERM', () => process.exit(0));
 
 process.on('message', (message: ParentMessage) => {
   const run = async (): Promise<void> => {

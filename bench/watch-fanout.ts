@@ -55,12 +55,23 @@ export class WatchClients {
   }
 }
 
-/** Pushes `total` lines to the bare server's watches at `rate`/s, each with its `seq` and send time. */
-export async function pushAtRate(push: (seq: number, sent: number) => void, now: () => number, rate: number, total: number): Promise<void> {
+/**
+ * Pushes `total` lines to the bare server's watches at `rate`/s, each with its `seq` and send
+ * time, and resolves to how late each push was on its schedule (ms, sorted). The bare server
+ * pushes from its own event loop and stamps a line when it gets to it, so its lag is not
+ * in its send→event figures; the vK8s writer is another process, so the server's lag in
+ * taking its POSTs is. The lag is reported beside the baseline.
+ */
+export async function pushAtRate(push: (seq: number, sent: number) => void, now: () => number, rate: number, total: number): Promise<number[]> {
   const start = now();
+  const lags: number[] = [];
   for (let seq = 0; seq < total; seq++) {
-    const wait = start + (seq * 1000) / rate - now();
+    const due = start + (seq * 1000) / rate;
+    const wait = due - now();
     if (wait > 1) await sleep(wait);
-    push(seq, now());
+    const sent = now();
+    lags.push(Math.max(0, sent - due));
+    push(seq, sent);
   }
+  return lags.sort((a, b) => a - b);
 }

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { KeyValue } from '../store/types.js';
+import type { KubeObject } from '../vk8s/object.js';
 import { ObjectCodec } from './object-codec.js';
 
 const kv = (modRevision: number): KeyValue => ({
@@ -81,5 +82,17 @@ describe('ObjectCodec', () => {
     const again = codec.eventLine('ADDED', a!);
     assert.notEqual(again, first, 'a was the oldest of three: encoded again');
     assert.deepEqual(again, first);
+  });
+
+  it('eventChunk frames the event line as one HTTP chunk, and joinChunks shares the join of the same group', () => {
+    const codec = new ObjectCodec();
+    const [a, b] = [kv(1), kv(2)].map((x) => codec.decode(x)) as [KubeObject, KubeObject];
+    const line = codec.eventLine('ADDED', a);
+    assert.equal(codec.eventChunk('ADDED', a).toString(), `${line.length.toString(16)}\r\n${line.toString()}\r\n`);
+    const group = [codec.eventChunk('ADDED', a), codec.eventChunk('MODIFIED', b)];
+    const joined = codec.joinChunks(group);
+    assert.deepEqual(joined, Buffer.concat(group));
+    assert.equal(codec.joinChunks([...group]), joined, 'the same chunks: the same buffer');
+    assert.notEqual(codec.joinChunks([group[1] as Buffer, group[0] as Buffer]), joined);
   });
 });

@@ -1,5 +1,6 @@
 import type { KeyValue } from '../store/types.js';
 import type { KubeObject } from '../vk8s/object.js';
+import { chunkBody, frameChunk } from './chunk-framing.js';
 
 /** The event types whose object is a stored object. */
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
@@ -13,8 +14,9 @@ export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
  * would keep a short-lived object graph alive through young-generation collections, which
  * costs more than the parse it could save.
  *
- * A watch event goes to every watch of its resource: {@link eventLine} encodes each shared
- * object once for all of them (the most recent `lineMemo` objects are remembered).
+ * A watch event goes to every watch of its resource: {@link eventLine} and {@link eventChunk}
+ * encode each shared object once for all of them (the most recent `lineMemo` objects are
+ * remembered).
  */
 export class ObjectCodec {
   private readonly decoded = new WeakMap<KeyValue, KubeObject>();
@@ -24,8 +26,10 @@ export class ObjectCodec {
   /** Objects this codec handed out as shared (read-only): only those have their JSON remembered. */
   private readonly shared = new WeakSet<KubeObject>();
   /** Watch lines of recently written shared objects, oldest first (a Map keeps insertion order). */
-  private readonly lines = new Map<KubeObject, Partial<Record<WatchEventType, Buffer>>>();
+  private readonly lines = new Map<KubeObject, Partial<Record<WatchEventType, EncodedLine>>>();
   private readonly lineMemo: number;
+  /** The last group of chunks joined, and the result. */
+  private lastJoin: { readonly parts: readonly Buffer[]; readonly joined: Buffer } | undefined;
 
   constructor(options: { readonly lineMemo?: number } = {}) {
     this.lineMemo = options.lineMemo ?? 1024;
@@ -72,19 +76,45 @@ export class ObjectCodec {
    * recently written ones: every watch of an event asks in turn, and writes the same bytes.
    */
   eventLine(type: WatchEventType, object: KubeObject): Buffer {
+    return this.encoded(type, object).line;
+  }
+
+  /**
+   * {@link eventLine} framed as one HTTP/1.1 chunk (length, CRLF, line, CRLF), remembered
+   * alike: a watch stream writing straight to its socket sends these bytes as they are.
+   */
+  eventChunk(type: WatchEventType, object: KubeObject): Buffer {
+    return this.encoded(type, object).chunk;
+  }
+
+  /**
+   * `chunks` (as {@link eventChunk} gives them) as one buffer. The watch cache hands a group of
+   * events to every watch in turn, and most watches make the same chunks of it: the last
+   * group joined is remembered, so they share one buffer rather than each allocating a copy.
+   */
+  joinChunks(chunks: readonly Buffer[]): Buffer {
+    const last = this.lastJoin;
+    if (last !== undefined && last.parts.length === chunks.length && last.parts.every((part, i) => part === chunks[i])) return last.joined;
+    const joined = Buffer.concat(chunks);
+    this.lastJoin = { parts: [...chunks], joined };
+    return joined;
+  }
+
+  private encoded(type: WatchEventType, object: KubeObject): EncodedLine {
     let lines = this.lines.get(object);
-    let line = lines?.[type];
-    if (line !== undefined) return line;
-    line = Buffer.from(`{"type":"${type}","object":${JSON.stringify(object)}}\n`);
+    let encoded = lines?.[type];
+    if (encoded !== undefined) return encoded;
+    const chunk = frameChunk(Buffer.from(`{"type":"${type}","object":${JSON.stringify(object)}}\n`));
+    encoded = { chunk, line: chunkBody(chunk) };
     if (this.shared.has(object)) {
       if (lines === undefined) {
         lines = {};
         this.lines.set(object, lines);
         if (this.lines.size > this.lineMemo) this.lines.delete(this.lines.keys().next().value as KubeObject);
       }
-      lines[type] = line;
+      lines[type] = encoded;
     }
-    return line;
+    return encoded;
   }
 
   /**
@@ -108,4 +138,10 @@ export class ObjectCodec {
     const { resourceVersion: _dropped, ...metadata } = object.metadata;
     return JSON.stringify({ ...object, metadata });
   }
+}
+
+/** One watch line and the same bytes framed as an HTTP/1.1 chunk (the line is a view into it). */
+interface EncodedLine {
+  readonly line: Buffer;
+  readonly chunk: Buffer;
 }

@@ -2,7 +2,7 @@ import { StatusError } from '../apimachinery/errors/status-error.js';
 import { parseObjectKey } from '../controllers/runtime/object-key.js';
 import type { ObjectCodec } from '../registry/object-codec.js';
 import type { ClusterRef } from '../registry/strategy.js';
-import { IdleTimer } from '../registry/watch.js';
+import { IdleTimer } from '../registry/idle-timer.js';
 import { isStoreError } from '../store/errors.js';
 import type { KeyValue, WatchEvent } from '../store/types.js';
 import type { WatchCache } from '../store/watch-cache.js';

@@ -4,7 +4,7 @@ import { listObjects, type ListQuery, type ListResponse } from '../registry/list
 import type { ObjectCodec } from '../registry/object-codec.js';
 import { storeErrorToStatus } from '../registry/store-errors.js';
 import type { ClusterRef } from '../registry/strategy.js';
-import { watchObjects, type KubeWatchEvent, type WatchQuery } from '../registry/watch.js';
+import { openWatch, type ClientWatch, type KubeWatchSink, type WatchSelection } from '../registry/open-watch.js';
 import type { Store } from '../store/types.js';
 import type { WatchCache } from '../store/watch-cache.js';
 import type { ClusterNodeSource } from '../vk8s/http/node-view-handlers.js';
@@ -64,8 +64,8 @@ export class SiteNodeView implements ClusterNodeSource {
     return listObjects({ store, cache, codec, strategy: nodeStrategy, prefix: NODES_PREFIX, ref: NODES, keyFilter: SiteNodeView.visibleTo(cluster) }, query);
   }
 
-  watch(cluster: ClusterRef, query: WatchQuery): AsyncIterable<KubeWatchEvent> {
+  watch(cluster: ClusterRef, selection: WatchSelection, sink: KubeWatchSink): ClientWatch {
     const { cache, codec } = this.deps;
-    return watchObjects({ cache, codec, strategy: nodeStrategy, prefix: NODES_PREFIX, keyFilter: SiteNodeView.visibleTo(cluster) }, query);
+    return openWatch({ cache, codec, strategy: nodeStrategy, prefix: NODES_PREFIX, keyFilter: SiteNodeView.visibleTo(cluster) }, selection, sink);
   }
 }

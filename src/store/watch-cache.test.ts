@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { isStoreError } from './errors.js';
+import { isStoreError, StoreError } from './errors.js';
 import { openMemoryStore } from './memory/index.js';
 import { eventually, takeEvents } from './testing/watch-helpers.js';
-import { WatchCache } from './watch-cache.js';
-
+import { WatchCache, type WatchSink } from './watch-cache.js';
 
 describe('watch cache', () => {
   it('serves lists from memory at its revision, consistent with the store', async () => {
@@ -100,6 +99,94 @@ describe('watch cache', () => {
     );
     assert.equal(seen.length, 10, 'the queued events are delivered before the error');
     cache.stop();
+    await store.close();
+  });
+});
+
+/** A sink recording what the cache pushes, with a backlog the test sets. */
+function recordingSink(): WatchSink & { events: number[]; groups: number[][]; ended: StoreError | 'stopped' | undefined; backlog: number } {
+  let group: number[] = [];
+  return {
+    events: [],
+    groups: [],
+    ended: undefined,
+    backlog: 0,
+    event(event) {
+      this.events.push(event.revision);
+      group.push(event.revision);
+    },
+    flush() {
+      this.groups.push(group);
+      group = [];
+    },
+    end(error) {
+      this.ended = error ?? 'stopped';
+    },
+  };
+}
+
+describe('watch cache subscriptions', () => {
+  it('subscribe pushes recent events before it returns, and live ones in groups, one per commit', async () => {
+    const store = openMemoryStore();
+    const cache = new WatchCache(store, '/r/');
+    await cache.start();
+    const a = await store.create('/r/a', '1');
+    const b = await store.create('/r/b', '1');
+    await eventually(() => cache.revision >= b.modRevision);
+    const sink = recordingSink();
+    const subscription = cache.subscribe('/r/', a.modRevision - 1, sink);
+    assert.deepEqual(sink.groups, [[a.modRevision, b.modRevision]]);
+    const [c, d] = await Promise.all([store.create('/r/c', '1'), store.create('/r/d', '1')]);
+    await eventually(() => sink.events.length === 4, 'the live events');
+    assert.deepEqual(sink.groups.slice(1), [[c.modRevision, d.modRevision]], 'one commit, one group');
+    subscription.close();
+    const e = await store.create('/r/e', '1');
+    await eventually(() => cache.revision >= e.modRevision);
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(sink.events.length, 4, 'no event after close');
+    assert.equal(sink.ended, undefined, 'close does not call end');
+    cache.stop();
+    await store.close();
+  });
+
+  it('subscribe ends a watch from before the window with Compacted before it returns', async () => {
+    const store = openMemoryStore();
+    const cache = new WatchCache(store, '/r/', { history: 2 });
+    await cache.start();
+    const first = await store.create('/r/k', '0');
+    let kv = first;
+    for (let i = 1; i < 5; i++) kv = await store.update('/r/k', String(i), kv.modRevision);
+    await eventually(() => cache.revision >= kv.modRevision);
+    const sink = recordingSink();
+    cache.subscribe('/r/', first.modRevision, sink);
+    assert.ok(sink.ended instanceof StoreError && sink.ended.code === 'Compacted');
+    assert.equal(cache.watcherCount, 0);
+    cache.stop();
+    await store.close();
+  });
+
+  it('subscribe ends a watch whose sink backlog reached maxQueue, and a throwing sink, without holding up the others', async () => {
+    const store = openMemoryStore();
+    const cache = new WatchCache(store, '/r/', { maxQueue: 3 });
+    await cache.start();
+    const slow = recordingSink();
+    const healthy = recordingSink();
+    const broken = { ...recordingSink(), event: (): void => { throw new Error('boom'); } };
+    cache.subscribe('/r/', undefined, broken);
+    cache.subscribe('/r/', undefined, slow);
+    cache.subscribe('/r/', undefined, healthy);
+    const a = await store.create('/r/a', '1');
+    await eventually(() => healthy.events.length === 1);
+    assert.ok(broken.ended instanceof StoreError && broken.ended.code === 'Unavailable');
+    slow.backlog = 3;
+    const b = await store.create('/r/b', '1');
+    await eventually(() => healthy.events.length === 2);
+    assert.deepEqual(slow.events, [a.modRevision]);
+    assert.ok(slow.ended instanceof StoreError && /fell more than 3 events behind/.test(slow.ended.message));
+    assert.deepEqual(healthy.events, [a.modRevision, b.modRevision]);
+    assert.equal(cache.watcherCount, 1);
+    cache.stop();
+    assert.equal(healthy.ended, 'stopped');
     await store.close();
   });
 });

@@ -13,25 +13,62 @@ export interface WatchCacheOptions {
 }
 
 /**
+ * The consumer of a {@link WatchCache.subscribe} watch: called synchronously, in revision
+ * order (no promise or queue per event and watcher). The changes the cache applies in one go
+ * (a store commit's: a group of writes) reach each sink together, as events followed by one
+ * {@link flush}, right after the cache applied them (in the same turn of the event loop).
+ */
+export interface WatchSink {
+  /**
+   * Events the consumer holds but has not passed on yet (a queue, a socket that does not
+   * drain). Before each event the cache checks it: at its `maxQueue` it ends the watch with
+   * `Unavailable` instead of delivering more.
+   */
+  readonly backlog: number;
+  /** One event after the watch's position; more may follow before {@link flush}. Must not throw. */
+  event(event: WatchEvent): void;
+  /** The end of a group of events: pass them on now (one write for all of them). Must not throw. */
+  flush(): void;
+  /**
+   * The cache ended the watch: `Compacted` (it started before the cache's window),
+   * `Unavailable` (too slow, or the cache relisted), or no error (the cache stopped). Called at
+   * most once, never after {@link CacheSubscription.close}; no event follows.
+   */
+  end(error?: StoreError): void;
+}
+
+/** A subscribed watch; closing it stops its events (idempotent, no `end` call). */
+export interface CacheSubscription {
+  close(): void;
+}
+
+/**
  * One store watch per resource prefix, fanned out to any number of client watches, after
  * kube-apiserver's cacher: a mirror of the current objects (lists at the cache's revision
  * need no store read), and a window of recent events so a watch can resume from a recent
  * revision. A watch from before that window fails with `Compacted` (HTTP 410 Expired to
  * clients, which then relist). A client that does not keep up is closed with `Unavailable`
  * rather than holding memory. When the cache relists, open watches are closed the same way.
+ *
+ * Watches are pushed to ({@link subscribe}: a sink called synchronously per event) or pulled
+ * ({@link watch}: an async iterator over such a sink).
  */
 export class WatchCache implements CacheListener {
   private readonly cache: PrefixCache;
   private readonly history: WatchEvent[] = [];
   private readonly capacity: number;
   private readonly maxQueue: number;
+  private readonly logger: Logger | undefined;
   /** Watches may resume from this revision or later: every event after it is in `history`. */
   private oldest: Revision = 0;
-  private readonly watchers = new Set<CacheWatcher>();
+  private readonly subscriptions = new Set<Subscription>();
+  /** Changes applied but not yet fanned out: they go out together once the current work is done. */
+  private pending: WatchEvent[] = [];
 
   constructor(store: Store, prefix: string, options: WatchCacheOptions = {}) {
     this.capacity = options.history ?? 1000;
     this.maxQueue = options.maxQueue ?? 1000;
+    this.logger = options.logger;
     this.cache = new PrefixCache(store, prefix, options.logger, this);
   }
 
@@ -42,7 +79,7 @@ export class WatchCache implements CacheListener {
 
   stop(): void {
     this.cache.stop();
-    for (const watcher of [...this.watchers]) watcher.finish();
+    for (const subscription of [...this.subscriptions]) subscription.end();
   }
 
   /** The cache's revision: lists and watches it serves are consistent at it. */
@@ -72,55 +109,129 @@ export class WatchCache implements CacheListener {
 
   relisted(_items: readonly KeyValue[], revision: Revision): void {
     this.history.length = 0;
+    this.pending = [];
     this.oldest = revision;
-    for (const watcher of [...this.watchers]) watcher.fail(StoreError.unavailable('the watch cache relisted; start the watch again from a fresh list'));
+    const error = StoreError.unavailable('the watch cache relisted; start the watch again from a fresh list');
+    for (const subscription of [...this.subscriptions]) subscription.end(error);
   }
 
   changed(event: WatchEvent): void {
     this.history.push(event);
     if (this.history.length > this.capacity) this.oldest = this.history.shift()?.revision ?? this.oldest;
-    for (const watcher of this.watchers) watcher.offer(event, this.maxQueue);
+    // The store hands over a commit's events one by one, each a few promise steps after the
+    // last: fanning them out at the next tick (after those steps) delivers the group at once.
+    if (this.pending.push(event) === 1) process.nextTick(() => this.fanOut());
+  }
+
+  private fanOut(): void {
+    const events = this.pending;
+    this.pending = [];
+    for (const subscription of this.subscriptions) subscription.offer(events, this.maxQueue);
   }
 
   /**
-   * Events under `prefix` (which must be inside the cache's prefix) after `fromRevision`;
-   * from the cache's current revision when unset. Replay and live events join without a
-   * gap: both happen synchronously here.
+   * Pushes the events under `prefix` (inside the cache's prefix) after `fromRevision` (the
+   * cache's current revision when unset) to `sink`. The recent events it asks for (those
+   * applied but not fanned out yet included) are delivered before this returns, and live
+   * ones follow without a gap or a repeat: the watch's position skips what it already had. A `fromRevision` before the cache's window ends the watch with
+   * `Compacted` before this returns.
+   */
+  subscribe(prefix: string, fromRevision: Revision | undefined, sink: WatchSink): CacheSubscription {
+    const from = fromRevision ?? this.cache.revision;
+    const subscription = new Subscription(prefix, from, sink, this.subscriptions, this.logger);
+    if (from < this.oldest) {
+      subscription.end(StoreError.compacted(from, this.oldest));
+      return subscription;
+    }
+    const recent = this.history.filter((event) => event.revision > from);
+    if (recent.length > 0) subscription.offer(recent, Number.MAX_SAFE_INTEGER);
+    if (!subscription.ended) this.subscriptions.add(subscription);
+    return subscription;
+  }
+
+  /**
+   * {@link subscribe} as an async iterator: the events after `fromRevision`, queued until read.
+   * It throws the error that ended the watch after the queued events, and completes when
+   * `signal` aborts or `return()` is called.
    */
   watch(prefix: string, options: { fromRevision?: Revision; signal?: AbortSignal } = {}): AsyncIterableIterator<WatchEvent> {
-    const from = options.fromRevision ?? this.cache.revision;
-    const watcher = new CacheWatcher(prefix, from, (w) => this.watchers.delete(w));
-    if (from < this.oldest) {
-      watcher.fail(StoreError.compacted(from, this.oldest));
-      return watcher;
-    }
-    for (const event of this.history) if (event.revision > from) watcher.offer(event, Number.MAX_SAFE_INTEGER);
-    this.watchers.add(watcher);
+    const watcher = new CacheWatcher();
+    watcher.subscription = this.subscribe(prefix, options.fromRevision, watcher);
     return watcher.endOn(options.signal);
   }
 
   get watcherCount(): number {
-    return this.watchers.size;
+    return this.subscriptions.size;
   }
 }
 
-class CacheWatcher extends WatchIterator {
+/** One watch's place in the fan-out: its key range, its position, its sink. */
+class Subscription implements CacheSubscription {
+  ended = false;
+
   constructor(
     private readonly prefix: string,
     private position: Revision,
-    private readonly onRelease: (watcher: CacheWatcher) => void,
-  ) {
-    super();
+    private readonly sink: WatchSink,
+    private readonly registry: Set<Subscription>,
+    private readonly logger: Logger | undefined,
+  ) {}
+
+  /** Delivers the events of `events` (in revision order) this watch has not had, then a flush. */
+  offer(events: readonly WatchEvent[], maxQueue: number): void {
+    let delivered = false;
+    try {
+      for (const event of events) {
+        if (event.revision <= this.position || !event.key.startsWith(this.prefix)) continue;
+        if (this.sink.backlog >= maxQueue) {
+          if (delivered) this.sink.flush();
+          this.end(StoreError.unavailable(`the watch fell more than ${maxQueue} events behind and was closed; watch again from revision ${this.position}`));
+          return;
+        }
+        this.position = event.revision;
+        this.sink.event(event);
+        delivered = true;
+      }
+      if (delivered) this.sink.flush();
+    } catch (error) {
+      // A sink breaking its contract must not stop the fan-out to the others.
+      this.logger?.error({ err: error instanceof Error ? error.message : String(error), prefix: this.prefix }, 'watch sink failed; closing the watch');
+      this.end(StoreError.unavailable('the watch failed', error));
+    }
   }
 
-  offer(event: WatchEvent, maxQueue: number): void {
-    if (event.revision <= this.position || !event.key.startsWith(this.prefix)) return;
-    if (this.queued >= maxQueue) {
-      this.fail(StoreError.unavailable(`the watch fell more than ${maxQueue} events behind and was closed; watch again from revision ${this.position}`));
-      return;
-    }
-    this.position = event.revision;
+  /** Ends the watch from the cache's side, telling the sink. */
+  end(error?: StoreError): void {
+    if (this.ended) return;
+    this.close();
+    this.sink.end(error);
+  }
+
+  close(): void {
+    this.ended = true;
+    this.registry.delete(this);
+  }
+}
+
+/** A pulled watch: a sink that queues events for an async iterator. */
+class CacheWatcher extends WatchIterator implements WatchSink {
+  subscription: CacheSubscription | undefined;
+
+  get backlog(): number {
+    return this.queued;
+  }
+
+  event(event: WatchEvent): void {
     this.push(event);
+  }
+
+  flush(): void {
+    // Each event is readable as soon as it is queued.
+  }
+
+  end(error?: StoreError): void {
+    if (error === undefined) this.finish();
+    else this.fail(error);
   }
 
   protected refill(): boolean {
@@ -128,6 +239,6 @@ class CacheWatcher extends WatchIterator {
   }
 
   protected release(): void {
-    this.onRelease(this);
+    this.subscription?.close();
   }
 }

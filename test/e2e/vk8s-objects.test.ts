@@ -182,6 +182,8 @@ describe('virtual cluster objects over HTTPS', () => {
     const expired = await watchEvents(h, `${CM}?watch=true&resourceVersion=1`, 1);
     assert.equal(expired[0]?.type, 'ERROR');
     assert.deepEqual([expired[0]?.object.code, expired[0]?.object.reason], [410, 'Expired']);
+    const namespaces = await watchEvents(h, `${BASE}/api/v1/namespaces?watch=true&timeoutSeconds=5`, 1);
+    assert.deepEqual(namespaces.map((e) => `${e.type} ${e.object.metadata.name}`), ['ADDED default'], 'the cluster\'s one namespace');
   });
 
   it('keeps tenants apart: the same cluster name in another tenant is another cluster; monitors cannot write', async () => {

@@ -1,6 +1,5 @@
 import { StatusError } from '../../apimachinery/errors/status-error.js';
 import { matchesQuery } from '../../registry/list.js';
-import type { KubeWatchEvent } from '../../registry/watch.js';
 import type { KubeObject } from '../object.js';
 import { sendObject } from './object-handlers.js';
 import { parseListQuery, parseWatchParameters, single } from './query.js';
@@ -49,9 +48,12 @@ export async function handleNamespaceWatch(r: ResourceRequest): Promise<void> {
   r.reply.hijack();
   await streamWatch(
     r.reply.raw,
-    async function* (signal): AsyncGenerator<KubeWatchEvent> {
-      if (fresh && matchesQuery(namespace, query, r.strategy)) yield { type: 'ADDED', object: namespace };
-      await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+    (sink) => {
+      if (fresh && matchesQuery(namespace, query, r.strategy)) {
+        sink.event({ type: 'ADDED', object: namespace });
+        sink.flush();
+      }
+      return { close: () => undefined };
     },
     { resource: r.resource, timeoutSeconds, table: table === undefined || r.deps.tables === undefined ? undefined : { format: r.deps.tables, request: table, now: () => r.deps.clock.now() } },
   );

@@ -1,7 +1,8 @@
 import { StatusError } from '../../apimachinery/errors/status-error.js';
 import type { ListQuery, ListResponse } from '../../registry/list.js';
 import type { ClusterRef } from '../../registry/strategy.js';
-import type { KubeWatchEvent, WatchQuery } from '../../registry/watch.js';
+import type { ClientWatch, KubeWatchSink, WatchSelection } from '../../registry/open-watch.js';
+import { parseResourceVersion } from '../../registry/list.js';
 import type { KubeObject } from '../object.js';
 import { sendObject } from './object-handlers.js';
 import { parseListQuery, parseWatchParameters, single } from './query.js';
@@ -16,7 +17,8 @@ import { streamWatch } from './watch-stream.js';
 export interface ClusterNodeSource {
   get(cluster: ClusterRef, name: string): Promise<KubeObject>;
   list(cluster: ClusterRef, query: ListQuery): Promise<ListResponse>;
-  watch(cluster: ClusterRef, query: WatchQuery): AsyncIterable<KubeWatchEvent>;
+  /** Opens a watch of the cluster's Nodes feeding `sink` (the registry's watch semantics). */
+  watch(cluster: ClusterRef, selection: WatchSelection, sink: KubeWatchSink): ClientWatch;
 }
 
 /** get (and `/status`), list and watch of `nodes` from a {@link ClusterNodeSource}; other verbs 405. */
@@ -50,8 +52,9 @@ async function nodeWatch(r: ResourceRequest, nodes: ClusterNodeSource): Promise<
   const named = r.info.name === undefined ? query : { ...query, fieldSelector: [...(query.fieldSelector ?? []), { field: 'metadata.name', operator: 'Equals' as const, value: r.info.name }] };
   const params = parseWatchParameters(r.query);
   const table = r.deps.tables?.requested(r.request.headers.accept, single(r.query, 'includeObject'));
+  if (named.resourceVersion !== undefined && named.resourceVersion !== '') parseResourceVersion(named.resourceVersion);
   r.reply.hijack();
-  await streamWatch(r.reply.raw, (signal) => nodes.watch(r.context.cluster, { ...named, signal, bookmarkIntervalMs: params.allowWatchBookmarks ? (r.deps.bookmarkIntervalMs ?? 60_000) : undefined }), {
+  await streamWatch(r.reply.raw, (sink) => nodes.watch(r.context.cluster, { ...named, bookmarkIntervalMs: params.allowWatchBookmarks ? (r.deps.bookmarkIntervalMs ?? 60_000) : undefined }, sink), {
     resource: r.resource,
     timeoutSeconds: params.timeoutSeconds ?? 1800 + Math.floor(Math.random() * 1800),
     table: table === undefined || r.deps.tables === undefined ? undefined : { format: r.deps.tables, request: table, now: () => r.deps.clock.now() },

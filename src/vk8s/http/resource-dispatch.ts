@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { StatusError } from '../../apimachinery/errors/status-error.js';
-import { watchObjects } from '../../registry/watch.js';
+import { parseResourceVersion } from '../../registry/list.js';
+import { openWatch } from '../../registry/open-watch.js';
 import { strategyFor } from '../kinds/index.js';
 import { handleNamespaceGet, handleNamespaceList, handleNamespaceWatch } from './namespace-handlers.js';
 import { nodeViewRequest } from './node-view-handlers.js';
@@ -84,19 +85,23 @@ async function handleWatch(r: ResourceRequest): Promise<void> {
   const named = r.info.name === undefined ? query : { ...query, fieldSelector: [...(query.fieldSelector ?? []), { field: 'metadata.name', operator: 'Equals' as const, value: r.info.name }] };
   const params = parseWatchParameters(r.query);
   const table = r.deps.tables?.requested(r.request.headers.accept, single(r.query, 'includeObject'));
+  // A malformed resourceVersion is a 400 Status, as kube-apiserver answers before it streams.
+  if (named.resourceVersion !== undefined && named.resourceVersion !== '') parseResourceVersion(named.resourceVersion);
   r.reply.hijack();
   await streamWatch(
     r.reply.raw,
-    (signal) =>
-      watchObjects(
+    (sink) =>
+      openWatch(
         { cache: store.cache, codec: store.codec, strategy: r.strategy, prefix: store.prefix(r.context.cluster) },
-        { ...named, signal, bookmarkIntervalMs: params.allowWatchBookmarks ? (r.deps.bookmarkIntervalMs ?? 60_000) : undefined },
+        { ...named, bookmarkIntervalMs: params.allowWatchBookmarks ? (r.deps.bookmarkIntervalMs ?? 60_000) : undefined },
+        sink,
       ),
     {
       resource: r.resource,
       timeoutSeconds: params.timeoutSeconds ?? 1800 + Math.floor(Math.random() * 1800),
       table: table === undefined || r.deps.tables === undefined ? undefined : { format: r.deps.tables, request: table, now: () => r.deps.clock.now() },
-      eventLine: (type, object) => store.codec.eventLine(type, object),
+      eventChunk: (type, object) => store.codec.eventChunk(type, object),
+      joinChunks: (chunks) => store.codec.joinChunks(chunks),
     },
   );
 }

@@ -1,8 +1,10 @@
 import type { ServerResponse } from 'node:http';
+import { frameChunk } from '../../registry/chunk-framing.js';
 import type { WatchEventType } from '../../registry/object-codec.js';
-import type { KubeWatchEvent } from '../../registry/watch.js';
+import type { ClientWatch, KubeWatchEvent, KubeWatchSink } from '../../registry/open-watch.js';
 import type { KubeObject } from '../object.js';
 import type { ResourceType } from '../resources.js';
+import { ChunkWriter } from './chunk-writer.js';
 import type { TableFormat, TableRequest } from './response-format.js';
 
 export interface WatchStreamOptions {
@@ -10,62 +12,101 @@ export interface WatchStreamOptions {
   readonly timeoutSeconds?: number;
   readonly table?: { readonly format: TableFormat; readonly request: TableRequest; readonly now: () => Date };
   /**
-   * The line (newline included) of an event with a stored object, when no Table is asked:
-   * the watch cache's shared objects are encoded once for all their watches. Default: each
-   * watch serializes its own.
+   * The line of an event with a stored object framed as an HTTP/1.1 chunk, when no Table is
+   * asked: the watch cache's shared objects are encoded once for all their watches
+   * (ObjectCodec.eventChunk). Default: each watch encodes its own.
    */
-  readonly eventLine?: (type: WatchEventType, object: KubeObject) => string | Buffer;
+  readonly eventChunk?: (type: WatchEventType, object: KubeObject) => Buffer;
+  /**
+   * Joins the chunks of a group of events into the one buffer written, ideally once for all
+   * the watches that get the same group (ObjectCodec.joinChunks). Default: Buffer.concat.
+   */
+  readonly joinChunks?: (chunks: readonly Buffer[]) => Buffer;
 }
 
 /**
  * Streams a watch the way kube-apiserver does: 200 with headers flushed at once, then one
  * `{"type","object"}` JSON per line (Table objects with one row when asked, column
  * definitions only in the first), until `timeoutSeconds`, the client going away, or the
- * events ending. Events are written as they come; a client that stops reading is closed
- * by the watch cache, not buffered without bound here.
+ * watch ending. `open` starts the watch with a sink this stream provides: events are
+ * written as the watch cache fans them out, synchronously, each as one chunk, and each group
+ * of them (a store commit's) in one write; a client that stops reading is closed by the watch
+ * cache (the sink's backlog), not buffered without bound here. Resolves when the stream has
+ * ended.
  */
-export async function streamWatch(response: ServerResponse, events: (signal: AbortSignal) => AsyncIterable<KubeWatchEvent>, options: WatchStreamOptions): Promise<void> {
-  const controller = new AbortController();
-  const stop = (): void => controller.abort();
-  response.on('close', stop);
-  const timer = options.timeoutSeconds === undefined ? undefined : setTimeout(stop, options.timeoutSeconds * 1000);
-  response.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-cache, private', 'transfer-encoding': 'chunked' });
-  response.flushHeaders();
-  let first = true;
-  const eventLine = options.eventLine ?? ((type: WatchEventType, object: KubeObject): string => `${JSON.stringify({ type, object })}\n`);
-  try {
-    for await (const event of events(controller.signal)) {
-      if (controller.signal.aborted) break;
-      let line: string | Buffer;
-      if (event.type === 'ERROR' || event.type === 'BOOKMARK') line = `${JSON.stringify({ type: event.type, object: event.object })}\n`;
-      else if (options.table === undefined) line = eventLine(event.type, event.object);
-      else {
-        line = `${JSON.stringify({ type: event.type, object: tableOf(event.object, options, first) })}\n`;
-        first = false;
-      }
-      if (!response.write(line)) await drained(response, controller.signal);
+export function streamWatch(response: ServerResponse, open: (sink: KubeWatchSink) => ClientWatch, options: WatchStreamOptions): Promise<void> {
+  return new Promise((resolve) => {
+    let watch: ClientWatch | undefined;
+    let finished = false;
+    const writer = new ChunkWriter(response);
+    const encode = new EventEncoder(options);
+    const held: Buffer[] = [];
+    const flush = (): void => {
+      if (held.length === 0) return;
+      if (!finished) writer.write(held, options.joinChunks);
+      held.length = 0;
+    };
+    const finish = (): void => {
+      if (finished) return;
+      flush(); // events given before the end are still sent
+      finished = true;
+      if (timer !== undefined) clearTimeout(timer);
+      response.off('close', finish);
+      watch?.close();
+      writer.close();
+      if (!response.writableEnded) response.end();
+      resolve();
+    };
+    response.on('close', finish);
+    const timer = options.timeoutSeconds === undefined ? undefined : setTimeout(finish, options.timeoutSeconds * 1000);
+    response.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-cache, private', 'transfer-encoding': 'chunked' });
+    response.flushHeaders();
+    try {
+      watch = open({
+        get backlog() {
+          return writer.backlog;
+        },
+        event: (event) => {
+          if (!finished) held.push(encode.chunk(event));
+        },
+        flush,
+        drained: () => writer.drained(),
+        end: finish,
+      });
+    } catch (error) {
+      finish();
+      throw error;
     }
-  } finally {
-    if (timer !== undefined) clearTimeout(timer);
-    response.off('close', stop);
-    if (!response.writableEnded) response.end();
+    flush(); // what the watch gave while opening, should it not have flushed
+    if (finished) watch.close();
+  });
+}
+
+/** A watch stream's encoding of events: the shared chunks of stored objects, or its own. */
+class EventEncoder {
+  private first = true;
+
+  constructor(private readonly options: WatchStreamOptions) {}
+
+  chunk(event: KubeWatchEvent): Buffer {
+    switch (event.type) {
+      case 'ERROR':
+      case 'BOOKMARK':
+        return line(event);
+      default: {
+        if (this.options.table === undefined) return this.options.eventChunk?.(event.type, event.object) ?? line(event);
+        const object = tableOf(event.object, this.options, this.first);
+        this.first = false;
+        return line({ type: event.type, object });
+      }
+    }
   }
 }
+
+const line = (event: { type: string; object: unknown }): Buffer => frameChunk(Buffer.from(`${JSON.stringify(event)}\n`));
 
 function tableOf(object: KubeObject, options: WatchStreamOptions, first: boolean): Record<string, unknown> {
   const table = options.table;
   if (table === undefined) return object;
   return table.format.render(options.resource, [object], { ...table.request, now: table.now(), noHeaders: !first, listMeta: { resourceVersion: object.metadata.resourceVersion } });
-}
-
-function drained(response: ServerResponse, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const done = (): void => {
-      response.off('drain', done);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    response.on('drain', done);
-    signal.addEventListener('abort', done, { once: true });
-  });
 }

@@ -1,0 +1,63 @@
+import type { ServerResponse } from 'node:http';
+import { chunkBody } from '../../registry/chunk-framing.js';
+
+/**
+ * Writes whole, already framed chunks of a chunked response whose headers are flushed.
+ *
+ * While the response owns its socket (always, except behind a pipelined response still being
+ * sent) a chunk goes to the socket as it is: one buffer, one TLS record. `response.write`
+ * would frame it again for each watch (a length string and three buffers joined per write,
+ * corked until the next tick), which costs a thousand watches of one event about as much as
+ * the encryption and the system calls; the chunks of stored objects are framed once for all
+ * watches (ObjectCodec.eventChunk). Without the socket the body goes through
+ * `response.write`, which queues it behind the pipelined response; the order of the chunks
+ * is kept either way. `response.end()` writes the last chunk as usual.
+ *
+ * Several chunks written together go out as one buffer (one TLS record up to 16 KiB, one
+ * system call). {@link backlog} counts the chunks written since the destination last asked
+ * to be drained.
+ */
+export class ChunkWriter {
+  private pending = 0;
+  private waiters: Array<() => void> = [];
+  private readonly onDrain = (): void => {
+    this.pending = 0;
+    this.wakeAll();
+  };
+
+  constructor(private readonly response: ServerResponse) {}
+
+  get backlog(): number {
+    return this.pending;
+  }
+
+  /** Writes `chunks` in order; `join` makes one buffer of several (default: Buffer.concat). */
+  write(chunks: readonly Buffer[], join: (chunks: readonly Buffer[]) => Buffer = (c) => Buffer.concat(c)): void {
+    const socket = this.response.socket;
+    let ok = true;
+    if (socket !== null) ok = socket.write(chunks.length === 1 ? (chunks[0] as Buffer) : join(chunks));
+    else for (const chunk of chunks) ok = this.response.write(chunkBody(chunk));
+    if (ok) return;
+    if (this.pending === 0) (socket ?? this.response).once('drain', this.onDrain);
+    this.pending += chunks.length;
+  }
+
+  /** Resolves once the chunks written so far have drained (or at once when they have). */
+  drained(): Promise<void> {
+    if (this.pending === 0) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  /** Stops waiting for drains; pending {@link drained} promises resolve. */
+  close(): void {
+    this.response.socket?.off('drain', this.onDrain);
+    this.response.off('drain', this.onDrain);
+    this.wakeAll();
+  }
+
+  private wakeAll(): void {
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const wake of waiters) wake();
+  }
+}
