@@ -134,4 +134,41 @@ describe('streamWatch', () => {
       await new Promise((resolve) => server.close(resolve));
     }
   });
+
+  it('streamWatch counts the events a client does not read as backlog, until the socket drains', async () => {
+    let sink: KubeWatchSink | undefined;
+    const server = await serve((response) =>
+      streamWatch(
+        response,
+        (s) => {
+          sink = s;
+          return { close: () => undefined };
+        },
+        { resource: configMaps },
+      ),
+    );
+    try {
+      const big = { ...object('big'), data: { blob: 'x'.repeat(64 * 1024) } };
+      let response: IncomingMessage | undefined;
+      get({ host: '127.0.0.1', port: server.port, path: '/watch' }, (res) => {
+        response = res;
+        res.pause();
+      });
+      await eventually(() => sink !== undefined && response !== undefined, 'the watch');
+      const watch = sink as KubeWatchSink;
+      for (let i = 0; i < 200 && watch.backlog < 3; i++) {
+        watch.event({ type: 'MODIFIED', object: big });
+        watch.flush();
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      assert.ok(watch.backlog >= 3, `events held while the client does not read (backlog ${watch.backlog})`);
+      const drained = watch.drained();
+      response?.resume();
+      await drained;
+      assert.equal(watch.backlog, 0);
+      response?.destroy();
+    } finally {
+      await server.close();
+    }
+  });
 });
