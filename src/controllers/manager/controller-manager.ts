@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import { hostname } from 'node:os';
 import type { Registry } from 'prom-client';
 import type { Logger } from '../../observability/logger.js';
@@ -71,6 +72,8 @@ export function defaultControllers(options: { cronJobTimers?: WorkQueueOptions }
 export async function startControllerManager(options: ControllerManagerOptions): Promise<ControllerManager> {
   const { logger, storage } = options;
   const lifetime = new AbortController();
+  // One signal ends every shared informer's cache watch: more listeners than Node's default warning level.
+  setMaxListeners(64, lifetime.signal);
   const informer = (group: string, resource: string): ObjectInformer => new ObjectInformer(storage.storeFor({ group, resource }) as GenericStore, logger.child({ informer: resource }));
   const informers: SharedInformers = {
     deployments: informer('apps', 'deployments'),
