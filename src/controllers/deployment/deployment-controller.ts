@@ -6,6 +6,7 @@ import { formatObjectKey } from '../runtime/object-key.js';
 import { controllerRefOf, ownerRefOfKind } from '../runtime/pod-state.js';
 import { startQueueController } from '../runtime/queue-controller.js';
 import { deploymentReconciler } from './deployment-reconciler.js';
+import { onlyStatusChanged } from './status-only-change.js';
 
 /**
  * The Deployment controller (see deploymentReconciler). A Deployment is synced when it
@@ -44,7 +45,12 @@ export function deploymentController(options: { workers?: number; replicaSetEven
         const ref = ownerRefOfKind(rs, 'Deployment');
         if (ref !== undefined) controller.enqueueAfter({ cluster, name: ref.name }, delayOf({ cluster, name: ref.name }));
       };
-      context.on.informer(deployments, (event) => controller.enqueue(event.key));
+      // The controller's own status writes come back as updates: they are coalesced like
+      // ReplicaSet events, not synced at once (a sync over thousands of sites would loop).
+      context.on.informer(deployments, (event) => {
+        if (event.type === 'updated' && onlyStatusChanged(event.old, event.object)) controller.enqueueAfter(event.key, delayOf(event.key));
+        else controller.enqueue(event.key);
+      });
       context.on.informer(replicaSets, (event) => {
         const ref = ownerRefOfKind(event.object, 'Deployment');
         if (event.type === 'added' && ref !== undefined) expectations.creationObserved(formatObjectKey({ cluster: event.key.cluster, name: ref.name }));
