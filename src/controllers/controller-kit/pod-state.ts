@@ -1,6 +1,7 @@
 import { POD_SITE_LABEL } from '../../sites/site-model.js';
 import type { PodSpec } from '../../vk8s/kinds/pod-spec-types.js';
 import type { KubeObject, OwnerReference } from '../../vk8s/object.js';
+import { isControlledBy as isControlledByUid } from '../runtime/pod-state.js';
 
 /** The parts of a core/v1 PodStatus the controllers read. */
 export interface PodStatusView {
@@ -24,20 +25,11 @@ export function podPhase(pod: KubeObject): string {
   return podStatusOf(pod).phase ?? '';
 }
 
-/** podutil.IsPodReady: condition Ready is True. */
-export function isPodReady(pod: KubeObject): boolean {
-  return (podStatusOf(pod).conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
-}
+export { controllerRefOf, isPodActive, isPodReady } from '../runtime/pod-state.js';
 
 /** Marked for deletion (graceful termination under way). */
 export function isTerminating(object: KubeObject): boolean {
   return object.metadata.deletionTimestamp !== undefined;
-}
-
-/** controller.IsPodActive: not finished and not being deleted. */
-export function isPodActive(pod: KubeObject): boolean {
-  const phase = podPhase(pod);
-  return phase !== 'Succeeded' && phase !== 'Failed' && !isTerminating(pod);
 }
 
 /** Container restarts of the pod (init containers included), as kube's job controller sums them. */
@@ -51,15 +43,9 @@ export function siteOf(object: KubeObject): string | undefined {
   return object.metadata.labels?.[POD_SITE_LABEL];
 }
 
-/** The owner reference with `controller: true`, if any. */
-export function controllerRefOf(object: KubeObject): OwnerReference | undefined {
-  return object.metadata.ownerReferences?.find((r) => r.controller === true);
-}
-
 /** Whether `object`'s controller is `owner` (same uid). */
 export function isControlledBy(object: KubeObject, owner: KubeObject): boolean {
-  const ref = controllerRefOf(object);
-  return ref !== undefined && ref.uid === owner.metadata.uid;
+  return isControlledByUid(object, owner.metadata.uid);
 }
 
 /** The controller reference a controller puts on what it creates (blocking foreground deletion, as kube). */

@@ -6,7 +6,7 @@ import { startControllerLoop } from '../controller-kit/controller-loop.js';
 import { watchDependents } from '../controller-kit/dependent-events.js';
 import { Expectations } from '../controller-kit/expectations.js';
 import { ObjectWriter } from '../controller-kit/object-writer.js';
-import type { PodTemplateFor } from '../controller-kit/pod-template-for.js';
+import type { PodTemplateFor } from '../../placement/pod-template-for.js';
 import type { EventRecorder } from '../events/event-recorder.js';
 import type { Informer } from '../runtime/object-informer.js';
 import type { WorkQueueOptions } from '../work-queue.js';

@@ -8,7 +8,7 @@ import { specOf, statusOf, type JobSpec } from '../../vk8s/kinds/workload-types.
 import { jsonEqual, type KubeObject } from '../../vk8s/object.js';
 import type { Expectations } from '../controller-kit/expectations.js';
 import type { ObjectWriter } from '../controller-kit/object-writer.js';
-import type { PodTemplateFor } from '../controller-kit/pod-template-for.js';
+import type { PodTemplateFor } from '../../placement/pod-template-for.js';
 import { isControlledBy, isPodReady, isTerminating, podPhase, restartCount, siteOf } from '../controller-kit/pod-state.js';
 import { formatSiteStatus, readSiteStatus, withSiteStatus } from '../controller-kit/site-status.js';
 import type { EventRecorder } from '../events/event-recorder.js';

@@ -1,22 +1,16 @@
 import type { Logger } from '../../observability/logger.js';
-import type { PlacedSite } from '../../placement/placed-site.js';
+import type { PodTemplateFor } from '../../placement/pod-template-for.js';
 import type { PlacementView } from '../../placement/placement-view.js';
 import type { ClusterRef } from '../../registry/strategy.js';
 import type { Clock } from '../../server/clock.js';
 import type { SiteInventory } from '../../sites/site-inventory.js';
 import type { VirtualClusterStorage } from '../../vk8s/cluster-storage.js';
-import type { PodTemplateSpec } from '../../vk8s/kinds/pod-spec-types.js';
-import type { KubeObject } from '../../vk8s/object.js';
 import type { EventRecorder } from '../events/event-recorder.js';
 import type { InformerHandler, ObjectInformer } from '../runtime/object-informer.js';
 import type { ControllerMetrics } from './controller-metrics.js';
 
-/**
- * The pod template a workload runs on `site` (flavors, site env and label applied): the
- * placement task's factory over SitePodTemplate. May throw (an unresolvable flavor): the
- * controller then records FailedCreate.
- */
-export type PodTemplateFor = (cluster: ClusterRef, workload: KubeObject, template: PodTemplateSpec, site: PlacedSite) => PodTemplateSpec;
+/** The pod template a workload runs on a site (placement's factory; a throw becomes FailedCreate). */
+export type { PodTemplateFor };
 
 /** The shared informers of the controller manager (one per resource, shared by every controller). */
 export interface SharedInformers {

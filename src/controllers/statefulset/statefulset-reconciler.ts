@@ -6,7 +6,7 @@ import { specOf, statusOf, type StatefulSetSpec } from '../../vk8s/kinds/workloa
 import { jsonEqual, type KubeObject } from '../../vk8s/object.js';
 import type { Expectations } from '../controller-kit/expectations.js';
 import { hasReason, type ObjectWriter } from '../controller-kit/object-writer.js';
-import type { PodTemplateFor } from '../controller-kit/pod-template-for.js';
+import type { PodTemplateFor } from '../../placement/pod-template-for.js';
 import { isControlledBy, isPodReady, isTerminating, podPhase, siteOf } from '../controller-kit/pod-state.js';
 import { formatSiteStatus, withSiteStatus } from '../controller-kit/site-status.js';
 import type { EventRecorder } from '../events/event-recorder.js';

@@ -13,7 +13,7 @@ import type { PodTemplateSpec } from '../../../vk8s/kinds/pod-spec-types.js';
 import { cloneObject, type KubeObject } from '../../../vk8s/object.js';
 import type { EventRecorder } from '../../events/event-recorder.js';
 import { ObjectInformer } from '../../runtime/object-informer.js';
-import type { PodTemplateFor } from '../pod-template-for.js';
+import type { PodTemplateFor } from '../../../placement/pod-template-for.js';
 
 /** Test doubles and a memory-store world for controller tests (never used outside tests). */
 
