@@ -28,6 +28,8 @@ import { createEventRecorder } from '../controllers/events/event-recorder.js';
 import { defaultControllers, startControllerManager } from '../controllers/manager/controller-manager.js';
 import type { Scheduler } from '../controllers/work-queue.js';
 import { garbageCollectorController } from '../controllers/manager/garbage-collector-controller.js';
+import { clusterSiteStatusController } from '../controllers/cluster-site-status/cluster-site-status-controller.js';
+import { virtualK8sStatusWriter } from '../controllers/cluster-site-status/virtual-k8s-status-writer.js';
 import { PlacementEngine } from '../placement/placement-engine.js';
 import { createPodTemplateFor } from '../placement/pod-template-for.js';
 import { VirtualClusterStorage } from '../vk8s/cluster-storage.js';
@@ -206,9 +208,11 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     const events = createEventRecorder({ storage: clusters, clock, logger });
     const placement = new PlacementEngine({ index: placementIndex, siteStates: sitePlane.inventory, recorder: events, logger });
     sitePlane.registerRoutes(app, { placement });
-    const starters = [...defaultControllers(options.clockTimers === undefined ? {} : { cronJobTimers: options.clockTimers }), garbageCollectorController({ metrics: metrics.registry })].filter(
-      (c) => options.controllers?.includes(c.name) ?? true,
-    );
+    const starters = [
+      ...defaultControllers(options.clockTimers === undefined ? {} : { cronJobTimers: options.clockTimers }),
+      garbageCollectorController({ metrics: metrics.registry }),
+      clusterSiteStatusController({ writer: virtualK8sStatusWriter(registry) }),
+    ].filter((c) => options.controllers?.includes(c.name) ?? true);
     // No controllers asked for: this server does not even campaign (tests that run their own manager).
     if (starters.length > 0) {
       const controllers = await startControllerManager({
