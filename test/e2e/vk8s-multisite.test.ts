@@ -55,6 +55,18 @@ describe('vK8s across three sites through kubectl', () => {
       're-a': { replicas: 2, updatedReplicas: 2, readyReplicas: 2, availableReplicas: 2 },
       're-b': { replicas: 2, updatedReplicas: 2, readyReplicas: 2, availableReplicas: 2 },
     });
+    // The virtual cluster's own breakdown: its virtual_k8s object's status, through the config API.
+    const breakdown = await waitFor('the virtual_k8s status counts 4 ready pods on two sites', async () => {
+      const answer = await env.h.call('GET', '/api/config/namespaces/default/virtual_k8ss/vk1');
+      const entry = answer.json<{ status: Array<Record<string, unknown>> }>().status.find((e) => e['per_site'] !== undefined);
+      return entry?.['ready'] === 4 ? entry : undefined;
+    });
+    assert.deepEqual(breakdown, {
+      pods: 4,
+      ready: 4,
+      sites: 2,
+      per_site: { 're-a': { pods: 2, ready: 2, pending: 0, failed: 0 }, 're-b': { pods: 2, ready: 2, pending: 0, failed: 0 } },
+    });
     for (const c of env.clients) {
       const rows = parseTable(await env.ok(c, ['get', 'pods', '-l', 'app=web', '-o', 'wide']));
       assert.deepEqual(rows.map((r) => [r['NODE'], r['STATUS'], r['READY']]).sort(), [
