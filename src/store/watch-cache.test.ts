@@ -189,4 +189,40 @@ describe('watch cache subscriptions', () => {
     assert.equal(healthy.ended, 'stopped');
     await store.close();
   });
+  it('after an expensive fan-out waits as long before the next, so the events of that pause reach a watch in one flush', async () => {
+    const store = openMemoryStore();
+    const cache = new WatchCache(store, '/r/');
+    await cache.start();
+    const groups: number[][] = [];
+    let current: number[] = [];
+    let slow = true;
+    const sink: WatchSink = {
+      backlog: 0,
+      event: (event) => void current.push(event.revision),
+      flush: () => {
+        groups.push(current);
+        current = [];
+        // The first fan-out costs 20 ms (as a thousand TLS writes would).
+        const until = performance.now() + (slow ? 20 : 0);
+        slow = false;
+        while (performance.now() < until);
+      },
+      end: () => undefined,
+    };
+    cache.subscribe('/r/', cache.revision, sink);
+    const a = await store.create('/r/a', '1');
+    await eventually(() => groups.length === 1);
+    // Two commits, a turn of the event loop apart: without pacing each is its own fan-out.
+    const b = await store.create('/r/b', '1');
+    await new Promise((resolve) => setImmediate(resolve));
+    const c = await store.create('/r/c', '1');
+    await eventually(() => groups.flat().length === 3);
+    assert.deepEqual(groups, [[a.modRevision], [b.modRevision, c.modRevision]]);
+    // A cheap fan-out does not pace: the next commit goes out on its own at once.
+    const d = await store.create('/r/d', '1');
+    await eventually(() => groups.length === 3);
+    assert.deepEqual(groups[2], [d.modRevision]);
+    cache.stop();
+    await store.close();
+  });
 });

@@ -12,6 +12,9 @@ export interface WatchCacheOptions {
   readonly logger?: Logger;
 }
 
+/** A fan-out taking longer than this (ms) makes the next one wait as long. */
+const PACING_THRESHOLD_MS = 2;
+
 /**
  * The consumer of a {@link WatchCache.subscribe} watch: called synchronously, in revision
  * order (no promise or queue per event and watcher). The changes the cache applies in one go
@@ -64,6 +67,8 @@ export class WatchCache implements CacheListener {
   private readonly subscriptions = new Set<Subscription>();
   /** Changes applied but not yet fanned out: they go out together once the current work is done. */
   private pending: WatchEvent[] = [];
+  /** `performance.now()` before which the next fan-out waits (after an expensive one). */
+  private nextFanOutAt = 0;
 
   constructor(store: Store, prefix: string, options: WatchCacheOptions = {}) {
     this.capacity = options.history ?? 1000;
@@ -118,15 +123,32 @@ export class WatchCache implements CacheListener {
   changed(event: WatchEvent): void {
     this.history.push(event);
     if (this.history.length > this.capacity) this.oldest = this.history.shift()?.revision ?? this.oldest;
+    if (this.pending.push(event) > 1) return;
     // The store hands over a commit's events one by one, each a few promise steps after the
     // last: fanning them out at the next tick (after those steps) delivers the group at once.
-    if (this.pending.push(event) === 1) process.nextTick(() => this.fanOut());
+    // After an expensive fan-out the next one waits as long as that one took (see fanOut).
+    const wait = this.nextFanOutAt - performance.now();
+    if (wait <= 0) process.nextTick(() => this.fanOut());
+    else setTimeout(() => this.fanOut(), wait).unref();
   }
 
+  /**
+   * Hands the pending events to every watch: one flush (one socket write) per watch. A fan-out
+   * to many watches is costly (about 10 µs per TLS socket write, so 10 ms for 1,000 watches);
+   * when one took longer than {@link PACING_THRESHOLD_MS}, the next waits at least as long
+   * again. Delivery then never holds more than half of the event loop (requests, the store's
+   * commits and timers keep the rest), and the events of that pause go out together, one
+   * write per watch — so under a write rate the fan-out cannot keep up with one event at a
+   * time, latency stays near twice one fan-out instead of growing with the backlog.
+   */
   private fanOut(): void {
     const events = this.pending;
     this.pending = [];
+    const started = performance.now();
     for (const subscription of this.subscriptions) subscription.offer(events, this.maxQueue);
+    const ended = performance.now();
+    const took = ended - started;
+    this.nextFanOutAt = took > PACING_THRESHOLD_MS ? ended + took : 0;
   }
 
   /**
