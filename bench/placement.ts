@@ -138,6 +138,27 @@ function rawSqliteSeconds(dir: string, writes: number): number {
   return seconds;
 }
 
+/**
+ * The rollout's durable writes by what they wrote (`/vk8s/core/pods`, `/vk8s/core/events`,
+ * `/config`, …), read from the control plane's SQLite log (rows above `after`; compaction
+ * keeps a key's newest row, so superseded rows of a busy key may be missing — a lower bound).
+ */
+function writesByKind(home: string, after: number): string {
+  const db = new Database(join(home, 'store', 'edgeplane.db'), { readonly: true, fileMustExist: true });
+  try {
+    const rows = db.prepare<[number], { name: string }>('SELECT name FROM kv WHERE id > ?').all(after);
+    const counts = new Map<string, number>();
+    for (const { name } of rows) {
+      const parts = name.split('/');
+      const kind = parts[1] === 'vk8s' ? parts.slice(0, 4).join('/') : parts.slice(0, 3).join('/');
+      counts.set(kind, (counts.get(kind) ?? 0) + 1);
+    }
+    return [...counts].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k} ${n}`).join(', ');
+  } finally {
+    db.close();
+  }
+}
+
 interface Figures {
   readonly sites: number;
   readonly rolloutSeconds: number;
@@ -209,6 +230,7 @@ async function runOne(sites: number, o: Options): Promise<Figures> {
     const rolloutSeconds = (nowMs() - t0) / 1000;
     const samples = await during.stop();
     const writes = (await currentRevision(api)) - before;
+    progress(`writes by kind: ${writesByKind(home, before)}`);
     const rss = peakRss(server.child.pid ?? 0);
     progress(`raw SQLite baseline: ${writes} durable writes`);
     const rawSeconds = rawSqliteSeconds(home, writes);
