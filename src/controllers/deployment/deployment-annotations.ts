@@ -8,9 +8,13 @@ const ROLLBACK_TO = 'deprecated.deployment.rollback.to';
 /** kube's limit on the length of the revision-history annotation. */
 const MAX_REVISION_HISTORY_CHARS = 2000;
 
-/** Deployment annotations never copied to its ReplicaSets (kube's skip list, and the platform's per-site status). */
-export function isSkippedAnnotation(key: string, siteStatusAnnotation: string): boolean {
-  return key === LAST_APPLIED || key === REVISION_ANNOTATION || key === REVISION_HISTORY_ANNOTATION || key === DESIRED_REPLICAS_ANNOTATION || key === MAX_REPLICAS_ANNOTATION || key === ROLLBACK_TO || key === siteStatusAnnotation;
+/**
+ * Deployment annotations never copied to its ReplicaSets: kube's skip list, and `platform`,
+ * the ones the platform's controller writes on the Deployment itself (the per-site status —
+ * copied, every change of it would rewrite every site's ReplicaSet).
+ */
+export function isSkippedAnnotation(key: string, platform: ReadonlySet<string>): boolean {
+  return key === LAST_APPLIED || key === REVISION_ANNOTATION || key === REVISION_HISTORY_ANNOTATION || key === DESIRED_REPLICAS_ANNOTATION || key === MAX_REPLICAS_ANNOTATION || key === ROLLBACK_TO || platform.has(key);
 }
 
 /**
@@ -19,9 +23,9 @@ export function isSkippedAnnotation(key: string, siteStatusAnnotation: string): 
  * `revision` when lower — a ReplicaSet brought back by a rollback keeps its earlier numbers
  * in `revision-history` (comma-separated, oldest dropped past 2000 characters).
  */
-export function newReplicaSetAnnotations(current: Readonly<Record<string, string>>, deployment: Readonly<Record<string, string>>, revision: number, siteStatusAnnotation: string): Record<string, string> {
+export function newReplicaSetAnnotations(current: Readonly<Record<string, string>>, deployment: Readonly<Record<string, string>>, revision: number, platform: ReadonlySet<string>): Record<string, string> {
   const next: Record<string, string> = { ...current };
-  for (const [key, value] of Object.entries(deployment)) if (!isSkippedAnnotation(key, siteStatusAnnotation)) next[key] = value;
+  for (const [key, value] of Object.entries(deployment)) if (!isSkippedAnnotation(key, platform)) next[key] = value;
   const previous = current[REVISION_ANNOTATION];
   const previousNumber = previous === undefined ? 0 : Number(previous) || 0;
   if (previousNumber < revision) {

@@ -1,3 +1,4 @@
+import { SITE_STATUS_ANNOTATION } from '../../sites/site-model.js';
 import { sum, type RsView } from './replica-set-view.js';
 import { conditionOf, newCondition, REASONS, removeCondition, setCondition, type DeploymentCondition } from './deployment-conditions.js';
 import { maxUnavailableOf, type RolloutStrategy } from './rollout-math.js';
@@ -37,6 +38,8 @@ export function siteCounts(share: SiteShare): SiteCounts {
 
 /** Set beside `svc.io/site-status` when sites were left out of it: how many. */
 export const SITE_STATUS_OMITTED_ANNOTATION = 'svc.io/site-status-omitted';
+/** The annotations the Deployment controller writes on the Deployment (never copied to its ReplicaSets). */
+export const SITE_STATUS_ANNOTATIONS: ReadonlySet<string> = new Set([SITE_STATUS_ANNOTATION, SITE_STATUS_OMITTED_ANNOTATION]);
 /** The most the per-site breakdown may take (kube allows 256 KiB of annotations in all). */
 export const SITE_STATUS_MAX_BYTES = 128 * 1024;
 

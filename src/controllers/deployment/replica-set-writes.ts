@@ -1,12 +1,13 @@
 import { StatusError } from '../../apimachinery/errors/status-error.js';
 import type { GenericStore, RequestScope } from '../../registry/generic-store.js';
-import { POD_SITE_LABEL, SITE_STATUS_ANNOTATION } from '../../sites/site-model.js';
+import { POD_SITE_LABEL } from '../../sites/site-model.js';
 import type { LabelSelector } from '../../vk8s/kinds/pod-spec-types.js';
 import type { DeploymentSpec, ReplicaSetSpec } from '../../vk8s/kinds/workload-types.js';
 import { specOf } from '../../vk8s/kinds/workload-types.js';
 import type { KubeObject } from '../../vk8s/object.js';
 import type { EventRecorder } from '../events/event-recorder.js';
 import { isOwnedBy } from '../runtime/pod-state.js';
+import { SITE_STATUS_ANNOTATIONS } from './deployment-status.js';
 import { isSkippedAnnotation, newReplicaSetAnnotations, replicasAnnotations, REVISION_ANNOTATION } from './deployment-annotations.js';
 import { POD_TEMPLATE_HASH_LABEL, podTemplateHash } from './pod-template-hash.js';
 import { sameTemplate } from './site-groups.js';
@@ -47,14 +48,14 @@ export async function createReplicaSet(
   const name = `${deployment.metadata.name ?? ''}-${hash}`;
   const templateLabels = { ...(template.metadata?.labels ?? {}), [POD_TEMPLATE_HASH_LABEL]: hash };
   const annotations: Record<string, string> = {};
-  for (const [key, value] of Object.entries(deployment.metadata.annotations ?? {})) if (!isSkippedAnnotation(key, SITE_STATUS_ANNOTATION)) annotations[key] = value;
+  for (const [key, value] of Object.entries(deployment.metadata.annotations ?? {})) if (!isSkippedAnnotation(key, SITE_STATUS_ANNOTATIONS)) annotations[key] = value;
   const rs: KubeObject = {
     apiVersion: 'apps/v1',
     kind: 'ReplicaSet',
     metadata: {
       name,
       labels: { ...templateLabels, [POD_SITE_LABEL]: site },
-      annotations: { ...newReplicaSetAnnotations(annotations, {}, revision, SITE_STATUS_ANNOTATION), ...replicasAnnotations(spec.replicas ?? 0, maxReplicas) },
+      annotations: { ...newReplicaSetAnnotations(annotations, {}, revision, SITE_STATUS_ANNOTATIONS), ...replicasAnnotations(spec.replicas ?? 0, maxReplicas) },
       ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: deployment.metadata.name ?? '', uid: deployment.metadata.uid ?? '', controller, blockOwnerDeletion: true }],
     },
     spec: {
@@ -95,7 +96,7 @@ export async function syncNewReplicaSet(target: WriteTarget, rs: KubeObject, rev
   const minReady = spec.minReadySeconds;
   if (!annotationsNeedSync(rs.metadata.annotations ?? {}, target.deployment.metadata.annotations ?? {}, revision) && (specOf<ReplicaSetSpec>(rs).minReadySeconds ?? 0) === (minReady ?? 0)) return rs;
   return writeReplicaSet(target, rs, (current) => {
-    current.metadata.annotations = newReplicaSetAnnotations(current.metadata.annotations ?? {}, target.deployment.metadata.annotations ?? {}, revision, SITE_STATUS_ANNOTATION);
+    current.metadata.annotations = newReplicaSetAnnotations(current.metadata.annotations ?? {}, target.deployment.metadata.annotations ?? {}, revision, SITE_STATUS_ANNOTATIONS);
     const { minReadySeconds: _old, ...rest } = specOf<ReplicaSetSpec>(current);
     current.spec = minReady === undefined ? rest : { ...rest, minReadySeconds: minReady };
   });
@@ -104,7 +105,7 @@ export async function syncNewReplicaSet(target: WriteTarget, rs: KubeObject, rev
 /** Whether {@link newReplicaSetAnnotations} would change anything (without building it: syncs run per site, often). */
 function annotationsNeedSync(current: Readonly<Record<string, string>>, deployment: Readonly<Record<string, string>>, revision: number): boolean {
   if ((Number(current[REVISION_ANNOTATION] ?? '0') || 0) < revision) return true;
-  for (const [key, value] of Object.entries(deployment)) if (current[key] !== value && !isSkippedAnnotation(key, SITE_STATUS_ANNOTATION)) return true;
+  for (const [key, value] of Object.entries(deployment)) if (current[key] !== value && !isSkippedAnnotation(key, SITE_STATUS_ANNOTATIONS)) return true;
   return false;
 }
 

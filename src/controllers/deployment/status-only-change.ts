@@ -1,10 +1,9 @@
-import { SITE_STATUS_ANNOTATION } from '../../sites/site-model.js';
 import { jsonEqual, type KubeObject } from '../../vk8s/object.js';
 import { REVISION_ANNOTATION } from './deployment-annotations.js';
-import { SITE_STATUS_OMITTED_ANNOTATION } from './deployment-status.js';
+import { SITE_STATUS_ANNOTATIONS } from './deployment-status.js';
 
 /** Annotations the Deployment controller writes itself (with the status, through /status). */
-const CONTROLLER_ANNOTATIONS: ReadonlySet<string> = new Set([SITE_STATUS_ANNOTATION, SITE_STATUS_OMITTED_ANNOTATION, REVISION_ANNOTATION]);
+const CONTROLLER_ANNOTATIONS: ReadonlySet<string> = new Set([...SITE_STATUS_ANNOTATIONS, REVISION_ANNOTATION]);
 
 function userAnnotations(object: KubeObject): Record<string, string> {
   return Object.fromEntries(Object.entries(object.metadata.annotations ?? {}).filter(([key]) => !CONTROLLER_ANNOTATIONS.has(key)));

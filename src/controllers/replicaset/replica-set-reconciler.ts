@@ -147,7 +147,11 @@ export function replicaSetReconciler(context: ControllerContext, expectations: E
       ...(failure === undefined ? {} : { failure }),
       now: clock.now(),
     });
-    if (!semanticEqual(status, rs.status)) {
+    // Pods this sync created or deleted are not in the informer yet: the status would count
+    // the old set and be rewritten as soon as they show up (whose events requeue this
+    // ReplicaSet). Write it then, once — unless there is a failure to report now.
+    const inFlight = failure === undefined && !expectations.satisfied(queueKey);
+    if (!inFlight && !semanticEqual(status, rs.status)) {
       await replicaSets.update(
         scope,
         key.name,
