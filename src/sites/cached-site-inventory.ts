@@ -30,6 +30,8 @@ export class CachedSiteInventory implements SiteInventory {
   private readonly configs: PrefixCache;
   private readonly states = new Map<string, { readonly ref: SiteObjectRef; readonly state: SiteState | undefined }>();
   private readonly nodes = new Map<string, Map<string, KubeObject>>();
+  /** Sites whose config object this process saw deleted (and not recreated) since it started. */
+  private readonly deletedObjects = new Set<string>();
   private readonly claimMemo = new WeakMap<KeyValue, SiteClaim>();
   private readonly handlers: Array<(site: string) => void> = [];
   private readonly controller = new AbortController();
@@ -57,8 +59,10 @@ export class CachedSiteInventory implements SiteInventory {
       changed: (event) => {
         const ref = siteObjectKey(event.key);
         if (ref === undefined) return;
-        if (event.type === 'DELETED') this.states.delete(ref.name);
-        else this.putConfig(event.kv);
+        if (event.type === 'DELETED') {
+          this.states.delete(ref.name);
+          this.deletedObjects.add(ref.name);
+        } else this.putConfig(event.kv);
         this.announceAll([ref.name]);
       },
     });
@@ -94,6 +98,20 @@ export class CachedSiteInventory implements SiteInventory {
   /** Where the site's config object is, when it exists. */
   objectOf(site: string): SiteObjectRef | undefined {
     return this.states.get(site)?.ref;
+  }
+
+  /**
+   * Whether the site's config object was deleted while this process watched (and has not
+   * come back): the site is to be decommissioned. A site being registered has a claim but no
+   * object yet, which is why the deletion itself is what counts.
+   */
+  objectDeleted(site: string): boolean {
+    return this.deletedObjects.has(site) && !this.states.has(site);
+  }
+
+  /** The site was decommissioned: its deletion is handled. */
+  forgetDeletion(site: string): void {
+    this.deletedObjects.delete(site);
   }
 
   /** The site's claim: owner tenant, type, agent, quota. */

@@ -1,24 +1,17 @@
 import { runWorkers } from '../controllers/run-workers.js';
 import { WorkQueue, type WorkQueueOptions } from '../controllers/work-queue.js';
-import type { Logger } from '../observability/logger.js';
-import type { GenericStore } from '../registry/generic-store.js';
 import { rfc3339Seconds } from '../registry/deletion.js';
 import { StatusError } from '../apimachinery/errors/status-error.js';
 import type { Clock } from '../server/clock.js';
 import type { CachedSiteInventory } from './cached-site-inventory.js';
-import type { PodsBySite } from './pods-by-site.js';
 import type { SiteConfigObjects } from './site-config-objects.js';
+import { decommissionSite, type SiteDecommissionDependencies } from './site-decommission.js';
 import { nextSiteState, nodeWithReachability, podStatusNotReady } from './site-lifecycle.js';
-import type { SiteNodeStore } from './site-node-store.js';
 
-export interface NodeLifecycleDependencies {
+export interface NodeLifecycleDependencies extends SiteDecommissionDependencies {
   readonly inventory: CachedSiteInventory;
   readonly objects: SiteConfigObjects;
-  readonly nodes: SiteNodeStore;
-  readonly pods: GenericStore;
-  readonly podsBySite: PodsBySite;
   readonly clock: Clock;
-  readonly logger: Logger;
   readonly workers?: number;
   readonly queue?: WorkQueueOptions;
 }
@@ -37,7 +30,8 @@ export const NODE_CONTROLLER_MANAGER = 'node-controller';
  * Without a lease key (its agent stopped heartbeating for the grace period) the site object
  * goes FAILED, its Nodes' conditions Unknown (NodeStatusUnknown) with unreachable taints, and
  * its pods' Ready and ContainersReady False; with one, ONLINE and Ready again (pods are left
- * to the agent, which reposts their status, as kubelet does). Every server runs it: its
+ * to the agent, which reposts their status, as kubelet does). A site whose config object is
+ * deleted is decommissioned (site-decommission.ts). Every server runs it: its
  * writes are idempotent and conditioned.
  */
 export function startNodeLifecycleController(deps: NodeLifecycleDependencies): NodeLifecycleController {
@@ -47,7 +41,8 @@ export function startNodeLifecycleController(deps: NodeLifecycleDependencies): N
 
   const reconcile = async (site: string): Promise<void> => {
     const claim = deps.inventory.claimOf(site);
-    if (claim === undefined) return;
+    if (claim === undefined) return deps.inventory.forgetDeletion(site);
+    if (deps.inventory.objectDeleted(site)) return decommissionSite(deps, site, claim);
     const heartbeating = deps.inventory.leaseOf(site) !== undefined;
     const now = rfc3339Seconds(deps.clock.now());
     const object = deps.inventory.objectOf(site);

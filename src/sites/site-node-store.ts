@@ -53,6 +53,16 @@ export class SiteNodeStore {
     }
   }
 
+  /** Deletes every Node of the site (it was decommissioned). */
+  async removeAll(owner: string, site: string): Promise<void> {
+    const listed = await this.deps.store.list(siteNodesPrefix(owner, site));
+    for (const kv of listed.items) {
+      await this.deps.store.delete(kv.key).catch((error: unknown) => {
+        if (!isStoreError(error, 'KeyNotFound')) throw error;
+      });
+    }
+  }
+
   /** Rewrites one Node with `compute` (undefined: no change) under compare-and-swap. */
   async update(owner: string, site: string, name: string, compute: (node: KubeObject) => KubeObject | undefined): Promise<void> {
     const { store, codec } = this.deps;

@@ -300,4 +300,31 @@ describe('site plane over HTTPS', () => {
     assert.equal(res.status, 410, res.body);
     assert.equal(res.json()['reason'], 'Expired');
   });
+  it('deleting a site\'s config object decommissions it: agent record, lease, Nodes and bound pods go, and the name is free again', async () => {
+    const token = (await h.call('POST', '/api/sites/v1/tokens', { token: h.adminToken, body: { type: 'CUSTOMER_EDGE' } })).json<{ token: string }>().token;
+    const keys = await agentKeys();
+    const register = (): Promise<{ status: number; body: string }> =>
+      h.call('POST', '/api/sites/v1/register', { bearer: token, body: { agent: 'agent-d', csr: keys.csr, sites: [{ name: 'edge-d', type: 'CUSTOMER_EDGE', nodes: [{ name: 'n0', cpu: '2', memory: '4Gi' }] }] } });
+    const registered = await register();
+    assert.equal(registered.status, 200, registered.body);
+    await eventually(() => h.sitePlane.inventory.nodesOf('edge-d').length, (n) => n === 1, 'Nodes of edge-d');
+    const pods = h.storage.storeFor({ group: '', resource: 'pods' });
+    assert.ok(pods !== undefined);
+    const bound = pod('web-d', 'edge-d', 'edge-d-n0');
+    pods.strategy.defaults(bound);
+    await pods.create({ cluster: CLUSTER, dryRun: false, fieldManager: 'test' }, bound);
+
+    const deleted = await h.call('DELETE', '/api/config/namespaces/system/sites/edge-d', { token: h.adminToken });
+    assert.equal(deleted.status, 200, deleted.body);
+    await eventually(() => h.store.get('/sites/sites/edge-d'), (claim) => claim === undefined, 'claim of edge-d');
+    assert.deepEqual(h.sitePlane.inventory.nodesOf('edge-d'), []);
+    assert.equal(await h.store.get('/sites/leases/edge-d'), undefined);
+    await assert.rejects(pods.get(CLUSTER, 'web-d'), (error: Error & { reason?: string }) => error.reason === 'NotFound');
+    const record = await h.store.get('/sites/agents/agent-d');
+    assert.deepEqual((JSON.parse(record?.value ?? '{}') as { sites: string[] }).sites, []);
+    // Registering the same name again makes the site anew.
+    assert.equal((await register()).status, 200);
+    assert.equal((await h.call('GET', '/api/config/namespaces/system/sites/edge-d', { token: h.adminToken })).status, 200);
+    await eventually(() => h.sitePlane.inventory.nodesOf('edge-d').length, (n) => n === 1, 'Nodes of edge-d again');
+  });
 });

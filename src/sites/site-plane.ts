@@ -107,7 +107,7 @@ export async function startSitePlane(deps: SitePlaneDependencies): Promise<SiteP
   const leases = new AgentLeases({ store, agents, inventory, graceSeconds: deps.graceSeconds ?? 40, logger });
   const tokens = new TokenService({ store, clock, caPin: caPin(deps.ca.certificate), publicUrl: deps.publicUrl });
   const registrar = new SiteRegistrar({ store, clock, logger, tokens, certificates: agentCertificateIssuer(deps.ca), objects, nodes, agents, inventory, leases, caPem: deps.ca.certificate });
-  const controller = startNodeLifecycleController({ inventory, objects, nodes, pods, podsBySite, clock, logger });
+  const controller = startNodeLifecycleController({ store, agents, inventory, objects, nodes, pods, podsBySite, clock, logger });
 
   return {
     inventory,
