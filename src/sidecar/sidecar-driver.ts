@@ -164,11 +164,21 @@ export class SidecarDriver implements SidecarView {
     this.dispatch(event);
   }
 
+  /** The key pairs and CSRs to send: the uncertified ones of a failed attempt, or new ones. */
+  private async pendingRequest(): Promise<IdentityRequest> {
+    this.request ??= createIdentityRequest(this.options.keyAlgorithm);
+    try {
+      return await this.request;
+    } catch (error) {
+      this.request = undefined;
+      throw error;
+    }
+  }
+
   private async obtain(kind: 'bootstrap' | 'renew'): Promise<IdentityMaterial> {
     const { issuer } = this.options;
     const current = this.material;
-    this.request ??= createIdentityRequest(this.options.keyAlgorithm);
-    const request = await this.request;
+    const request = await this.pendingRequest();
     const bundle =
       kind === 'bootstrap' || current === undefined
         ? await issuer.bootstrap(request.csrs, this.abort.signal)

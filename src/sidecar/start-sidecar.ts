@@ -46,7 +46,7 @@ export interface RunningSidecar {
   state(): SidecarStateName;
   /** The full state (failures, last error, validity). */
   detail(): SidecarState;
-  /** Resolves once an identity is served (READY); rejects if the sidecar halts or stops first. */
+  /** Resolves once an identity is served (READY, or DEGRADED which still serves it); rejects if the sidecar halts or stops first. */
   whenReady(): Promise<void>;
   /** Called after every change of state; returns the unsubscribe function. */
   onStateChange(listener: (state: SidecarState, previous: SidecarState) => void): () => void;
