@@ -39,8 +39,8 @@ function messageOf(error: unknown): string {
  * The I/O around the pure parts: keeps the state, asks `planNextAction` what to do after every
  * transition, sets timers for it, makes key pairs and CSRs, calls the issuer, checks the answer,
  * writes the files, and feeds the outcome back as events. Each identity gets new key pairs; the
- * retries of one failed request resend the same, never-certified CSRs. One request at a time; a deadline can
- * pass while a request is on its way. After `stop()` nothing more happens.
+ * retries of a failed request resend its never-certified CSRs. One request at a time; a
+ * deadline can pass while a request is on its way. After `stop()` nothing more happens.
  */
 export class SidecarDriver implements SidecarView {
   private state: SidecarState;

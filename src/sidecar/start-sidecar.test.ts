@@ -7,7 +7,9 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import type { TLSSocket } from 'node:tls';
 import { after, before, describe, it } from 'node:test';
+import { x509 } from '../identity/x509.js';
 import { createLogger } from '../observability/logger.js';
+import { fakeTimers } from '../site/testing/fake-timers.js';
 import { startSidecar } from './start-sidecar.js';
 import { IdentityTestServer } from './testing/identity-test-server.js';
 
@@ -123,6 +125,27 @@ describe('startSidecar', () => {
     } finally {
       server.available = true;
       await halting.stop();
+    }
+  });
+
+  it('startSidecar renews a resumed identity over mTLS when its time comes, trusting the pin of an expired token', async () => {
+    const identityDir = join(dir, 'identity');
+    const tokenFile = join(dir, 'expired-token');
+    writeFileSync(tokenFile, await server.mintToken({ expiresInSeconds: -60 }));
+    const before = readFileSync(join(identityDir, 'client.crt'), 'utf8');
+    const timers = fakeTimers(Date.now());
+    const sidecar = await startSidecar({ server: server.url, tokenFile, identityDir, listen: ['127.0.0.1:0'], timers, random: () => 0.5 });
+    try {
+      assert.equal(sidecar.state(), 'READY');
+      const renewed = new Promise<void>((resolve) => sidecar.onStateChange((state, previous) => state.kind === 'READY' && previous.kind === 'READY' && resolve()));
+      const requests = server.requests.length;
+      timers.advance(31 * 60_000);
+      await renewed;
+      const made = server.requests.slice(requests).filter((r) => r.method === 'POST');
+      assert.deepEqual(made.map((r) => [r.path, r.bearer, r.clientSerial]), [['/api/identity/v1/certificates/renew', false, new x509.X509Certificate(before).serialNumber]]);
+      assert.notEqual(readFileSync(join(identityDir, 'client.crt'), 'utf8'), before);
+    } finally {
+      await sidecar.stop();
     }
   });
 

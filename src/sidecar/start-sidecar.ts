@@ -83,6 +83,7 @@ export async function startSidecar(options: StartSidecarOptions): Promise<Runnin
   const identityDir = resolve(options.identityDir ?? DEFAULT_IDENTITY_DIR);
   const logger = options.logger ?? createLogger({ level: 'silent' });
   const addresses = options.listen === undefined ? DEFAULT_LOOPBACK_ADDRESSES : options.listen.map((a) => (typeof a === 'string' ? parseLoopbackAddress(a) : a));
+  if (addresses.length === 0) throw new Error('the sidecar needs at least one loopback address to listen on');
   const driver = new SidecarDriver({
     issuer: issuerFor(options),
     identityDir,
