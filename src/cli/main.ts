@@ -4,6 +4,7 @@ import { ServerError } from './api-client.js';
 import { configCommand } from './config-command.js';
 import { kubeconfigCommand } from './kubeconfig-command.js';
 import { serverCommand } from './server-command.js';
+import { sidecarCommand } from './sidecar-command.js';
 import { siteCommand } from './site-command.js';
 import { tokenCommand } from './token-command.js';
 import { versionCommand } from './version-command.js';
@@ -25,6 +26,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   program.addCommand(tokenCommand());
   program.addCommand(kubeconfigCommand());
   program.addCommand(siteCommand());
+  program.addCommand(sidecarCommand());
   const exitOverrideAll = (command: Command): void => {
     command.exitOverride();
     command.commands.forEach(exitOverrideAll);

@@ -17,6 +17,10 @@ export interface HttpsRequestOptions {
   readonly key?: string;
   /** A keep-alive agent to reuse connections; default: a new connection per request. */
   readonly agent?: Agent;
+  /** Aborting it destroys the request (the promise rejects). */
+  readonly signal?: AbortSignal;
+  /** Fails the request when the socket is idle this long. Default: no limit. */
+  readonly timeoutMs?: number;
 }
 
 /** An HTTPS request that trusts only `ca` (the platform CA): used by the CLI, and by tests against real servers. */
@@ -26,7 +30,15 @@ export function httpsRequest(url: string, ca: string, options: HttpsRequestOptio
     if (options.body !== undefined) headers['content-length'] = Buffer.byteLength(options.body);
     const req = request(
       url,
-      { method: options.method ?? 'GET', ca, headers, agent: options.agent ?? false, ...(options.cert === undefined ? {} : { cert: options.cert, key: options.key }) },
+      {
+        method: options.method ?? 'GET',
+        ca,
+        headers,
+        agent: options.agent ?? false,
+        ...(options.cert === undefined ? {} : { cert: options.cert, key: options.key }),
+        ...(options.signal === undefined ? {} : { signal: options.signal }),
+        ...(options.timeoutMs === undefined ? {} : { timeout: options.timeoutMs }),
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -38,6 +50,7 @@ export function httpsRequest(url: string, ca: string, options: HttpsRequestOptio
       },
     );
     req.on('error', reject);
+    req.on('timeout', () => req.destroy(new Error(`${options.method ?? 'GET'} ${url} timed out after ${options.timeoutMs ?? 0} ms`)));
     if (options.body !== undefined) req.write(options.body);
     req.end();
   });

@@ -10,11 +10,12 @@ export function caPinOf(pem: string): string {
 
 /**
  * Throws unless the first certificate of `pem` has the pin `expected` (from the registration
- * token): the one check that makes trusting a CA fetched without verification safe.
+ * token, or a sidecar's bootstrap token: `source` names it in the error): the one check that
+ * makes trusting a CA fetched without verification safe.
  */
-export function checkCaPin(pem: string, expected: string): void {
+export function checkCaPin(pem: string, expected: string, source = 'the registration token'): void {
   const actual = caPinOf(pem);
   if (actual !== expected.toLowerCase()) {
-    throw new Error(`the server's CA does not match the registration token: its certificate has ${actual}, the token pins ${expected}; refusing to trust it (is --server the control plane that issued the token?)`);
+    throw new Error(`the server's CA does not match ${source}: its certificate has ${actual}, the token pins ${expected}; refusing to trust it (is --server the control plane that issued the token?)`);
   }
 }

@@ -6,11 +6,12 @@ const TIMEOUT_MS = 30_000;
 /**
  * Fetches the platform CA (`GET <server>/api/sites/v1/ca`) without verifying the server —
  * the agent trusts nothing yet — and accepts it only when its sha256 pin equals `pin`
- * (from the registration token). Resolves to the CA PEM; rejects on any mismatch or failure.
+ * (from the registration token, or the token `options.source` names). Resolves to the CA PEM;
+ * rejects on any mismatch or failure, or when `options.signal` aborts.
  */
-export function fetchPinnedCa(server: string, pin: string): Promise<string> {
+export function fetchPinnedCa(server: string, pin: string, options: { readonly source?: string; readonly signal?: AbortSignal } = {}): Promise<string> {
   return new Promise((resolve, reject) => {
-    const req = request(`${server}/api/sites/v1/ca`, { method: 'GET', rejectUnauthorized: false, agent: false, timeout: TIMEOUT_MS }, (res) => {
+    const req = request(`${server}/api/sites/v1/ca`, { method: 'GET', rejectUnauthorized: false, agent: false, timeout: TIMEOUT_MS, ...(options.signal === undefined ? {} : { signal: options.signal }) }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('error', reject);
@@ -18,7 +19,7 @@ export function fetchPinnedCa(server: string, pin: string): Promise<string> {
         const body = Buffer.concat(chunks).toString('utf8');
         if (res.statusCode !== 200) return reject(new Error(`GET ${server}/api/sites/v1/ca answered ${res.statusCode ?? 0}: ${body.slice(0, 200)}`));
         try {
-          checkCaPin(body, pin);
+          checkCaPin(body, pin, options.source);
           resolve(body);
         } catch (error) {
           reject(error instanceof Error ? error : new Error(String(error)));

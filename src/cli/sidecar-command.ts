@@ -1,0 +1,112 @@
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { createLogger, LOG_LEVELS, type Logger } from '../observability/logger.js';
+import { DEFAULT_IDENTITY_DIR, DEFAULT_SIDECAR_POLICY, KEY_ALGORITHMS, type KeyAlgorithm, type RunningSidecar, startSidecar } from '../sidecar/index.js';
+
+interface SidecarOptions {
+  server?: string;
+  tokenFile?: string;
+  identityDir: string;
+  listen?: string[];
+  caFile?: string;
+  lifetimeFraction: number;
+  renewalJitter: number;
+  expiryWindow: number;
+  retryBudget: number;
+  backoff: number;
+  maxBackoff: number;
+  keyAlgorithm: KeyAlgorithm;
+  resume: boolean;
+  logLevel: string;
+}
+
+/** `500ms`, `30s`, `5m`, `1h` (a bare number is seconds) → milliseconds. */
+export function parseDurationMs(value: string): number {
+  const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(value.trim());
+  if (match === null) throw new InvalidArgumentError(`"${value}" is not a duration like 500ms, 30s, 5m or 1h`);
+  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[match[2] ?? 's'] ?? 1000;
+  return Math.round(Number(match[1]) * unit);
+}
+
+function fraction(value: string): number {
+  const n = Number(value);
+  if (!(n > 0 && n < 1)) throw new InvalidArgumentError('must be a number between 0 and 1');
+  return n;
+}
+
+const seconds = (ms: number): string => `${ms / 1000}s`;
+
+/** Stops the sidecar on the first SIGINT/SIGTERM (a second one exits at once); resolves when stopped. */
+function untilSignal(sidecar: RunningSidecar, logger: Logger): Promise<void> {
+  return new Promise((done) => {
+    let signals = 0;
+    const onSignal = (signal: NodeJS.Signals): void => {
+      if (++signals > 1) {
+        logger.warn({ signal }, 'second signal: exiting at once');
+        process.exit(1);
+      }
+      logger.info({ signal }, 'signal received; stopping');
+      sidecar.stop().then(done, (error: unknown) => {
+        logger.error({ err: error }, 'stopping failed');
+        process.exitCode = 1;
+        done();
+      });
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+  });
+}
+
+/** `edgeplane sidecar`: the pod's identity sidecar. */
+export function sidecarCommand(): Command {
+  const p = DEFAULT_SIDECAR_POLICY;
+  return new Command('sidecar')
+    .description("Run the workload sidecar: fetch the pod's x.509 identity with a bootstrap token, keep it renewed, write it to the identity folder and serve it on loopback.")
+    .addOption(new Option('--server <url>', 'control plane URL').env('EDGEPLANE_SERVER'))
+    .addOption(new Option('--token-file <file>', 'file holding the bootstrap token (read again at each attempt)').env('EDGEPLANE_TOKEN_FILE'))
+    .addOption(new Option('--identity-dir <dir>', 'folder the identity files are written to').env('EDGEPLANE_IDENTITY_DIR').default(DEFAULT_IDENTITY_DIR))
+    .addOption(new Option('--listen <host:port>', 'loopback address to serve on; repeat for several (default 127.0.0.1:8070, and [::1]:8070 when the host has it)').argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value]))
+    .addOption(new Option('--ca-file <file>', "CA bundle to trust for the control plane (default: its CA, checked against the token's ca_pin)"))
+    .addOption(new Option('--lifetime-fraction <f>', 'renew after this fraction of the lifetime').default(p.lifetimeFraction).argParser(fraction))
+    .addOption(new Option('--renewal-jitter <f>', 'spread of the renewal time, ± this fraction of the lifetime').default(p.renewalJitter).argParser(Number))
+    .addOption(new Option('--expiry-window <f>', 'fraction of the lifetime before expiry in which a failed renewal means DEGRADED').default(p.expiryWindowFraction).argParser(fraction))
+    .addOption(new Option('--retry-budget <duration>', 'how long bootstrap may fail before HALTED').default(p.retryBudgetMs, seconds(p.retryBudgetMs)).argParser(parseDurationMs))
+    .addOption(new Option('--backoff <duration>', 'first retry delay, doubled per failure').default(p.backoffBaseMs, seconds(p.backoffBaseMs)).argParser(parseDurationMs))
+    .addOption(new Option('--max-backoff <duration>', 'longest retry delay').default(p.backoffMaxMs, seconds(p.backoffMaxMs)).argParser(parseDurationMs))
+    .addOption(new Option('--key-algorithm <algorithm>', "algorithm of the pod's key pairs").choices(KEY_ALGORITHMS).default('ECDSA_P256'))
+    .addOption(new Option('--no-resume', 'ignore an identity an earlier run left in the folder'))
+    .addOption(new Option('--log-level <level>', 'least severe level logged').choices(LOG_LEVELS).env('EDGEPLANE_LOG_LEVEL').default('info'))
+    .addHelpText(
+      'after',
+      `
+Endpoints (no credentials; loopback only):
+  GET /status                                          200 text/plain: INITIALIZING, READY, DEGRADED or HALTED
+  GET /creds/pki/{server|client}/{key|cert|cert-only}  PEM key, chain or leaf (503 unless READY or DEGRADED)
+  GET /trust/pki/{server_ca|client_ca}                 PEM CA bundle (503 unless READY or DEGRADED)
+
+Files in the identity folder: server.key, client.key (0600), server.crt, client.crt
+(leaf + chain), server_ca.crt, client_ca.crt (0644). The sidecar runs until SIGINT or SIGTERM.`,
+    )
+    .action(async (o: SidecarOptions) => {
+      if (o.server === undefined || o.tokenFile === undefined) throw new Error('sidecar needs --server and --token-file (run `edgeplane sidecar --help`)');
+      const logger = createLogger({ level: o.logLevel, name: 'edgeplane-sidecar' });
+      const sidecar = await startSidecar({
+        server: o.server,
+        tokenFile: o.tokenFile,
+        identityDir: o.identityDir,
+        ...(o.listen === undefined ? {} : { listen: o.listen }),
+        ...(o.caFile === undefined ? {} : { caFile: o.caFile }),
+        policy: {
+          lifetimeFraction: o.lifetimeFraction,
+          renewalJitter: o.renewalJitter,
+          expiryWindowFraction: o.expiryWindow,
+          retryBudgetMs: o.retryBudget,
+          backoffBaseMs: o.backoff,
+          backoffMaxMs: o.maxBackoff,
+        },
+        keyAlgorithm: o.keyAlgorithm,
+        resume: o.resume,
+        logger,
+      });
+      await untilSignal(sidecar, logger);
+    });
+}

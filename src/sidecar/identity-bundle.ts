@@ -1,0 +1,36 @@
+/**
+ * What `POST /api/identity/v1/certificates` and `…/certificates/renew` answer (the shared
+ * contract of issue 6). PEM strings; times RFC 3339.
+ */
+export interface IdentityBundle {
+  /** The server certificate, the leaf only. */
+  readonly serverCertificate: string;
+  /** The client certificate, the leaf only. */
+  readonly clientCertificate: string;
+  /** The intermediate(s): the tenant CA signed by the platform root. */
+  readonly chain: string;
+  /** CAs to trust remote servers (the tenant trust anchor). */
+  readonly serverCa: string;
+  /** CAs to trust remote clients (the tenant trust anchor). */
+  readonly clientCa: string;
+  readonly notBefore: string;
+  readonly notAfter: string;
+}
+
+/** The request body of both endpoints: one PKCS#10 request per certificate. */
+export interface IdentityCsrs {
+  readonly serverCsr: string;
+  readonly clientCsr: string;
+}
+
+const FIELDS = ['serverCertificate', 'clientCertificate', 'chain', 'serverCa', 'clientCa', 'notBefore', 'notAfter'] as const;
+
+/** Checks that a decoded answer has the bundle's shape; throws naming the first bad field. */
+export function parseIdentityBundle(value: unknown): IdentityBundle {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('the identity service answered something that is not a JSON object');
+  const record = value as Record<string, unknown>;
+  for (const field of FIELDS) {
+    if (typeof record[field] !== 'string' || record[field] === '') throw new Error(`the identity service's answer has no "${field}"`);
+  }
+  return Object.fromEntries(FIELDS.map((field) => [field, record[field]])) as unknown as IdentityBundle;
+}

@@ -1,0 +1,45 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeFileAtomic } from '../server/atomic-file.js';
+import { credentialPem, type IdentityMaterial, caBundlePem } from './identity-material.js';
+
+/** Where the sidecar writes the pod's identity unless told otherwise (the seed's folder). */
+export const DEFAULT_IDENTITY_DIR = '/svc/secrets/identity';
+
+export const KEY_FILE_MODE = 0o600;
+export const CERTIFICATE_FILE_MODE = 0o644;
+
+export type IdentityFileName = 'server.key' | 'server.crt' | 'client.key' | 'client.crt' | 'server_ca.crt' | 'client_ca.crt';
+
+export interface IdentityFile {
+  readonly name: IdentityFileName;
+  readonly contents: string;
+  readonly mode: number;
+}
+
+/**
+ * The six files of an identity, in the order they are written: the CA bundles first (a reader
+ * that picks up a new certificate can already verify its chain), then each key before its
+ * certificate. `.crt` files of the pod are chains, leaf first.
+ */
+export function identityFilesOf(material: IdentityMaterial): readonly IdentityFile[] {
+  return [
+    { name: 'server_ca.crt', contents: caBundlePem(material, 'server_ca'), mode: CERTIFICATE_FILE_MODE },
+    { name: 'client_ca.crt', contents: caBundlePem(material, 'client_ca'), mode: CERTIFICATE_FILE_MODE },
+    { name: 'server.key', contents: credentialPem(material, 'server', 'key'), mode: KEY_FILE_MODE },
+    { name: 'server.crt', contents: credentialPem(material, 'server', 'cert'), mode: CERTIFICATE_FILE_MODE },
+    { name: 'client.key', contents: credentialPem(material, 'client', 'key'), mode: KEY_FILE_MODE },
+    { name: 'client.crt', contents: credentialPem(material, 'client', 'cert'), mode: CERTIFICATE_FILE_MODE },
+  ];
+}
+
+/**
+ * Writes the identity into `dir` (created if missing, mode 0755), each file atomically:
+ * a temporary file in the same folder, written, fsynced, renamed over the old one, then the
+ * folder fsynced. A reader sees the old or the new file, never part of one. Keys 0600,
+ * certificates 0644, whatever the umask.
+ */
+export function writeIdentityFiles(dir: string, material: IdentityMaterial): void {
+  mkdirSync(dir, { recursive: true, mode: 0o755 });
+  for (const file of identityFilesOf(material)) writeFileAtomic(join(dir, file.name), file.contents, file.mode);
+}

@@ -1,0 +1,10 @@
+// The sidecar's public surface (`edgeplane sidecar`, end-to-end tests, benchmarks).
+export { startSidecar, type RunningSidecar, type StartSidecarOptions } from './start-sidecar.js';
+export { DEFAULT_SIDECAR_POLICY, sidecarPolicy, type SidecarPolicy } from './sidecar-policy.js';
+export type { SidecarState, SidecarStateName, SidecarEvent } from './sidecar-state.js';
+export { DEFAULT_IDENTITY_DIR } from './identity-files.js';
+export { KEY_ALGORITHMS, type KeyAlgorithm } from './identity-request.js';
+export type { IdentityBundle, IdentityCsrs } from './identity-bundle.js';
+export type { IdentityIssuer, ClientCredential } from './identity-issuer.js';
+export { type SidecarEndpoint, sendNotReady, sendText } from './sidecar-endpoint.js';
+export { IDENTITY_ENDPOINTS } from './sidecar-http-app.js';
