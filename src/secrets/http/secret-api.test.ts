@@ -193,6 +193,14 @@ describe('secret management API over HTTPS (control plane with a test PodCertifi
     assert.equal(otherTenant.status, 404);
   });
 
+  it('metrics count unseal outcomes by code, and carry nothing else', async () => {
+    const metrics = (await h.call('GET', '/metrics', { token: null })).body;
+    assert.match(metrics, /edgeplane_secret_unseal_total\{outcome="Unsealed"\} [1-9]/);
+    assert.match(metrics, /edgeplane_secret_unseal_total\{outcome="PolicyDenied"\} [1-9]/);
+    assert.match(metrics, /edgeplane_secret_unseal_total\{outcome="Tampered"\} [1-9]/);
+    for (const secret of [PLAINTEXT, Buffer.from(PLAINTEXT).toString('base64'), 'hvs.vault-token']) assert.ok(!metrics.includes(secret));
+  });
+
   it('CLI: get-public-key, get-policy-document, encrypt --base64 (round trip through unseal and EncodingBase64), rotate-key, --help', async () => {
     const connection = ['--home', h.home];
     const key = await cli(['secret', 'get-public-key', ...connection]);
