@@ -7,6 +7,7 @@ import { NAMESPACE_KIND, NAMESPACED_KINDS, type ConfigKind } from '../config/kin
 import type { ObjectRegistry } from '../config/registry.js';
 import type { Logger } from '../observability/logger.js';
 import { writeFileAtomic } from '../server/atomic-file.js';
+import { ensureBuiltinSecretPolicy } from '../secrets/builtin-policy.js';
 import { isStoreError } from '../store/errors.js';
 import type { Store } from '../store/types.js';
 import type { CredentialService } from './credentials.js';
@@ -64,6 +65,8 @@ export class TenantService {
       created = false;
     }
     for (const namespace of namespaces) await this.ensureNamespace(name, namespace, `The ${namespace} namespace of tenant ${name}.`);
+    // The tenant's built-in secret policy (issue 7): its own workloads may unseal its blindfold secrets.
+    if (namespaces.includes('shared')) await ensureBuiltinSecretPolicy(this.registry, name);
     if (!created) return undefined;
     const issued = await this.credentials.issueFor(name, `admin@${name}`, {
       name: 'admin',

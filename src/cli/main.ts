@@ -3,6 +3,7 @@ import { readBuildInfo } from '../server/build-info.js';
 import { ServerError } from './api-client.js';
 import { configCommand } from './config-command.js';
 import { kubeconfigCommand } from './kubeconfig-command.js';
+import { secretCommand } from './secret-command.js';
 import { serverCommand } from './server-command.js';
 import { sidecarCommand } from './sidecar-command.js';
 import { siteCommand } from './site-command.js';
@@ -27,6 +28,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   program.addCommand(kubeconfigCommand());
   program.addCommand(siteCommand());
   program.addCommand(sidecarCommand());
+  program.addCommand(secretCommand());
   const exitOverrideAll = (command: Command): void => {
     command.exitOverride();
     command.commands.forEach(exitOverrideAll);

@@ -43,6 +43,9 @@ import { writeFileAtomic } from './atomic-file.js';
 import { systemClock, type Clock } from './clock.js';
 import { buildHttpServer } from './http-server.js';
 import { type ListenAddress, urlFor } from './listen-address.js';
+import { registerSecretApi } from '../secrets/http/secret-routes.js';
+import type { KeySealer, PodCertificateVerifier } from '../secrets/ports.js';
+import { createSecretService } from '../secrets/secret-service.js';
 
 export interface ControlPlaneOptions {
   /** `$EDGEPLANE_HOME`: the PKI, the embedded store and credentials live here. */
@@ -84,6 +87,12 @@ export interface ControlPlaneOptions {
    * tests that move the clock pass timers that fire when it passes their time. Default real timers.
    */
   readonly clockTimers?: { readonly schedule: Scheduler; readonly now: () => number };
+  /**
+   * Secrets (issue 7): what the secret service needs from the identity service — the sealer of
+   * the blindfold private keys and the verifier of pods' client certificates. Without them the
+   * secret management API (public keys, policy documents, rotation, unseal) is not served.
+   */
+  readonly secrets?: { readonly sealer: KeySealer; readonly podCertificates: PodCertificateVerifier };
 }
 
 export interface SiteRegistration {
@@ -176,6 +185,12 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
       openapi: () => openapi,
       publicUrl: () => url,
     });
+
+    // Secrets (issue 7): per-tenant blindfold keys and unseal, policies read from the config cache.
+    if (options.secrets !== undefined) {
+      const secrets = createSecretService({ store, sealer: options.secrets.sealer, config: configCache, clock, logger, metrics: metrics.registry });
+      registerSecretApi(app, { secrets, credentials, configService: service, podCertificates: options.secrets.podCertificates, logger, bodyLimit });
+    }
 
     const versionInfo = versionDocument(build);
     const fieldManager = serverSideApply();

@@ -1,8 +1,8 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createLogger } from '../../observability/logger.js';
-import { type ControlPlane, startControlPlane } from '../../server/control-plane.js';
+import { createLogger, type Logger } from '../../observability/logger.js';
+import { type ControlPlane, type ControlPlaneOptions, startControlPlane } from '../../server/control-plane.js';
 import { httpsRequest, type HttpsResponse } from '../../client/https-client.js';
 import type { PodStreamBackend } from '../../vk8s/streams/index.js';
 import type { Clock } from '../../server/clock.js';
@@ -44,6 +44,10 @@ export interface ConfigHarnessOptions {
   readonly controllers?: readonly string[];
   /** Timers on `clock` (see ControlPlaneOptions.clockTimers). */
   readonly clockTimers?: { readonly schedule: Scheduler; readonly now: () => number };
+  /** The control plane's logger (default silent); tests that inspect logs pass a capturing one. */
+  readonly logger?: Logger;
+  /** The secret service's identity-service dependencies (see ControlPlaneOptions.secrets). */
+  readonly secrets?: ControlPlaneOptions['secrets'];
 }
 
 /** The real control plane in this process (memory store, real HTTPS, a real test DNS server). */
@@ -56,7 +60,7 @@ export async function startConfigHarness(options: ConfigHarnessOptions = {}): Pr
       home,
       listen: { host: '127.0.0.1', port: 0 },
       store: { backend: 'memory' },
-      logger: createLogger({ level: 'silent' }),
+      logger: options.logger ?? createLogger({ level: 'silent' }),
       dnsServer: dns.address,
       ...(options.bodyLimit === undefined ? {} : { bodyLimit: options.bodyLimit }),
       ...(options.bookmarkIntervalMs === undefined ? {} : { bookmarkIntervalMs: options.bookmarkIntervalMs }),
@@ -67,6 +71,7 @@ export async function startConfigHarness(options: ConfigHarnessOptions = {}): Pr
       ...(options.clock === undefined ? {} : { clock: options.clock }),
       ...(options.controllers === undefined ? {} : { controllers: options.controllers }),
       ...(options.clockTimers === undefined ? {} : { clockTimers: options.clockTimers }),
+      ...(options.secrets === undefined ? {} : { secrets: options.secrets }),
     });
   } catch (error) {
     await dns.stop();
