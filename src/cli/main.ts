@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { readBuildInfo } from '../server/build-info.js';
 import { ServerError } from './api-client.js';
 import { configCommand } from './config-command.js';
+import { identityCommand } from './identity-command.js';
 import { kubeconfigCommand } from './kubeconfig-command.js';
 import { serverCommand } from './server-command.js';
 import { siteCommand } from './site-command.js';
@@ -25,6 +26,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   program.addCommand(tokenCommand());
   program.addCommand(kubeconfigCommand());
   program.addCommand(siteCommand());
+  program.addCommand(identityCommand());
   const exitOverrideAll = (command: Command): void => {
     command.exitOverride();
     command.commands.forEach(exitOverrideAll);

@@ -10,7 +10,9 @@ import { registerConfigApi } from '../config/http/config-routes.js';
 import { NAMESPACED_KINDS, type ConfigKind } from '../config/kinds/index.js';
 import { configOpenApi } from '../config/openapi.js';
 import { ObjectRegistry } from '../config/registry.js';
+import type { IdentityKeyAlgorithm } from '../identity/identity-key-algorithm.js';
 import { ensurePlatformPki } from '../identity/platform-ca.js';
+import { startIdentityService } from '../identity/start-identity-service.js';
 import type { Logger } from '../observability/logger.js';
 import { createMetrics } from '../observability/metrics.js';
 import { startCompactor } from '../store/compactor.js';
@@ -82,6 +84,15 @@ export interface ControlPlaneOptions {
    * tests that move the clock pass timers that fire when it passes their time. Default real timers.
    */
   readonly clockTimers?: { readonly schedule: Scheduler; readonly now: () => number };
+  /**
+   * The identity service's key-encryption key file (32 bytes: raw, hex or base64), supplied by
+   * the operator; default `<home>/keys/identity.kek`, made on first start.
+   */
+  readonly identityKekFile?: string;
+  /** Key algorithm of identity CAs made from now on (default ECDSA P-256). */
+  readonly identityKeyAlgorithm?: IdentityKeyAlgorithm;
+  /** Lifetime of workload certificates (default 24 h). */
+  readonly identityCertificateLifetimeMs?: number;
 }
 
 export interface SiteRegistration {
@@ -110,7 +121,7 @@ export interface ControlPlane {
   close(): Promise<void>;
 }
 
-/** The composition root of `edgeplane server`: store, PKI, HTTP server, background work. */
+/** The composition root of `edgeplane server`: store, PKI, HTTP server, identity service, background work. */
 export async function startControlPlane(options: ControlPlaneOptions): Promise<ControlPlane> {
   const { logger } = options;
   const build = readBuildInfo();
@@ -200,12 +211,25 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
       ...(options.watchHistory === undefined ? {} : { watchHistory: options.watchHistory }),
     });
     cleanups.push(() => sitePlane.stop());
+    const identity = await startIdentityService({
+      store,
+      clock,
+      logger,
+      home: options.home,
+      storage: clusters,
+      credentials,
+      platformCaPem: pki.caCert,
+      ...(options.identityKekFile === undefined ? {} : { kekFile: options.identityKekFile }),
+      ...(options.identityKeyAlgorithm === undefined ? {} : { keyAlgorithm: options.identityKeyAlgorithm }),
+      ...(options.identityCertificateLifetimeMs === undefined ? {} : { certificateLifetimeMs: options.identityCertificateLifetimeMs }),
+    });
+    identity.registerRoutes(app);
     cleanups.push(startClusterJanitor({ store, storage: clusters, logger }));
     // Controllers (leader-elected through a store lease): placement decides the sites, the
     // event recorder tells users why, the site pod template applies flavors and site facts.
     const events = createEventRecorder({ storage: clusters, clock, logger });
     const placement = new PlacementEngine({ index: placementIndex, siteStates: sitePlane.inventory, recorder: events, logger });
-    sitePlane.registerRoutes(app, { placement });
+    sitePlane.registerRoutes(app, { placement, podIdentityTokens: identity.podTokenForSite });
     const starters = [...defaultControllers(options.clockTimers === undefined ? {} : { cronJobTimers: options.clockTimers }), garbageCollectorController({ metrics: metrics.registry })].filter(
       (c) => options.controllers?.includes(c.name) ?? true,
     );

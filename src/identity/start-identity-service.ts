@@ -1,0 +1,88 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import type { CredentialService } from '../auth/credentials.js';
+import type { Logger } from '../observability/logger.js';
+import type { Clock } from '../server/clock.js';
+import { caPin } from '../sites/registration-token.js';
+import type { Store } from '../store/types.js';
+import type { VirtualClusterStorage } from '../vk8s/cluster-storage.js';
+import { BootstrapTokens } from './bootstrap-tokens.js';
+import { CertificateAuthorities } from './certificate-authorities.js';
+import type { BootstrapToken } from './identity-bundle.js';
+import { IdentityError } from './identity-error.js';
+import { DEFAULT_IDENTITY_KEY_ALGORITHM, type IdentityKeyAlgorithm } from './identity-key-algorithm.js';
+import { registerIdentityApi } from './identity-routes.js';
+import { IdentityService } from './identity-service.js';
+import { kekFileIsExposed, loadKeyEncryptionKey } from './key-encryption-key.js';
+import { TokenAudit } from './token-audit.js';
+import { loadTokenSigningKey } from './token-signing-key.js';
+import { watchCacheWorkloads } from './workload-source.js';
+
+export interface IdentityServiceStartOptions {
+  readonly store: Store;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  /** `$EDGEPLANE_HOME`: the key-encryption key is `<home>/keys/identity.kek` unless `kekFile` is given. */
+  readonly home: string;
+  /** An operator-supplied key-encryption key file (32 bytes raw, hex or base64). */
+  readonly kekFile?: string;
+  /** For CAs made from now on (default ECDSA P-256). */
+  readonly keyAlgorithm?: IdentityKeyAlgorithm;
+  /** Leaf certificate lifetime (default 24 h). */
+  readonly certificateLifetimeMs?: number;
+  /** Started: pods, Services and Events. */
+  readonly storage: VirtualClusterStorage;
+  /** Config API credentials (admins minting tokens). */
+  readonly credentials: CredentialService;
+  /** PEM of the platform API CA: bootstrap tokens carry its pin. */
+  readonly platformCaPem: string;
+  readonly random?: (bytes: number) => Buffer;
+}
+
+/** The running identity service, as the composition root wires it. */
+export interface IdentityPlane {
+  /** Adds `/api/identity/v1/…` to the server (before it listens). */
+  registerRoutes(app: FastifyInstance): void;
+  /** The site API's `POST /pods/identity-token`: failures are StatusErrors, as that API answers them. */
+  readonly podTokenForSite: (agentSites: ReadonlySet<string>, body: unknown) => Promise<BootstrapToken>;
+  /** PEM of the platform identity root CA. */
+  readonly rootCaPem: string;
+}
+
+/**
+ * Starts the identity service: reads (or makes) the key-encryption key, loads (or makes)
+ * the identity root CA and the token signing key from the store, and returns its routes.
+ */
+export async function startIdentityService(options: IdentityServiceStartOptions): Promise<IdentityPlane> {
+  const { store, clock, logger } = options;
+  if (options.certificateLifetimeMs !== undefined && !(options.certificateLifetimeMs >= 60_000)) throw new Error(`the identity certificate lifetime must be at least a minute, not ${options.certificateLifetimeMs} ms`);
+  const random = options.random ?? randomBytes;
+  const kek = loadKeyEncryptionKey({ home: options.home, ...(options.kekFile === undefined ? {} : { file: options.kekFile }), random });
+  logger.info({ path: kek.path, created: kek.created, id: kek.id }, 'identity key-encryption key ready');
+  if (kekFileIsExposed(kek.path)) logger.warn({ path: kek.path }, 'the identity key-encryption key file is readable by other users than its owner; make it mode 0600');
+  const authorities = await CertificateAuthorities.open({ store, kek, algorithm: options.keyAlgorithm ?? DEFAULT_IDENTITY_KEY_ALGORITHM, clock, logger, random });
+  const signingKey = await loadTokenSigningKey({ store, kek, clock, random });
+  const events = options.storage.storeFor({ group: '', resource: 'events' });
+  if (events === undefined) throw new Error('the virtual clusters have no events store');
+  const service = new IdentityService({
+    authorities,
+    tokens: new BootstrapTokens(signingKey, clock, caPin(options.platformCaPem)),
+    workloads: watchCacheWorkloads(options.storage, store),
+    audit: new TokenAudit(events, clock),
+    clock,
+    random,
+    ...(options.certificateLifetimeMs === undefined ? {} : { lifetimeMs: options.certificateLifetimeMs }),
+  });
+  return {
+    rootCaPem: authorities.rootPem,
+    registerRoutes: (app) => registerIdentityApi(app, { service, credentials: options.credentials, logger }),
+    podTokenForSite: async (agentSites, body) => {
+      try {
+        return await service.tokenForSite(agentSites, body);
+      } catch (error) {
+        if (!(error instanceof IdentityError)) logger.error({ err: error }, 'site identity token request failed');
+        throw IdentityError.from(error).toStatusError();
+      }
+    },
+  };
+}
