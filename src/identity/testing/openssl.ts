@@ -3,8 +3,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-/** Runs the `openssl` command with the given files written to a temporary folder (tests: standard tools on our certificates). */
-export async function openssl(args: (files: Record<string, string>) => string[], files: Record<string, string>): Promise<{ status: number; output: string }> {
+/**
+ * Runs the `openssl` command with the given files (text or DER) written to a temporary folder
+ * (tests: standard tools on our certificates). `encoding: 'latin1'` keeps binary output byte for byte.
+ */
+export async function openssl(args: (files: Record<string, string>) => string[], files: Record<string, string | Buffer>, encoding: BufferEncoding = 'utf8'): Promise<{ status: number; output: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'edgeplane-openssl-'));
   try {
     const paths: Record<string, string> = {};
@@ -13,7 +16,7 @@ export async function openssl(args: (files: Record<string, string>) => string[],
       writeFileSync(paths[name], contents);
     }
     return await new Promise((resolve) => {
-      execFile('openssl', args(paths), { encoding: 'utf8' }, (error, stdout, stderr) => {
+      execFile('openssl', args(paths), { encoding }, (error, stdout, stderr) => {
         const code = error === null ? 0 : typeof error.code === 'number' ? error.code : 1;
         resolve({ status: code, output: stdout + stderr });
       });
