@@ -52,7 +52,7 @@ export function registerIdentityApi(app: FastifyInstance, deps: IdentityApiDepen
     (scope, _options, done) => {
       scope.removeAllContentTypeParsers();
       scope.addContentTypeParser('*', { parseAs: 'string', bodyLimit }, (_request, body, next) => next(null, body));
-      scope.setNotFoundHandler((_request, reply) => void sendJson(reply, 404, StatusError.noSuchPath().toStatus()));
+      scope.setNotFoundHandler((_request, reply) => void sendJson(reply, 404, new StatusError('NotFound', 'the server could not find the requested resource').toStatus()));
       scope.setErrorHandler((error: FastifyError | Error, request, reply) => {
         if (error instanceof IdentityError) {
           if (error.code === 'Internal') deps.logger.error({ err: error, url: request.url }, 'identity request failed');
