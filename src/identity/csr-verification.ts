@@ -1,12 +1,13 @@
-import { createPublicKey, type KeyObject, verify } from 'node:crypto';
+import { type KeyObject, verify } from 'node:crypto';
 import { child, children, DerError, readOid, readTop } from './der/der-reader.js';
 import { TAG } from './der/der-writer.js';
 import { pemDecodeAll } from './der/pem.js';
 import { IdentityError } from './identity-error.js';
+import { subjectPublicKey } from './subject-public-key.js';
 
 /** A CSR's public key once its signature (the requester's proof of possession) verified. */
 export interface VerifiedCsrKey {
-  /** DER SubjectPublicKeyInfo, re-encoded from the parsed key. */
+  /** DER SubjectPublicKeyInfo, as the request carries it (its key imported and checked). */
   readonly subjectPublicKeyInfo: Buffer;
   readonly keyType: 'ec' | 'rsa';
 }
@@ -20,34 +21,18 @@ const SIGNATURE_HASH: Readonly<Record<string, string>> = {
   '1.2.840.113549.1.1.12': 'sha384',
   '1.2.840.113549.1.1.13': 'sha512',
 };
-const ACCEPTED_CURVES: Readonly<Record<string, string>> = { prime256v1: 'P-256', secp384r1: 'P-384' };
-const MIN_RSA_BITS = 2048;
-const MAX_RSA_BITS = 8192;
-export const ACCEPTED_KEYS = 'EC P-256, EC P-384 or RSA of 2048 to 8192 bits';
 
-/** Pure-ish: which key a SubjectPublicKeyInfo holds, or why it is not accepted. */
-function acceptedKey(key: KeyObject, field: string): 'ec' | 'rsa' {
-  const type = key.asymmetricKeyType;
-  const details = key.asymmetricKeyDetails ?? {};
-  if (type === 'ec') {
-    if (details.namedCurve !== undefined && ACCEPTED_CURVES[details.namedCurve] !== undefined) return 'ec';
-    throw new IdentityError('UnsupportedKey', `${field}: EC curve ${details.namedCurve ?? '(explicit parameters)'} is not accepted; use ${ACCEPTED_KEYS}`);
-  }
-  if (type === 'rsa') {
-    const bits = details.modulusLength ?? 0;
-    if (bits >= MIN_RSA_BITS && bits <= MAX_RSA_BITS) return 'rsa';
-    throw new IdentityError('UnsupportedKey', `${field}: an RSA key of ${bits} bits is not accepted; use ${ACCEPTED_KEYS}`);
-  }
-  throw new IdentityError('UnsupportedKey', `${field}: ${type === undefined ? 'this' : `an ${type}`} key is not accepted; use ${ACCEPTED_KEYS}`);
+/** A parsed request whose key is accepted: what its signature check needs. */
+interface ParsedCsr {
+  readonly info: Buffer;
+  readonly spki: Buffer;
+  readonly hash: string;
+  readonly signature: Buffer;
+  readonly key: KeyObject;
+  readonly keyType: 'ec' | 'rsa';
 }
 
-/**
- * Parses a PEM PKCS#10 request and verifies its signature with its own public key (proof
- * that the requester holds the private key). Only the public key is used from it: subject,
- * attributes and requested extensions are ignored. Throws IdentityError `InvalidCsr` or
- * `UnsupportedKey` naming `field`.
- */
-export async function verifyCsr(pem: string, field: string): Promise<VerifiedCsrKey> {
+function parseCsr(pem: string, field: string): ParsedCsr {
   const blocks = pemDecodeAll(pem, 'CERTIFICATE REQUEST');
   if (blocks.length !== 1) throw new IdentityError('InvalidCsr', `${field}: expected one PEM "CERTIFICATE REQUEST" block, found ${blocks.length}`);
   let info: Buffer, spki: Buffer, hash: string | undefined, signatureOid: string, signature: Buffer;
@@ -65,20 +50,35 @@ export async function verifyCsr(pem: string, field: string): Promise<VerifiedCsr
     if (error instanceof DerError) throw new IdentityError('InvalidCsr', `${field}: not a PKCS#10 certificate request: ${error.message}`);
     throw error;
   }
-  let key: KeyObject;
-  try {
-    key = createPublicKey({ key: spki, format: 'der', type: 'spki' });
-  } catch {
-    throw new IdentityError('UnsupportedKey', `${field}: the public key cannot be read; use ${ACCEPTED_KEYS}`);
-  }
-  const keyType = acceptedKey(key, field);
+  const { key, keyType } = subjectPublicKey(spki, field);
   const ecdsa = signatureOid.startsWith('1.2.840.10045.4.3.');
   if (hash === undefined || ecdsa !== (keyType === 'ec')) {
     throw new IdentityError('InvalidCsr', `${field}: signature algorithm ${signatureOid} is not accepted with an ${keyType.toUpperCase()} key (ECDSA or RSA PKCS#1 v1.5 with SHA-256/384/512)`);
   }
-  const valid = await new Promise<boolean>((resolve) => {
-    verify(hash, info, key, signature, (error, result) => resolve(error === null && result));
-  });
+  return { info, spki, hash, signature, key, keyType };
+}
+
+function verified(csr: ParsedCsr, valid: boolean, field: string): VerifiedCsrKey {
   if (!valid) throw new IdentityError('InvalidCsr', `${field}: the signature does not verify with the request's public key`);
-  return { subjectPublicKeyInfo: key.export({ type: 'spki', format: 'der' }), keyType };
+  return { subjectPublicKeyInfo: Buffer.from(csr.spki), keyType: csr.keyType };
+}
+
+/**
+ * Parses a PEM PKCS#10 request and verifies its signature with its own public key (proof
+ * that the requester holds the private key). Only the public key is used from it: subject,
+ * attributes and requested extensions are ignored. Throws IdentityError `InvalidCsr` or
+ * `UnsupportedKey` naming `field`. The signature is checked on libuv's thread pool.
+ */
+export async function verifyCsr(pem: string, field: string): Promise<VerifiedCsrKey> {
+  const csr = parseCsr(pem, field);
+  const valid = await new Promise<boolean>((resolve) => {
+    verify(csr.hash, csr.info, csr.key, csr.signature, (error, result) => resolve(error === null && result));
+  });
+  return verified(csr, valid, field);
+}
+
+/** {@link verifyCsr} done synchronously (in a worker thread of the CSR verifier pool). */
+export function verifyCsrSync(pem: string, field: string): VerifiedCsrKey {
+  const csr = parseCsr(pem, field);
+  return verified(csr, verify(csr.hash, csr.info, csr.key, csr.signature), field);
 }

@@ -8,6 +8,7 @@ import type { KubeObject } from '../vk8s/object.js';
 import { BootstrapTokens } from './bootstrap-tokens.js';
 import { certificateContents } from './certificate-contents.js';
 import { verifyCsr } from './csr-verification.js';
+import { inProcessCsrVerifier } from './csr-verifier-pool.js';
 import type { IdentityBundle } from './identity-bundle.js';
 import { IdentityError, type IdentityErrorCode } from './identity-error.js';
 import { readWorkloadIdentity } from './identity-extension.js';
@@ -58,6 +59,7 @@ describe('IdentityService', () => {
           return Promise.resolve();
         },
       },
+      csrs: inProcessCsrVerifier(),
       clock,
       lifetimeMs: HOUR_MS,
     });

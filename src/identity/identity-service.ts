@@ -8,7 +8,7 @@ import type { BootstrapTokens, TokenBinding } from './bootstrap-tokens.js';
 import { DEFAULT_TOKEN_TTL_SECONDS } from './bootstrap-tokens.js';
 import type { CertificateAuthorities } from './certificate-authorities.js';
 import { certificateContents } from './certificate-contents.js';
-import { verifyCsr } from './csr-verification.js';
+import type { CsrVerifier } from './csr-verifier-pool.js';
 import type { BootstrapToken, IdentityBundle } from './identity-bundle.js';
 import { IdentityError } from './identity-error.js';
 import { type CsrPair, parseAdminTokenRequest, parseCsrPair, parseSiteTokenRequest } from './identity-requests.js';
@@ -25,6 +25,8 @@ export interface IdentityServiceDependencies {
   readonly tokens: BootstrapTokens;
   readonly workloads: WorkloadSource;
   readonly audit: Pick<TokenAudit, 'tokenIssued'>;
+  /** Where CSRs are parsed and their signatures checked (worker threads in the server). */
+  readonly csrs: CsrVerifier;
   readonly clock: Clock;
   /** Leaf lifetime (default 24 h). */
   readonly lifetimeMs?: number;
@@ -120,7 +122,11 @@ export class IdentityService {
   }
 
   private async issue(cluster: ClusterRef, site: string, pod: KubeObject, csrs: CsrPair): Promise<IdentityBundle> {
-    const [serverKey, clientKey] = await Promise.all([verifyCsr(csrs.serverCsr, 'serverCsr'), verifyCsr(csrs.clientCsr, 'clientCsr')]);
+    const [serverKey, clientKey] = await this.deps.csrs.verify([
+      { pem: csrs.serverCsr, field: 'serverCsr' },
+      { pem: csrs.clientCsr, field: 'clientCsr' },
+    ]);
+    if (serverKey === undefined || clientKey === undefined) throw new Error('the CSR verifier answered fewer keys than asked');
     const contents = certificateContents({ cluster, site, pod, services: this.deps.workloads.services(cluster) });
     return issueLeafCertificates(this.deps.authorities, { tenant: cluster.tenant, contents, serverKey, clientKey, now: this.deps.clock.now(), lifetimeMs: this.lifetimeMs }, this.deps.random);
   }

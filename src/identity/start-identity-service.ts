@@ -8,6 +8,7 @@ import type { Store } from '../store/types.js';
 import type { VirtualClusterStorage } from '../vk8s/cluster-storage.js';
 import { BootstrapTokens } from './bootstrap-tokens.js';
 import { CertificateAuthorities } from './certificate-authorities.js';
+import { csrVerifierPool, defaultCsrWorkers, inProcessCsrVerifier } from './csr-verifier-pool.js';
 import type { BootstrapToken } from './identity-bundle.js';
 import { IdentityError } from './identity-error.js';
 import { DEFAULT_IDENTITY_KEY_ALGORITHM, type IdentityKeyAlgorithm } from './identity-key-algorithm.js';
@@ -37,6 +38,8 @@ export interface IdentityServiceStartOptions {
   /** PEM of the platform API CA: bootstrap tokens carry its pin. */
   readonly platformCaPem: string;
   readonly random?: (bytes: number) => Buffer;
+  /** Worker threads verifying CSRs (default: every core but one, at least one); 0 verifies on the event loop. */
+  readonly csrWorkers?: number;
 }
 
 /** The running identity service, as the composition root wires it. */
@@ -47,6 +50,8 @@ export interface IdentityPlane {
   readonly podTokenForSite: (agentSites: ReadonlySet<string>, body: unknown) => Promise<BootstrapToken>;
   /** PEM of the platform identity root CA. */
   readonly rootCaPem: string;
+  /** Stops the CSR verifier workers. */
+  close(): Promise<void>;
 }
 
 /**
@@ -64,17 +69,21 @@ export async function startIdentityService(options: IdentityServiceStartOptions)
   const signingKey = await loadTokenSigningKey({ store, kek, clock, random });
   const events = options.storage.storeFor({ group: '', resource: 'events' });
   if (events === undefined) throw new Error('the virtual clusters have no events store');
+  const workers = options.csrWorkers ?? defaultCsrWorkers();
+  const csrs = workers === 0 ? inProcessCsrVerifier() : csrVerifierPool(workers);
   const service = new IdentityService({
     authorities,
     tokens: new BootstrapTokens(signingKey, clock, caPin(options.platformCaPem)),
     workloads: watchCacheWorkloads(options.storage, store),
     audit: new TokenAudit(events, clock),
+    csrs,
     clock,
     random,
     ...(options.certificateLifetimeMs === undefined ? {} : { lifetimeMs: options.certificateLifetimeMs }),
   });
   return {
     rootCaPem: authorities.rootPem,
+    close: () => csrs.close(),
     registerRoutes: (app) => registerIdentityApi(app, { service, credentials: options.credentials, logger }),
     podTokenForSite: async (agentSites, body) => {
       try {

@@ -223,6 +223,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
       ...(options.identityKeyAlgorithm === undefined ? {} : { keyAlgorithm: options.identityKeyAlgorithm }),
       ...(options.identityCertificateLifetimeMs === undefined ? {} : { certificateLifetimeMs: options.identityCertificateLifetimeMs }),
     });
+    cleanups.push(() => identity.close());
     identity.registerRoutes(app);
     cleanups.push(startClusterJanitor({ store, storage: clusters, logger }));
     // Controllers (leader-elected through a store lease): placement decides the sites, the

@@ -20,17 +20,33 @@ export const TAG = {
   set: 0x31,
 } as const;
 
-function lengthBytes(length: number): Buffer {
-  if (length < 0x80) return Buffer.from([length]);
-  const bytes: number[] = [];
-  for (let rest = length; rest > 0; rest = Math.floor(rest / 256)) bytes.unshift(rest & 0xff);
-  return Buffer.from([0x80 | bytes.length, ...bytes]);
+/** Bytes of the length octets of a `length`-byte content (short form below 128, long form above). */
+function lengthOctets(length: number): number {
+  if (length < 0x80) return 1;
+  let octets = 1;
+  for (let rest = length; rest > 0xff; rest = Math.floor(rest / 256)) octets++;
+  return 1 + octets;
 }
 
-/** One TLV with `tag` around `content` (already-encoded children or primitive bytes). */
+/** One TLV with `tag` around `content` (already-encoded children or primitive bytes), in one allocation. */
 export function tlv(tag: number, ...content: readonly Uint8Array[]): Buffer {
-  const body = content.length === 1 ? (content[0] as Uint8Array) : Buffer.concat(content);
-  return Buffer.concat([Buffer.from([tag]), lengthBytes(body.length), body]);
+  let length = 0;
+  for (const part of content) length += part.length;
+  const header = 1 + lengthOctets(length);
+  const out = Buffer.allocUnsafe(header + length);
+  out[0] = tag;
+  if (length < 0x80) {
+    out[1] = length;
+  } else {
+    out[1] = 0x80 | (header - 2);
+    for (let i = header - 1, rest = length; i >= 2; i--, rest = Math.floor(rest / 256)) out[i] = rest & 0xff;
+  }
+  let offset = header;
+  for (const part of content) {
+    out.set(part, offset);
+    offset += part.length;
+  }
+  return out;
 }
 
 export const sequence = (...children: readonly Uint8Array[]): Buffer => tlv(TAG.sequence, ...children);
@@ -72,8 +88,22 @@ function base128(value: bigint): number[] {
   return bytes;
 }
 
-/** An OBJECT IDENTIFIER from its dotted form (arcs of any size, e.g. `2.25.<128-bit>`). */
+const encodedOids = new Map<string, Buffer>();
+
+/**
+ * An OBJECT IDENTIFIER from its dotted form (arcs of any size, e.g. `2.25.<128-bit>`).
+ * Encodings are kept: certificates use the same few OIDs over and over. Shared: do not modify.
+ */
 export function oid(dotted: string): Buffer {
+  let encoded = encodedOids.get(dotted);
+  if (encoded === undefined) {
+    encoded = encodeOid(dotted);
+    if (encodedOids.size < 1000) encodedOids.set(dotted, encoded);
+  }
+  return encoded;
+}
+
+function encodeOid(dotted: string): Buffer {
   const arcs = dotted.split('.').map((arc) => {
     if (!/^\d+$/.test(arc)) throw new Error(`"${dotted}" is not a dotted object identifier`);
     return BigInt(arc);

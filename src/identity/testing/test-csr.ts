@@ -33,10 +33,12 @@ function keyPair(key: TestKeyType): { privateKey: KeyObject; publicKey: KeyObjec
  * A CSR for `CN=<commonName>` (which the service ignores) over a new key of `key`'s type.
  * `tamper` flips a bit of the signature, and `signWith` signs with another key (of the same
  * type) than the one the request carries: either way it no longer proves possession of the key.
+ * `editKey` rewrites the SubjectPublicKeyInfo the request carries (compressed points, bad keys).
  */
-export function makeTestCsr(key: TestKeyType = { type: 'ec', curve: 'P-256' }, options: { commonName?: string; tamper?: boolean; signWith?: KeyObject } = {}): TestCsr {
+export function makeTestCsr(key: TestKeyType = { type: 'ec', curve: 'P-256' }, options: { commonName?: string; tamper?: boolean; signWith?: KeyObject; editKey?: (spki: Buffer) => Buffer } = {}): TestCsr {
   const { privateKey, publicKey } = keyPair(key);
-  const info = sequence(smallInteger(0), distinguishedName([['CN', options.commonName ?? 'ignored']]), publicKey.export({ type: 'spki', format: 'der' }), explicit(0, Buffer.alloc(0)));
+  const spki = publicKey.export({ type: 'spki', format: 'der' });
+  const info = sequence(smallInteger(0), distinguishedName([['CN', options.commonName ?? 'ignored']]), options.editKey?.(spki) ?? spki, explicit(0, Buffer.alloc(0)));
   const { algorithm, hash } = SIGNATURE[key.type];
   const signature = sign(hash, info, options.signWith ?? privateKey);
   if (options.tamper === true) signature[signature.length - 1] = (signature[signature.length - 1] ?? 0) ^ 0x01;
