@@ -6,14 +6,14 @@ import { AuthenticationError, type CertificatePrincipal, type CredentialService 
 import type { Logger } from '../observability/logger.js';
 import { sendJson } from '../vk8s/http/response-format.js';
 import { IdentityError } from './identity-error.js';
-import type { IdentityService } from './identity-service.js';
+import type { IdentityOperations } from './identity-service.js';
 
 export const IDENTITY_API_PREFIX = '/api/identity/v1';
 /** Two CSRs (RSA-8192 ones included) fit many times over. */
 export const DEFAULT_IDENTITY_BODY_LIMIT = 64 * 1024;
 
 export interface IdentityApiDependencies {
-  readonly service: IdentityService;
+  readonly service: IdentityOperations;
   /** Config API credentials: who may mint tokens. */
   readonly credentials: CredentialService;
   readonly logger: Logger;

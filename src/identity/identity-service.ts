@@ -33,6 +33,9 @@ export interface IdentityServiceDependencies {
   readonly random?: (bytes: number) => Buffer;
 }
 
+/** What the routes call: the service, or {@link UnavailableIdentity} on a server that could not open its keys. */
+export type IdentityOperations = Pick<IdentityService, 'issueWithToken' | 'renew' | 'tokenForAdmin' | 'tokenForSite'>;
+
 const rfc3339 = (date: Date): string => date.toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 /**

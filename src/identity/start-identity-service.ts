@@ -13,10 +13,11 @@ import type { BootstrapToken } from './identity-bundle.js';
 import { IdentityError } from './identity-error.js';
 import { DEFAULT_IDENTITY_KEY_ALGORITHM, type IdentityKeyAlgorithm } from './identity-key-algorithm.js';
 import { registerIdentityApi } from './identity-routes.js';
-import { IdentityService } from './identity-service.js';
+import { type IdentityOperations, IdentityService } from './identity-service.js';
 import { kekFileIsExposed, loadKeyEncryptionKey } from './key-encryption-key.js';
 import { TokenAudit } from './token-audit.js';
-import { loadTokenSigningKey } from './token-signing-key.js';
+import { loadTokenSigningKey, type TokenSigningKey } from './token-signing-key.js';
+import { UnavailableIdentity } from './unavailable-identity.js';
 import { watchCacheWorkloads } from './workload-source.js';
 
 export interface IdentityServiceStartOptions {
@@ -48,8 +49,6 @@ export interface IdentityPlane {
   registerRoutes(app: FastifyInstance): void;
   /** The site API's `POST /pods/identity-token`: failures are StatusErrors, as that API answers them. */
   readonly podTokenForSite: (agentSites: ReadonlySet<string>, body: unknown) => Promise<BootstrapToken>;
-  /** PEM of the platform identity root CA. */
-  readonly rootCaPem: string;
   /** Stops the CSR verifier workers. */
   close(): Promise<void>;
 }
@@ -57,6 +56,8 @@ export interface IdentityPlane {
 /**
  * Starts the identity service: reads (or makes) the key-encryption key, loads (or makes)
  * the identity root CA and the token signing key from the store, and returns its routes.
+ * When this server's key-encryption key cannot open keys another server sealed, the server
+ * still starts and the identity routes answer 503 with the reason (logged as an error).
  */
 export async function startIdentityService(options: IdentityServiceStartOptions): Promise<IdentityPlane> {
   const { store, clock, logger } = options;
@@ -65,15 +66,23 @@ export async function startIdentityService(options: IdentityServiceStartOptions)
   const kek = loadKeyEncryptionKey({ home: options.home, ...(options.kekFile === undefined ? {} : { file: options.kekFile }), random });
   logger.info({ path: kek.path, created: kek.created, id: kek.id }, 'identity key-encryption key ready');
   if (kekFileIsExposed(kek.path)) logger.warn({ path: kek.path }, 'the identity key-encryption key file is readable by other users than its owner; make it mode 0600');
-  const authorities = await CertificateAuthorities.open({ store, kek, algorithm: options.keyAlgorithm ?? DEFAULT_IDENTITY_KEY_ALGORITHM, clock, logger, random });
-  const signingKey = await loadTokenSigningKey({ store, kek, clock, random });
+  let opened: { authorities: CertificateAuthorities; signingKey: TokenSigningKey };
+  try {
+    const authorities = await CertificateAuthorities.open({ store, kek, algorithm: options.keyAlgorithm ?? DEFAULT_IDENTITY_KEY_ALGORITHM, clock, logger, random });
+    opened = { authorities, signingKey: await loadTokenSigningKey({ store, kek, clock, random }) };
+  } catch (error) {
+    // Another key sealed the records (servers over one store need one KEK): the rest of the server still serves.
+    if (!(error instanceof IdentityError)) throw error;
+    logger.error({ reason: error.message }, 'the identity service cannot open its keys; its API answers 503 on this server (give every server the same --identity-kek-file)');
+    return operationsPlane(new UnavailableIdentity(error.message), { credentials: options.credentials, logger, close: () => Promise.resolve() });
+  }
   const events = options.storage.storeFor({ group: '', resource: 'events' });
   if (events === undefined) throw new Error('the virtual clusters have no events store');
   const workers = options.csrWorkers ?? defaultCsrWorkers();
   const csrs = workers === 0 ? inProcessCsrVerifier() : csrVerifierPool(workers);
   const service = new IdentityService({
-    authorities,
-    tokens: new BootstrapTokens(signingKey, clock, caPin(options.platformCaPem)),
+    authorities: opened.authorities,
+    tokens: new BootstrapTokens(opened.signingKey, clock, caPin(options.platformCaPem)),
     workloads: watchCacheWorkloads(options.storage, store),
     audit: new TokenAudit(events, clock),
     csrs,
@@ -81,13 +90,21 @@ export async function startIdentityService(options: IdentityServiceStartOptions)
     random,
     ...(options.certificateLifetimeMs === undefined ? {} : { lifetimeMs: options.certificateLifetimeMs }),
   });
+  return operationsPlane(service, { credentials: options.credentials, logger, close: () => csrs.close() });
+}
+
+/** The plane over the service's operations (or the unavailable ones). */
+function operationsPlane(
+  operations: IdentityOperations,
+  context: { credentials: CredentialService; logger: Logger; close: () => Promise<void> },
+): IdentityPlane {
+  const { logger } = context;
   return {
-    rootCaPem: authorities.rootPem,
-    close: () => csrs.close(),
-    registerRoutes: (app) => registerIdentityApi(app, { service, credentials: options.credentials, logger }),
+    close: context.close,
+    registerRoutes: (app) => registerIdentityApi(app, { service: operations, credentials: context.credentials, logger }),
     podTokenForSite: async (agentSites, body) => {
       try {
-        return await service.tokenForSite(agentSites, body);
+        return await operations.tokenForSite(agentSites, body);
       } catch (error) {
         if (!(error instanceof IdentityError)) logger.error({ err: error }, 'site identity token request failed');
         throw IdentityError.from(error).toStatusError();

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { httpsRequest } from '../../src/client/https-client.js';
 import { EDGEPLANE_BIN, startServer } from './support/server-process.js';
 
 const run = (args: string[]): Promise<{ code: number; stdout: string; stderr: string }> =>
@@ -31,7 +32,7 @@ describe('edgeplane server identity options', () => {
     assert.match(badLifetime.stderr, /at least 1m/);
   });
 
-  it('use an operator\'s key file and RSA-2048; a later start with another key refuses to run', async () => {
+  it('use an operator\'s key file and RSA-2048; a server with another key serves, its identity API answering 503', async () => {
     const home = join(root, 'home');
     const kek = join(root, 'operator.kek');
     writeFileSync(kek, 'ab'.repeat(32) + '\n', { mode: 0o600 });
@@ -46,9 +47,24 @@ describe('edgeplane server identity options', () => {
       await server.stop();
     }
 
-    const refused = await run(['server', '--home', home, '--listen', '127.0.0.1:0']);
-    assert.equal(refused.code, 1);
-    assert.match(refused.stderr, /the private key in \/identity\/root-ca was sealed under another key-encryption key/);
-    assert.equal(statSync(join(home, 'keys', 'identity.kek')).mode & 0o777, 0o600, 'the default key file was made (and is not the one that sealed the keys)');
+    // Without the operator's file this home's own key is made, which did not seal the records.
+    const other = await startServer(home);
+    try {
+      assert.equal(statSync(join(home, 'keys', 'identity.kek')).mode & 0o777, 0o600);
+      const logged = other.logs.find((l) => String(l['msg']).startsWith('the identity service cannot open its keys'));
+      assert.equal(logged?.['level'], 50, 'an error');
+      assert.match(String(logged?.['reason']), /the private key in \/identity\/root-ca was sealed under another key-encryption key/);
+      const token = readFileSync(join(home, 'api-token'), 'utf8').trim();
+      const answer = await httpsRequest(`${other.url}/api/identity/v1/tokens`, readFileSync(join(home, 'pki', 'ca.crt'), 'utf8'), {
+        method: 'POST',
+        headers: { authorization: `APIToken ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ namespace: 'default', vk8s: 'vk1', pod: 'p' }),
+      });
+      assert.equal(answer.status, 503, answer.body);
+      assert.match(answer.json()['message'] as string, /^the identity service is unavailable on this server: the private key in \/identity\/root-ca was sealed under another key-encryption key/);
+      assert.equal((await httpsRequest(`${other.url}/readyz`, readFileSync(join(home, 'pki', 'ca.crt'), 'utf8'))).status, 200, 'the rest of the server serves');
+    } finally {
+      await other.stop();
+    }
   });
 });
