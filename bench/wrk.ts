@@ -11,6 +11,11 @@ export interface WrkJob {
   /** Request body; `{n}` is replaced by a counter unique per request. */
   readonly body?: string;
   readonly headers?: Record<string, string>;
+  /**
+   * Requests sent in turn instead of `body` (each with its own extra headers and body), e.g.
+   * one per client identity; each wrk connection cycles through them.
+   */
+  readonly rotate?: ReadonlyArray<{ readonly headers: Record<string, string>; readonly body: string }>;
   readonly connections: number;
   readonly seconds: number;
 }
@@ -33,9 +38,25 @@ export async function runWrk(job: WrkJob): Promise<WrkResult> {
   const script = join(dir, 'job.lua');
   const headers = Object.entries({ 'content-type': 'application/json', ...job.headers }).map(([k, v]) => `[${luaString(k)}]=${luaString(v)}`).join(', ');
   const [before, after] = (job.body ?? '').split('{n}');
+  const rotate = job.rotate ?? [];
+  const rotation = rotate.map((r) => {
+    const own = Object.entries({ 'content-type': 'application/json', ...job.headers, ...r.headers }).map(([k, v]) => `[${luaString(k)}]=${luaString(v)}`).join(', ');
+    return `wrk.format(${luaString(job.method ?? 'GET')}, ${luaString(job.path)}, {${own}}, ${luaString(r.body)})`;
+  });
   writeFileSync(
     script,
-    `local counter = 0
+    rotate.length > 0
+      ? `local requests = {}
+local turn = 0
+init = function(args)
+  requests = {${rotation.join(',\n')}}
+end
+request = function()
+  turn = turn % #requests + 1
+  return requests[turn]
+end
+`
+      : `local counter = 0
 local id = 0
 setup = function(thread) id = id + 1; thread:set("tid", id) end
 request = function()

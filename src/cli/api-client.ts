@@ -67,8 +67,10 @@ export class ApiClient {
       throw new ServerError(res.status, 'Unknown', `the server answered ${res.status} with a body that is not JSON: ${res.body.slice(0, 200)}`);
     }
     if (res.status !== 200) {
-      const error = parsed as { code?: number; message?: string };
-      throw new ServerError(res.status, REASONS[error.code ?? -1] ?? `HTTP ${res.status}`, error.message ?? res.body);
+      // Config API errors carry a gRPC code; the site and identity APIs answer Kubernetes Status with its reason.
+      const error = parsed as { code?: number; message?: string; kind?: string; reason?: string };
+      const reason = error.kind === 'Status' && typeof error.reason === 'string' ? error.reason : REASONS[error.code ?? -1];
+      throw new ServerError(res.status, reason ?? `HTTP ${res.status}`, error.message ?? res.body);
     }
     return parsed as T;
   }

@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { readBuildInfo } from '../server/build-info.js';
 import { ServerError } from './api-client.js';
 import { configCommand } from './config-command.js';
+import { identityCommand } from './identity-command.js';
 import { kubeconfigCommand } from './kubeconfig-command.js';
 import { secretCommand } from './secret-command.js';
 import { serverCommand } from './server-command.js';
@@ -29,6 +30,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   program.addCommand(siteCommand());
   program.addCommand(sidecarCommand());
   program.addCommand(secretCommand());
+  program.addCommand(identityCommand());
   const exitOverrideAll = (command: Command): void => {
     command.exitOverride();
     command.commands.forEach(exitOverrideAll);

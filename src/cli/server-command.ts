@@ -5,6 +5,8 @@ import { startControlPlane } from '../server/control-plane.js';
 import { startLocalSites, type LocalSites } from '../server/local-sites.js';
 import { type ListenAddress, parseListenAddress } from '../server/listen-address.js';
 import type { StoreConfig } from '../store/open-store.js';
+import { IDENTITY_KEY_ALGORITHMS, type IdentityKeyAlgorithm } from '../identity/identity-key-algorithm.js';
+import { durationArgument } from './duration-argument.js';
 
 interface ServerOptions {
   home: string;
@@ -18,6 +20,9 @@ interface ServerOptions {
   maxRequestsInflight: number;
   maxMutatingRequestsInflight: number;
   localSites: boolean;
+  identityKekFile?: string;
+  identityKeyAlgorithm: IdentityKeyAlgorithm;
+  identityCertificateLifetime?: number;
 }
 
 function listenArgument(value: string): ListenAddress {
@@ -58,6 +63,9 @@ export function serverCommand(): Command {
     .addOption(new Option('--max-requests-inflight <n>', 'virtual cluster read requests served at once before 429 (as kube-apiserver)').env('EDGEPLANE_MAX_REQUESTS_INFLIGHT').default(400).argParser(positiveInteger))
     .addOption(new Option('--max-mutating-requests-inflight <n>', 'virtual cluster write requests served at once before 429').env('EDGEPLANE_MAX_MUTATING_REQUESTS_INFLIGHT').default(200).argParser(positiveInteger))
     .addOption(new Option('--local-sites', 'also run three local simulated sites in this process (regional edges local-re-1, local-re-2; customer edge local-ce-1 of the default tenant)').env('EDGEPLANE_LOCAL_SITES').default(false))
+    .addOption(new Option('--identity-kek-file <file>', 'key-encryption key of the identity service\'s private keys (32 bytes: raw, hex or base64; default <home>/keys/identity.kek, made on first start)').env('EDGEPLANE_IDENTITY_KEK_FILE'))
+    .addOption(new Option('--identity-key-algorithm <algorithm>', 'key algorithm of identity CAs made from now on').choices(IDENTITY_KEY_ALGORITHMS).env('EDGEPLANE_IDENTITY_KEY_ALGORITHM').default('ECDSA_P256'))
+    .addOption(new Option('--identity-certificate-lifetime <duration>', 'lifetime of workload certificates, e.g. 24h, 90m (at least 1m; default 24h)').env('EDGEPLANE_IDENTITY_CERTIFICATE_LIFETIME').argParser(durationArgument))
     .addOption(new Option('--log-level <level>', 'least severe level logged').choices(LOG_LEVELS).env('EDGEPLANE_LOG_LEVEL').default('info'))
     .addHelpText(
       'after',
@@ -80,6 +88,9 @@ export function serverCommand(): Command {
         maxInflight: { readOnly: options.maxRequestsInflight, mutating: options.maxMutatingRequestsInflight },
         ...(options.dnsServer === undefined ? {} : { dnsServer: options.dnsServer }),
         ...(store === undefined ? {} : { store }),
+        identityKeyAlgorithm: options.identityKeyAlgorithm,
+        ...(options.identityKekFile === undefined ? {} : { identityKekFile: resolve(options.identityKekFile) }),
+        ...(options.identityCertificateLifetime === undefined ? {} : { identityCertificateLifetimeMs: options.identityCertificateLifetime }),
       });
       let localSites: LocalSites | undefined;
       try {

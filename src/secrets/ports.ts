@@ -24,7 +24,7 @@ export interface PodIdentity {
  * `request.raw.socket`.
  */
 export interface PodCertificateVerifier {
-  verify(socket: unknown): PodIdentity;
+  verify(socket: unknown): Promise<PodIdentity>;
 }
 
 /** AES-256-GCM under the platform's key-encryption key; `aad` binds the purpose (the store key). */

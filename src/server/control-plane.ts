@@ -10,7 +10,9 @@ import { registerConfigApi } from '../config/http/config-routes.js';
 import { NAMESPACED_KINDS, type ConfigKind } from '../config/kinds/index.js';
 import { configOpenApi } from '../config/openapi.js';
 import { ObjectRegistry } from '../config/registry.js';
+import type { IdentityKeyAlgorithm } from '../identity/identity-key-algorithm.js';
 import { ensurePlatformPki } from '../identity/platform-ca.js';
+import { startIdentityService } from '../identity/start-identity-service.js';
 import type { Logger } from '../observability/logger.js';
 import { createMetrics } from '../observability/metrics.js';
 import { startCompactor } from '../store/compactor.js';
@@ -88,11 +90,20 @@ export interface ControlPlaneOptions {
    */
   readonly clockTimers?: { readonly schedule: Scheduler; readonly now: () => number };
   /**
-   * Secrets (issue 7): what the secret service needs from the identity service — the sealer of
-   * the blindfold private keys and the verifier of pods' client certificates. Without them the
-   * secret management API (public keys, policy documents, rotation, unseal) is not served.
+   * Secrets (issue 7): replaces what the secret service takes from the identity service — the
+   * sealer of the blindfold private keys and the verifier of pods' client certificates (tests
+   * that inject pod identities). Default: the identity service's.
    */
   readonly secrets?: { readonly sealer: KeySealer; readonly podCertificates: PodCertificateVerifier };
+  /**
+   * The identity service's key-encryption key file (32 bytes: raw, hex or base64), supplied by
+   * the operator; default `<home>/keys/identity.kek`, made on first start.
+   */
+  readonly identityKekFile?: string;
+  /** Key algorithm of identity CAs made from now on (default ECDSA P-256). */
+  readonly identityKeyAlgorithm?: IdentityKeyAlgorithm;
+  /** Lifetime of workload certificates (default 24 h). */
+  readonly identityCertificateLifetimeMs?: number;
 }
 
 export interface SiteRegistration {
@@ -121,7 +132,7 @@ export interface ControlPlane {
   close(): Promise<void>;
 }
 
-/** The composition root of `edgeplane server`: store, PKI, HTTP server, background work. */
+/** The composition root of `edgeplane server`: store, PKI, HTTP server, identity service, background work. */
 export async function startControlPlane(options: ControlPlaneOptions): Promise<ControlPlane> {
   const { logger } = options;
   const build = readBuildInfo();
@@ -186,12 +197,6 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
       publicUrl: () => url,
     });
 
-    // Secrets (issue 7): per-tenant blindfold keys and unseal, policies read from the config cache.
-    if (options.secrets !== undefined) {
-      const secrets = createSecretService({ store, sealer: options.secrets.sealer, config: configCache, clock, logger, metrics: metrics.registry });
-      registerSecretApi(app, { secrets, credentials, configService: service, podCertificates: options.secrets.podCertificates, logger, bodyLimit });
-    }
-
     const versionInfo = versionDocument(build);
     const fieldManager = serverSideApply();
     const clusters = new VirtualClusterStorage({
@@ -217,12 +222,31 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
       ...(options.watchHistory === undefined ? {} : { watchHistory: options.watchHistory }),
     });
     cleanups.push(() => sitePlane.stop());
+    const identity = await startIdentityService({
+      store,
+      clock,
+      logger,
+      home: options.home,
+      storage: clusters,
+      credentials,
+      platformCaPem: pki.caCert,
+      ...(options.identityKekFile === undefined ? {} : { kekFile: options.identityKekFile }),
+      ...(options.identityKeyAlgorithm === undefined ? {} : { keyAlgorithm: options.identityKeyAlgorithm }),
+      ...(options.identityCertificateLifetimeMs === undefined ? {} : { certificateLifetimeMs: options.identityCertificateLifetimeMs }),
+    });
+    cleanups.push(() => identity.close());
+    identity.registerRoutes(app);
+    // Secrets (issue 7): per-tenant blindfold keys sealed under the identity KEK, unseal for
+    // pods' client certificates, policies read from the config cache.
+    const secretDeps = options.secrets ?? { sealer: identity.sealer, podCertificates: identity.podCertificates };
+    const secrets = createSecretService({ store, sealer: secretDeps.sealer, config: configCache, clock, logger, metrics: metrics.registry });
+    registerSecretApi(app, { secrets, credentials, configService: service, podCertificates: secretDeps.podCertificates, logger, bodyLimit });
     cleanups.push(startClusterJanitor({ store, storage: clusters, logger }));
     // Controllers (leader-elected through a store lease): placement decides the sites, the
     // event recorder tells users why, the site pod template applies flavors and site facts.
     const events = createEventRecorder({ storage: clusters, clock, logger });
     const placement = new PlacementEngine({ index: placementIndex, siteStates: sitePlane.inventory, recorder: events, logger });
-    sitePlane.registerRoutes(app, { placement });
+    sitePlane.registerRoutes(app, { placement, podIdentityTokens: identity.podTokenForSite });
     const starters = [
       ...defaultControllers(options.clockTimers === undefined ? {} : { cronJobTimers: options.clockTimers }),
       garbageCollectorController({ metrics: metrics.registry }),

@@ -2,7 +2,7 @@ import { Agent, request } from 'node:https';
 import type { IncomingMessage } from 'node:http';
 import type { AgentCredential } from './agent-credential.js';
 import { SiteApiError } from './site-api-error.js';
-import type { HeartbeatResponse, PodRef, PodStatusItem, PodStatusResult, PodWatchEvent } from './site-api-types.js';
+import type { BootstrapToken, HeartbeatResponse, PodRef, PodStatusItem, PodStatusResult, PodWatchEvent } from './site-api-types.js';
 
 const REQUEST_TIMEOUT_MS = 30_000;
 
@@ -31,6 +31,15 @@ export class SiteApiClient {
 
   async postTerminated(items: readonly PodRef[]): Promise<void> {
     await this.post('/api/sites/v1/pods/terminated', { items });
+  }
+
+  /**
+   * A bootstrap token of the identity service for a pod bound to one of this agent's sites,
+   * to hand to the pod's sidecar when the site starts it. 403 when the pod is not on the
+   * agent's sites, 404 when it (with that uid) no longer exists.
+   */
+  podIdentityToken(pod: PodRef): Promise<BootstrapToken> {
+    return this.post<BootstrapToken>('/api/sites/v1/pods/identity-token', { tenant: pod.cluster.tenant, namespace: pod.cluster.namespace, vk8s: pod.cluster.name, pod: pod.name, uid: pod.uid });
   }
 
   /**

@@ -67,3 +67,6 @@ export interface PodStatusResult {
   readonly name: string;
   readonly error?: string;
 }
+
+/** The answer of `POST /api/sites/v1/pods/identity-token`: a bootstrap token for the pod's sidecar. */
+export type { BootstrapToken } from '../identity/identity-bundle.js';

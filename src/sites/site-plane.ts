@@ -27,7 +27,7 @@ import { SiteNodeStore } from './site-node-store.js';
 import { SiteNodeView } from './site-node-view.js';
 import { SitePodWrites } from './site-pod-writes.js';
 import { SiteRegistrar } from './site-registrar.js';
-import { registerSiteApi } from './site-routes.js';
+import { registerSiteApi, type SiteApiDependencies } from './site-routes.js';
 import { TokenService } from './token-service.js';
 
 export interface SitePlaneDependencies {
@@ -63,9 +63,10 @@ export interface SitePlane {
   readonly nodeView: ClusterNodeSource;
   /**
    * Adds `/api/sites/v1/…` to the server (before it listens); with `placement`, also
-   * `GET /objects` (the ConfigMaps, Secrets, … placed on the agent's sites).
+   * `GET /objects` (the ConfigMaps, Secrets, … placed on the agent's sites); with
+   * `podIdentityTokens`, also `POST /pods/identity-token` (the identity service's bootstrap tokens).
    */
-  registerRoutes(app: FastifyInstance, options?: { readonly placement?: PlacementView }): void;
+  registerRoutes(app: FastifyInstance, options?: { readonly placement?: PlacementView; readonly podIdentityTokens?: SiteApiDependencies['podIdentityTokens'] }): void;
   /** Stops the caches, the controller and the informer it made. */
   stop(): Promise<void>;
 }
@@ -115,6 +116,7 @@ export async function startSitePlane(deps: SitePlaneDependencies): Promise<SiteP
     registerRoutes: (app, options) =>
       registerSiteApi(app, {
         ...placedObjectsOption(deps.storage, options?.placement),
+        ...(options?.podIdentityTokens === undefined ? {} : { podIdentityTokens: options.podIdentityTokens }),
         credentials: deps.credentials,
         tokens,
         registrar,

@@ -24,6 +24,11 @@ export interface SiteApiDependencies {
   readonly pods: BoundPodSource;
   /** The objects placed on an agent's sites (`GET /objects`); without it the path is not served. */
   readonly placedObjects?: (kind: PlacedObjectKind, sites: ReadonlySet<string>) => PlacedObjectList;
+  /**
+   * Bootstrap tokens of the identity service for pods bound to the agent's sites
+   * (`POST /pods/identity-token`); without it the path is not served. Failures are StatusErrors.
+   */
+  readonly podIdentityTokens?: (agentSites: ReadonlySet<string>, body: unknown) => Promise<unknown>;
   /** The platform CA PEM. */
   readonly caPem: string;
   readonly logger: Logger;
@@ -55,8 +60,9 @@ function bearerToken(request: FastifyRequest): string {
  * The site API (contract (6) of issue 5), on the control plane's HTTPS server: the CA
  * (no authentication), registration tokens (config API credentials), registration (Bearer
  * registration token), and, with an agent's client certificate, heartbeats, the watch of the
- * pods bound to its sites, batched pod status and termination reports, and the ConfigMaps,
- * Secrets, ServiceAccounts, Services and claims placed on its sites. Failures are
+ * pods bound to its sites, batched pod status and termination reports, the ConfigMaps,
+ * Secrets, ServiceAccounts, Services and claims placed on its sites, and bootstrap tokens of
+ * the identity service for its pods. Failures are
  * Kubernetes Status JSON. `docs/SITE-API.md` describes the protocol.
  */
 export function registerSiteApi(app: FastifyInstance, deps: SiteApiDependencies): void {
@@ -124,6 +130,14 @@ export function registerSiteApi(app: FastifyInstance, deps: SiteApiDependencies)
         const items = parsePodBatch(jsonBody(request), true);
         return sendJson(reply, 200, { results: await deps.podWrites.writeStatuses(agent.name, agent.sites, items) });
       });
+
+      const podIdentityTokens = deps.podIdentityTokens;
+      if (podIdentityTokens !== undefined) {
+        scope.post('/pods/identity-token', async (request, reply) => {
+          const agent = await authenticateAgent(deps.agents, request.raw.socket);
+          return sendJson(reply, 200, await podIdentityTokens(agent.sites, jsonBody(request)));
+        });
+      }
 
       scope.post('/pods/terminated', async (request, reply) => {
         const agent = await authenticateAgent(deps.agents, request.raw.socket);

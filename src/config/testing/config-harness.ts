@@ -7,6 +7,7 @@ import { httpsRequest, type HttpsResponse } from '../../client/https-client.js';
 import type { PodStreamBackend } from '../../vk8s/streams/index.js';
 import type { Clock } from '../../server/clock.js';
 import type { Scheduler } from '../../controllers/work-queue.js';
+import type { IdentityKeyAlgorithm } from '../../identity/identity-key-algorithm.js';
 import { startTestDnsServer, type TestDnsServer } from './dns-server.js';
 
 export interface CallOptions {
@@ -48,6 +49,9 @@ export interface ConfigHarnessOptions {
   readonly logger?: Logger;
   /** The secret service's identity-service dependencies (see ControlPlaneOptions.secrets). */
   readonly secrets?: ControlPlaneOptions['secrets'];
+  readonly identityKekFile?: string;
+  readonly identityKeyAlgorithm?: IdentityKeyAlgorithm;
+  readonly identityCertificateLifetimeMs?: number;
 }
 
 /** The real control plane in this process (memory store, real HTTPS, a real test DNS server). */
@@ -72,6 +76,9 @@ export async function startConfigHarness(options: ConfigHarnessOptions = {}): Pr
       ...(options.controllers === undefined ? {} : { controllers: options.controllers }),
       ...(options.clockTimers === undefined ? {} : { clockTimers: options.clockTimers }),
       ...(options.secrets === undefined ? {} : { secrets: options.secrets }),
+      ...(options.identityKekFile === undefined ? {} : { identityKekFile: options.identityKekFile }),
+      ...(options.identityKeyAlgorithm === undefined ? {} : { identityKeyAlgorithm: options.identityKeyAlgorithm }),
+      ...(options.identityCertificateLifetimeMs === undefined ? {} : { identityCertificateLifetimeMs: options.identityCertificateLifetimeMs }),
     });
   } catch (error) {
     await dns.stop();

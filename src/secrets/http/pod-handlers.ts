@@ -27,9 +27,9 @@ function bodyObject(raw: unknown): Record<string, unknown> {
 
 /** The routes a pod's sidecar calls, authenticated only by the pod's client certificate. */
 export function podHandlers(route: SecretRoute, deps: SecretApiDependencies): void {
-  const pod = (request: FastifyRequest): PodIdentity => {
+  const pod = async (request: FastifyRequest): Promise<PodIdentity> => {
     try {
-      return deps.podCertificates.verify(request.raw.socket);
+      return await deps.podCertificates.verify(request.raw.socket);
     } catch (error) {
       throw new SecretError('Unauthenticated', `a pod client certificate is required: ${error instanceof Error ? error.message : String(error)}`);
     }
@@ -37,7 +37,7 @@ export function podHandlers(route: SecretRoute, deps: SecretApiDependencies): vo
 
   route('/v1/unseal', {
     POST: async (request): Promise<UnsealAnswer> => {
-      const caller = pod(request);
+      const caller = await pod(request);
       const location = bodyObject(request.body)['location'];
       if (typeof location !== 'string' || location === '') throw new SecretError('InvalidArgument', 'location: required, the string:///… blindfold location');
       const result = await deps.secrets.unsealer.unseal(caller, location);
@@ -49,7 +49,7 @@ export function podHandlers(route: SecretRoute, deps: SecretApiDependencies): vo
 
   route('/v1/providers/:name', {
     GET: async (request): Promise<{ data: ResolvedProvider }> => {
-      const caller = pod(request);
+      const caller = await pod(request);
       const { name = '' } = request.params as Record<string, string>;
       return { data: await resolveProvider(name, caller, deps.secrets) };
     },

@@ -15,11 +15,15 @@ export function testPodCertificateVerifier(): PodCertificateVerifier & { registe
       pods.set(new X509Certificate(certificatePem).fingerprint256, identity);
     },
     verify(socket) {
-      const peer = typeof (socket as Partial<TLSSocket>).getPeerCertificate === 'function' ? (socket as TLSSocket).getPeerCertificate() : undefined;
-      if (peer === undefined || peer.fingerprint256 === undefined) throw new Error('no client certificate was presented');
-      const identity = pods.get(peer.fingerprint256);
-      if (identity === undefined) throw new Error('the client certificate is not a pod certificate');
-      return identity;
+      return Promise.resolve().then(() => identityOf(pods, socket));
     },
   };
+}
+
+function identityOf(pods: ReadonlyMap<string, PodIdentity>, socket: unknown): PodIdentity {
+  const peer = typeof (socket as Partial<TLSSocket>).getPeerCertificate === 'function' ? (socket as TLSSocket).getPeerCertificate() : undefined;
+  if (peer === undefined || peer.fingerprint256 === undefined) throw new Error('no client certificate was presented');
+  const identity = pods.get(peer.fingerprint256);
+  if (identity === undefined) throw new Error('the client certificate is not a pod certificate');
+  return identity;
 }
