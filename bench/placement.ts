@@ -25,7 +25,7 @@ autocommit), and the probe's p99 on the idle control plane before the rollout.
 Options:
   --sites LIST     comma-separated fleet sizes, each on a fresh control plane (default 1000,10000)
   --timeout S      give up on a rollout after S seconds (default 300)
-  --profile DIR    write the control plane's V8 CPU profile (.cpuprofile) into DIR
+  --profile DIR    write the control plane's and the site agent's V8 CPU profiles (.cpuprofile) into DIR
   -h, --help       this text`;
 
 const BIN = fileURLToPath(new URL('../../bin/edgeplane.js', import.meta.url));
@@ -194,6 +194,7 @@ async function runOne(sites: number, o: Options): Promise<Figures> {
     const siteAgent = launch(
       ['site', '--name', 'bench', '--type', 'REGIONAL_EDGE', '--simulate-sites', String(sites), '--nodes', '1', '--cpu', '8', '--memory', '16Gi', '--server', url, '--registration-token', token, '--home', siteHome, '--log-level', 'warn'],
       'edgeplane site',
+      profile,
     );
     processes.push(siteAgent.child);
     await waitFor(`${sites} registered sites`, o.timeoutSeconds * 1000, async () => {
