@@ -1,6 +1,7 @@
+import { untilSignal } from './until-signal.js';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { createLogger, LOG_LEVELS, type Logger } from '../observability/logger.js';
-import { DEFAULT_IDENTITY_DIR, DEFAULT_SIDECAR_POLICY, KEY_ALGORITHMS, type KeyAlgorithm, type RunningSidecar, startSidecar } from '../sidecar/index.js';
+import { createLogger, LOG_LEVELS } from '../observability/logger.js';
+import { DEFAULT_IDENTITY_DIR, DEFAULT_SIDECAR_POLICY, KEY_ALGORITHMS, type KeyAlgorithm, startSidecar } from '../sidecar/index.js';
 
 interface SidecarOptions {
   server?: string;
@@ -34,27 +35,6 @@ function fraction(value: string): number {
 }
 
 const seconds = (ms: number): string => `${ms / 1000}s`;
-
-/** Stops the sidecar on the first SIGINT/SIGTERM (a second one exits at once); resolves when stopped. */
-function untilSignal(sidecar: RunningSidecar, logger: Logger): Promise<void> {
-  return new Promise((done) => {
-    let signals = 0;
-    const onSignal = (signal: NodeJS.Signals): void => {
-      if (++signals > 1) {
-        logger.warn({ signal }, 'second signal: exiting at once');
-        process.exit(1);
-      }
-      logger.info({ signal }, 'signal received; stopping');
-      sidecar.stop().then(done, (error: unknown) => {
-        logger.error({ err: error }, 'stopping failed');
-        process.exitCode = 1;
-        done();
-      });
-    };
-    process.on('SIGINT', onSignal);
-    process.on('SIGTERM', onSignal);
-  });
-}
 
 /** `edgeplane sidecar`: the pod's identity sidecar. */
 export function sidecarCommand(): Command {
@@ -107,6 +87,6 @@ Files in the identity folder: server.key, client.key (0600), server.crt, client.
         resume: o.resume,
         logger,
       });
-      await untilSignal(sidecar, logger);
+      await untilSignal(() => sidecar.stop(), logger);
     });
 }

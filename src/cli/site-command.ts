@@ -1,3 +1,4 @@
+import { untilSignal } from './until-signal.js';
 import { resolve } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { Quantity } from '../apimachinery/quantity/quantity.js';
@@ -144,23 +145,7 @@ The agent runs until SIGINT or SIGTERM, then sends waiting status reports and ex
           if (total > 1) process.stderr.write(`registered ${done}/${total} sites\n`);
         },
       });
-      await new Promise<void>((done) => {
-        let signals = 0;
-        const onSignal = (signal: NodeJS.Signals): void => {
-          if (++signals > 1) {
-            logger.warn({ signal }, 'second signal: exiting at once');
-            process.exit(1);
-          }
-          logger.info({ signal }, 'signal received; stopping');
-          agent.close().then(done, (error: unknown) => {
-            logger.error({ err: error }, 'stopping failed');
-            process.exitCode = 1;
-            done();
-          });
-        };
-        process.on('SIGINT', onSignal);
-        process.on('SIGTERM', onSignal);
-      });
+      await untilSignal(() => agent.close(), logger);
     });
   site.addCommand(siteTokenCommand());
   return site;

@@ -1,21 +1,7 @@
-/**
- * What `POST /api/identity/v1/certificates` and `…/certificates/renew` answer (the shared
- * contract of issue 6). PEM strings; times RFC 3339.
- */
-export interface IdentityBundle {
-  /** The server certificate, the leaf only. */
-  readonly serverCertificate: string;
-  /** The client certificate, the leaf only. */
-  readonly clientCertificate: string;
-  /** The intermediate(s): the tenant CA signed by the platform root. */
-  readonly chain: string;
-  /** CAs to trust remote servers (the tenant trust anchor). */
-  readonly serverCa: string;
-  /** CAs to trust remote clients (the tenant trust anchor). */
-  readonly clientCa: string;
-  readonly notBefore: string;
-  readonly notAfter: string;
-}
+import type { IdentityBundle } from '../identity/identity-bundle.js';
+
+/** What `POST /api/identity/v1/certificates` and `…/certificates/renew` answer: the identity service's contract type. */
+export type { IdentityBundle };
 
 /** The request body of both endpoints: one PKCS#10 request per certificate. */
 export interface IdentityCsrs {
