@@ -10,7 +10,7 @@ import { benchVk8s } from './vk8s.js';
 
 const areas: Record<string, { description: string; run: (args: string[]) => Promise<void> }> = {
   config: { description: 'configuration API: create, get and list rates on SQLite vs the store port in the same run', run: benchConfig },
-  identity: { description: 'identity service: CSR-to-certificate issuance rate over HTTPS vs openssl speed ecdsap256 in the same run', run: benchIdentity },
+  identity: { description: 'identity service and sidecar: CSR-to-certificate issuance rate over HTTPS and sidecar start → READY p50/p99 vs openssl speed ecdsap256 in the same run', run: benchIdentity },
   placement: { description: 'multi-site placement: one Deployment rolled out to 1,000 and 10,000 simulated sites (time, peak RSS, API p99)', run: benchPlacement },
   store: { description: 'store port: writes/s, reads/s, watch latency per backend vs raw better-sqlite3 and etcd3', run: benchStore },
   vk8s: { description: 'virtual Kubernetes API: get, list, create rates and watch fan-out latency vs bare node:https in the same run', run: benchVk8s },

@@ -1,5 +1,6 @@
 import { closeSync, fchmodSync, fsyncSync, openSync, renameSync, writeSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { open, rename, rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 
 /**
  * Writes a file so that readers see either the old or the new contents, never half of it,
@@ -24,5 +25,54 @@ export function writeFileAtomic(path: string, contents: string | Uint8Array, mod
     fsyncSync(dir);
   } finally {
     closeSync(dir);
+  }
+}
+
+/** One file of {@link writeFilesAtomic}: its name in the folder, contents and exact mode. */
+export interface AtomicFile {
+  readonly name: string;
+  readonly contents: string | Uint8Array;
+  readonly mode: number;
+}
+
+/** A temporary file with exactly `mode`, written and fsynced. */
+async function writeDurable(path: string, contents: string | Uint8Array, mode: number): Promise<void> {
+  const handle = await open(path, 'w', mode);
+  try {
+    await handle.chmod(mode);
+    await handle.writeFile(contents);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Writes several files into `dir` with {@link writeFileAtomic}'s guarantees, without blocking
+ * the event loop: every temporary file (`<name>.<pid>.tmp`, created with its mode) is written
+ * and fsynced at once on the thread pool (their fsyncs share the file system's journal
+ * commits), then each is renamed over its file in the order given, then the folder is fsynced
+ * once. A reader sees each file old or new, never part of one, and sees them replaced in the
+ * order given; all of them survive a crash once this resolves. One call at a time per folder
+ * (the temporary names are per process). When a temporary file cannot be written, none is
+ * renamed and the temporary files are removed; when a rename fails, the files renamed before
+ * it stay new.
+ */
+export async function writeFilesAtomic(dir: string, files: readonly AtomicFile[]): Promise<void> {
+  const temporary = (file: AtomicFile): string => join(dir, `${file.name}.${process.pid}.tmp`);
+  const written = await Promise.allSettled(files.map((file) => writeDurable(temporary(file), file.contents, file.mode)));
+  try {
+    const failed = written.find((result) => result.status === 'rejected');
+    if (failed !== undefined) throw failed.reason instanceof Error ? failed.reason : new Error(String(failed.reason));
+    for (const file of files) await rename(temporary(file), join(dir, file.name));
+  } catch (error) {
+    await Promise.all(files.map((file) => rm(temporary(file), { force: true }).catch(() => undefined)));
+    throw error;
+  }
+  const folder = await open(dir, 'r');
+  try {
+    await folder.sync();
+  } finally {
+    await folder.close();
   }
 }

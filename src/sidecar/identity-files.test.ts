@@ -44,9 +44,9 @@ describe('identity files', () => {
     material = acceptIdentityBundle(request, await ca.issue(request.csrs, { now: Date.now(), lifetimeMs: 3_600_000 }), Date.now());
   });
 
-  it('identity files are the six files of the seed with the contract contents and modes', () => {
+  it('identity files are the six files of the seed with the contract contents and modes', async () => {
     const dir = join(root, 'six', 'identity');
-    writeIdentityFiles(dir, material);
+    await writeIdentityFiles(dir, material);
     assert.equal(statSync(dir).mode & 0o777, 0o755);
     assert.deepEqual(readdirSync(dir).sort(), ['client.crt', 'client.key', 'client_ca.crt', 'server.crt', 'server.key', 'server_ca.crt']);
     const read = (name: string): string => readFileSync(join(dir, name), 'utf8');
@@ -60,12 +60,12 @@ describe('identity files', () => {
     assert.deepEqual(modes, { 'client.crt': '644', 'client.key': '600', 'client_ca.crt': '644', 'server.crt': '644', 'server.key': '600', 'server_ca.crt': '644' });
   });
 
-  it('identity files get their modes whatever the umask, and leave no temporary file', () => {
+  it('identity files get their modes whatever the umask, and leave no temporary file', async () => {
     const dir = join(root, 'umask');
     const previous = process.umask(0o077);
     try {
-      writeIdentityFiles(dir, material);
-      writeIdentityFiles(dir, material);
+      await writeIdentityFiles(dir, material);
+      await writeIdentityFiles(dir, material);
     } finally {
       process.umask(previous);
     }
@@ -83,10 +83,10 @@ describe('identity files', () => {
     // Two versions of very different sizes, so a partial or truncated read cannot look whole.
     const versions = [1, 100].map((copies) => ({ ...material, chain: material.chain.repeat(copies) }));
     const expected = new Set(versions.map((v) => sha(v.serverCertificate + v.chain)));
-    writeIdentityFiles(dir, versions[0]!);
+    await writeIdentityFiles(dir, versions[0]!);
     const worker = new Worker(READER, { eval: true, workerData: { file: join(dir, 'server.crt') } });
     await new Promise((resolve) => worker.once('message', resolve));
-    for (let i = 0; i < 20; i++) writeIdentityFiles(dir, versions[i % 2]!);
+    for (let i = 0; i < 20; i++) await writeIdentityFiles(dir, versions[i % 2]!);
     const seen = await new Promise<Array<[string, number]>>((resolve, reject) => {
       worker.once('message', resolve);
       worker.once('error', reject);

@@ -1,6 +1,5 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { writeFileAtomic } from '../server/atomic-file.js';
+import { mkdir } from 'node:fs/promises';
+import { writeFilesAtomic } from '../server/atomic-file.js';
 import { credentialPem, type IdentityMaterial, caBundlePem } from './identity-material.js';
 
 /** Where the sidecar writes the pod's identity unless told otherwise (the seed's folder). */
@@ -35,11 +34,12 @@ export function identityFilesOf(material: IdentityMaterial): readonly IdentityFi
 
 /**
  * Writes the identity into `dir` (created if missing, mode 0755), each file atomically:
- * a temporary file in the same folder, written, fsynced, renamed over the old one, then the
- * folder fsynced. A reader sees the old or the new file, never part of one. Keys 0600,
- * certificates 0644, whatever the umask.
+ * the six temporary files in the same folder written and fsynced together, renamed over the
+ * old ones in {@link identityFilesOf}'s order, then the folder fsynced (`writeFilesAtomic`;
+ * off the event loop). A reader sees the old or the new file, never part of one; all six are
+ * durable once this resolves. Keys 0600, certificates 0644, whatever the umask.
  */
-export function writeIdentityFiles(dir: string, material: IdentityMaterial): void {
-  mkdirSync(dir, { recursive: true, mode: 0o755 });
-  for (const file of identityFilesOf(material)) writeFileAtomic(join(dir, file.name), file.contents, file.mode);
+export async function writeIdentityFiles(dir: string, material: IdentityMaterial): Promise<void> {
+  await mkdir(dir, { recursive: true, mode: 0o755 });
+  await writeFilesAtomic(dir, identityFilesOf(material));
 }

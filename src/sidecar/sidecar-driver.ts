@@ -91,6 +91,11 @@ export class SidecarDriver implements SidecarView {
     await this.settled();
   }
 
+  /** Stopped or HALTED: an identity arriving now is not taken. */
+  private finished(): boolean {
+    return this.stopped || this.state.kind === 'HALTED';
+  }
+
   private resume(): void {
     const loaded = loadIdentityFiles(this.options.identityDir, this.options.timers.now());
     if ('reason' in loaded) return void this.options.logger.debug({ reason: loaded.reason }, 'no identity to resume');
@@ -147,8 +152,10 @@ export class SidecarDriver implements SidecarView {
     let event: SidecarEvent;
     try {
       const material = await this.obtain(kind);
-      if (this.stopped || this.state.kind === 'HALTED') return;
-      writeIdentityFiles(this.options.identityDir, material);
+      if (this.finished()) return;
+      await writeIdentityFiles(this.options.identityDir, material);
+      // A deadline may have halted it, or stop() been called, while the files were written.
+      if (this.finished()) return;
       this.material = material;
       this.request = undefined;
       const { notBefore, notAfter } = material.validity;

@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { HttpsResponse } from '../../../src/client/https-client.js';
-import { startConfigHarness, type ConfigHarness, type ConfigHarnessOptions } from '../../../src/config/testing/config-harness.js';
+import { httpsRequest, type HttpsResponse } from '../../../src/client/https-client.js';
+import { type CallOptions, startConfigHarness, type ConfigHarness, type ConfigHarnessOptions } from '../../../src/config/testing/config-harness.js';
 import type { BootstrapToken } from '../../../src/identity/identity-bundle.js';
 import { startSidecar, type RunningSidecar, type StartSidecarOptions } from '../../../src/sidecar/index.js';
 import { registerTestSites, type TestAgent } from '../../../src/sites/testing/register-test-sites.js';
@@ -41,6 +41,62 @@ export interface WorkloadIdentityEnv {
 
 const VK8S = '/api/vk8s/namespaces/default/vk1';
 
+/** A request to a control plane's API: `ConfigHarness.call`, or {@link apiCaller} for an `edgeplane server` process. */
+export type ApiCall = (method: string, path: string, options?: CallOptions) => Promise<HttpsResponse>;
+
+/** `ConfigHarness.call` against any control plane: JSON, `APIToken <defaultToken>` unless `token` says otherwise. */
+export function apiCaller(url: string, ca: string, defaultToken: string): ApiCall {
+  return (method, path, o = {}) => {
+    const token = o.token === undefined ? defaultToken : o.token;
+    const headers: Record<string, string> = { 'content-type': 'application/json', ...(token === null ? {} : { authorization: `APIToken ${token}` }), ...o.headers };
+    const body = o.raw ?? (o.body === undefined ? undefined : JSON.stringify(o.body));
+    return httpsRequest(`${url}${path}`, ca, { method, headers, ...(body === undefined ? {} : { body }), ...(o.cert === undefined ? {} : { cert: o.cert, key: o.key ?? '' }) });
+  };
+}
+
+async function ok<T>(res: Promise<HttpsResponse>): Promise<T> {
+  const answer = await res;
+  if (answer.status !== 200 && answer.status !== 201) throw new Error(`HTTP ${answer.status}: ${answer.body}`);
+  return answer.json<T>();
+}
+
+/**
+ * A tenant's workload as the environment deploys it: virtual site `eu` (regional edges labelled
+ * svc.io/region=eu), vK8s `vk1`, ServiceAccount `shop`, Service `web` (app=web) and Deployment
+ * `web` (one replica per site, service account `shop`). Resolves to its pods once `count` of
+ * them are bound to sites.
+ */
+export async function deployWebWorkload(call: ApiCall, token: string, count: number): Promise<Pod[]> {
+  const post = (path: string, body: unknown): Promise<unknown> => ok(call('POST', path, { body, token }));
+  await post('/api/config/namespaces/default/virtual_sites', { metadata: { name: 'eu' }, spec: { site_type: 'REGIONAL_EDGE', site_selector: { expressions: ['svc.io/region=eu'] } } });
+  await post('/api/config/namespaces/default/virtual_k8ss', { metadata: { name: 'vk1' }, spec: { vsite_refs: [{ namespace: 'default', name: 'eu' }] } });
+  await post(`${VK8S}/api/v1/namespaces/default/serviceaccounts`, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'shop' } });
+  await post(`${VK8S}/api/v1/namespaces/default/services`, { apiVersion: 'v1', kind: 'Service', metadata: { name: 'web' }, spec: { selector: { app: 'web' }, ports: [{ port: 80 }] } });
+  await post(`${VK8S}/apis/apps/v1/namespaces/default/deployments`, {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'web' },
+    spec: { replicas: 1, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { serviceAccountName: 'shop', containers: [{ name: 'nginx', image: 'nginx:1.17' }] } } },
+  });
+  // Replicas are per site: one pod on each site of the virtual site.
+  return waitFor(`${count} pods of Deployment web bound to sites`, async () => {
+    const list = await ok<{ items: Pod[] }>(call('GET', `${VK8S}/api/v1/namespaces/default/pods?labelSelector=app%3Dweb`, { token }));
+    return list.items.length === count && list.items.every((p) => p.spec.nodeName !== undefined) ? list.items : undefined;
+  });
+}
+
+/** A bootstrap token for the pod, as its site obtains it when it starts the pod (site API, the agent's mTLS). */
+export function sitePodToken(call: ApiCall, pod: { readonly tenant: string; readonly pod: Pod; readonly agent: TestAgent }): Promise<BootstrapToken> {
+  return ok(
+    call('POST', '/api/sites/v1/pods/identity-token', {
+      token: null,
+      cert: pod.agent.cert,
+      key: pod.agent.key,
+      body: { tenant: pod.tenant, namespace: 'default', vk8s: 'vk1', pod: pod.pod.metadata.name, uid: pod.pod.metadata.uid },
+    }),
+  );
+}
+
 /**
  * The real control plane in this process with two tenants: acme, whose Deployment `web`
  * (service account `shop`, selected by Service `web`) runs one pod on each of the regional
@@ -57,36 +113,14 @@ export async function startWorkloadIdentityEnv(options: ConfigHarnessOptions = {
     dirs.push(dir);
     return dir;
   };
-  const ok = async <T>(res: Promise<HttpsResponse>): Promise<T> => {
-    const answer = await res;
-    if (answer.status !== 200 && answer.status !== 201) throw new Error(`HTTP ${answer.status}: ${answer.body}`);
-    return answer.json<T>();
-  };
   try {
-    const call = (method: string, path: string, o?: Parameters<ConfigHarness['call']>[2]): Promise<HttpsResponse> => h.call(method, path, o);
+    const call: ApiCall = (method, path, o) => h.call(method, path, o);
     const agentA = await registerTestSites(call, { tenant: h.adminToken, platform: h.platformToken }, 'agent-a', [{ name: 're-a', type: 'REGIONAL_EDGE', labels: { 'svc.io/region': 'eu' } }]);
     const agentB = await registerTestSites(call, { tenant: h.adminToken, platform: h.platformToken }, 'agent-b', [{ name: 're-b', type: 'REGIONAL_EDGE', labels: { 'svc.io/region': 'eu' } }]);
-    const globexToken = (await ok<{ admin_token: string }>(h.call('POST', '/api/web/tenants', { token: h.platformToken, body: { name: 'globex' } }))).admin_token;
+    const globexToken = (await ok<{ admin_token: string }>(call('POST', '/api/web/tenants', { token: h.platformToken, body: { name: 'globex' } }))).admin_token;
     const tokens = { acme: h.adminToken, globex: globexToken };
 
-    const deploy = async (token: string): Promise<Pod[]> => {
-      const post = (path: string, body: unknown): Promise<unknown> => ok(h.call('POST', path, { body, token }));
-      await post('/api/config/namespaces/default/virtual_sites', { metadata: { name: 'eu' }, spec: { site_type: 'REGIONAL_EDGE', site_selector: { expressions: ['svc.io/region=eu'] } } });
-      await post('/api/config/namespaces/default/virtual_k8ss', { metadata: { name: 'vk1' }, spec: { vsite_refs: [{ namespace: 'default', name: 'eu' }] } });
-      await post(`${VK8S}/api/v1/namespaces/default/serviceaccounts`, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'shop' } });
-      await post(`${VK8S}/api/v1/namespaces/default/services`, { apiVersion: 'v1', kind: 'Service', metadata: { name: 'web' }, spec: { selector: { app: 'web' }, ports: [{ port: 80 }] } });
-      await post(`${VK8S}/apis/apps/v1/namespaces/default/deployments`, {
-        apiVersion: 'apps/v1',
-        kind: 'Deployment',
-        metadata: { name: 'web' },
-        spec: { replicas: 1, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { serviceAccountName: 'shop', containers: [{ name: 'nginx', image: 'nginx:1.17' }] } } },
-      });
-      // Replicas are per site: one pod on each of re-a and re-b.
-      return waitFor('the pods of Deployment web bound to re-a and re-b', async () => {
-        const list = await ok<{ items: Pod[] }>(h.call('GET', `${VK8S}/api/v1/namespaces/default/pods?labelSelector=app%3Dweb`, { token }));
-        return list.items.length === 2 && list.items.every((p) => p.spec.nodeName !== undefined) ? list.items : undefined;
-      });
-    };
+    const deploy = (token: string): Promise<Pod[]> => deployWebWorkload(call, token, 2);
     const siteOf = (pod: Pod): string => pod.metadata.labels?.['svc.io/siteName'] ?? '';
     const agentOf = (site: string): TestAgent => (site === 're-a' ? agentA : agentB);
     const workload = (tenant: WorkloadPod['tenant'], pod: Pod): WorkloadPod => ({ tenant, pod, site: siteOf(pod), agent: agentOf(siteOf(pod)) });
@@ -96,15 +130,7 @@ export async function startWorkloadIdentityEnv(options: ConfigHarnessOptions = {
     const globexOnA = globexPods.find((p) => siteOf(p) === 're-a');
     if (globexOnA === undefined) throw new Error('globex has no pod on re-a');
 
-    const siteToken = (pod: WorkloadPod): Promise<BootstrapToken> =>
-      ok(
-        h.call('POST', '/api/sites/v1/pods/identity-token', {
-          token: null,
-          cert: pod.agent.cert,
-          key: pod.agent.key,
-          body: { tenant: pod.tenant, namespace: 'default', vk8s: 'vk1', pod: pod.pod.metadata.name, uid: pod.pod.metadata.uid },
-        }),
-      );
+    const siteToken = (pod: WorkloadPod): Promise<BootstrapToken> => sitePodToken(call, pod);
     const tokenFile = async (pod: WorkloadPod): Promise<string> => {
       const file = join(tempDir('token'), 'token');
       writeFileSync(file, (await siteToken(pod)).token + '\n', { mode: 0o600 });
