@@ -19,6 +19,7 @@ export interface CurlResult {
 export function curl(args: readonly string[]): Promise<CurlResult> {
   return new Promise((resolve, reject) => {
     execFile('curl', ['-sS', '--include', '--max-time', '15', ...args], { encoding: 'utf8', maxBuffer: 1 << 20 }, (error, stdout, stderr) => {
+      if (error !== null && error.code === 'ENOENT') return reject(new Error('these tests run the real curl: install Debian\'s curl package (.ci/run does)'));
       if (error !== null && typeof error.code !== 'number') return reject(new Error(error.message));
       const exit = error === null ? 0 : Number(error.code);
       const split = stdout.indexOf('\r\n\r\n');
