@@ -105,9 +105,15 @@ export class VaultProviders {
       current.freshUntil = freshUntil;
       return current;
     }
-    current?.reader.close();
     const connect = this.options.connect ?? ((c: VaultConnection) => new VaultClient(c, { now: this.options.now, ...(this.options.timeoutMs === undefined ? {} : { timeoutMs: this.options.timeoutMs }) }));
-    const session: Session = { fingerprint, reader: connect(connection), freshUntil };
+    let reader: VaultReader;
+    try {
+      reader = connect(connection);
+    } finally {
+      // The old session goes whether or not the new one could be made (e.g. an endpoint that is not host:port).
+      this.forget(name);
+    }
+    const session: Session = { fingerprint, reader, freshUntil };
     this.sessions.set(name, session);
     return session;
   }

@@ -192,6 +192,13 @@ describe('POST /secret/unseal of type vault against the Vault test server (KV v1
     assert.deepEqual(await unseal({ provider: 'skip', location: 'v1/secret/data/tls', key: 'password' }), { status: 200, text: 'over-tls' });
   });
 
+  it('vault unseal: a provider whose endpoint is not host:port is 400; once corrected it reads', async () => {
+    providers.answers.set('broken', base('broken', { server_endpoint: 'vault-without-port' }));
+    assert.deepEqual(await unseal({ provider: 'broken', location: 'v1/kv/legacy' }), { status: 400, text: 'server_endpoint "vault-without-port" is not host:port\n' });
+    providers.answers.set('broken', base('broken'));
+    assert.deepEqual(await unseal({ provider: 'broken', location: 'v1/kv/legacy', key: 'api_key' }), { status: 200, text: 'k-legacy' });
+  });
+
   it('vault unseal: an endpoint nobody listens on is 503, a sealed Vault 503', async () => {
     const closed = createServer();
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
