@@ -1,7 +1,7 @@
 import { untilSignal } from './until-signal.js';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { createLogger, LOG_LEVELS } from '../observability/logger.js';
-import { DEFAULT_IDENTITY_DIR, DEFAULT_SIDECAR_POLICY, KEY_ALGORITHMS, type KeyAlgorithm, startSidecar } from '../sidecar/index.js';
+import { DEFAULT_IDENTITY_DIR, DEFAULT_SECRET_CACHE_LIMITS, DEFAULT_SIDECAR_POLICY, KEY_ALGORITHMS, type KeyAlgorithm, startSidecar } from '../sidecar/index.js';
 
 interface SidecarOptions {
   server?: string;
@@ -17,6 +17,8 @@ interface SidecarOptions {
   maxBackoff: number;
   keyAlgorithm: KeyAlgorithm;
   resume: boolean;
+  unsealCacheBytes: number;
+  unsealCacheEntries: number;
   logLevel: string;
 }
 
@@ -36,11 +38,16 @@ function fraction(value: string): number {
 
 const seconds = (ms: number): string => `${ms / 1000}s`;
 
+function wholeNumber(value: string): number {
+  if (!/^[0-9]+$/.test(value)) throw new InvalidArgumentError('must be a whole number (0 or more)');
+  return Number(value);
+}
+
 /** `edgeplane sidecar`: the pod's identity sidecar. */
 export function sidecarCommand(): Command {
   const p = DEFAULT_SIDECAR_POLICY;
   return new Command('sidecar')
-    .description("Run the workload sidecar: fetch the pod's x.509 identity with a bootstrap token, keep it renewed, write it to the identity folder and serve it on loopback.")
+    .description("Run the workload sidecar: fetch the pod's x.509 identity with a bootstrap token, keep it renewed, write it to the identity folder and serve it on loopback; unseal secrets for the workload.")
     .addOption(new Option('--server <url>', 'control plane URL').env('EDGEPLANE_SERVER'))
     .addOption(new Option('--token-file <file>', 'file holding the bootstrap token (read again at each attempt)').env('EDGEPLANE_TOKEN_FILE'))
     .addOption(new Option('--identity-dir <dir>', 'folder the identity files are written to').env('EDGEPLANE_IDENTITY_DIR').default(DEFAULT_IDENTITY_DIR))
@@ -54,6 +61,8 @@ export function sidecarCommand(): Command {
     .addOption(new Option('--max-backoff <duration>', 'longest retry delay').default(p.backoffMaxMs, seconds(p.backoffMaxMs)).argParser(parseDurationMs))
     .addOption(new Option('--key-algorithm <algorithm>', "algorithm of the pod's key pairs").choices(KEY_ALGORITHMS).default('ECDSA_P256'))
     .addOption(new Option('--no-resume', 'ignore an identity an earlier run left in the folder'))
+    .addOption(new Option('--unseal-cache-bytes <n>', 'most bytes of decrypted secrets kept in memory (values + keys + 64 per entry; least recently used dropped first)').default(DEFAULT_SECRET_CACHE_LIMITS.maxBytes).argParser(wholeNumber))
+    .addOption(new Option('--unseal-cache-entries <n>', 'most decrypted secrets kept in memory (0 turns the cache off)').default(DEFAULT_SECRET_CACHE_LIMITS.maxEntries).argParser(wholeNumber))
     .addOption(new Option('--log-level <level>', 'least severe level logged').choices(LOG_LEVELS).env('EDGEPLANE_LOG_LEVEL').default('info'))
     .addHelpText(
       'after',
@@ -62,6 +71,11 @@ Endpoints (no credentials; loopback only):
   GET /status                                          200 text/plain: INITIALIZING, READY, DEGRADED or HALTED
   GET /creds/pki/{server|client}/{key|cert|cert-only}  PEM key, chain or leaf (503 unless READY or DEGRADED)
   GET /trust/pki/{server_ca|client_ca}                 PEM CA bundle (503 unless READY or DEGRADED)
+  POST /secret/unseal                                  content-type: application/json, body
+      {"type": "blindfold", "location": "string:///…", "encoding_type"?: "EncodingNone"|"EncodingBase64"}
+      {"type": "vault", "provider": P, "location": "v1/secret/data/app", "key"?, "version"?, "encoding_type"?}
+    200 text/plain: the Base64 of the secret; 400/403/404/415/5xx text/plain: why (docs/SIDECAR.md).
+    Blindfold values are kept in memory for their policy's decrypt_cache_timeout.
 
 Files in the identity folder: server.key, client.key (0600), server.crt, client.crt
 (leaf + chain), server_ca.crt, client_ca.crt (0644). The sidecar runs until SIGINT or SIGTERM.`,
@@ -85,6 +99,7 @@ Files in the identity folder: server.key, client.key (0600), server.crt, client.
         },
         keyAlgorithm: o.keyAlgorithm,
         resume: o.resume,
+        unsealCache: { maxBytes: o.unsealCacheBytes, maxEntries: o.unsealCacheEntries },
         logger,
       });
       await untilSignal(() => sidecar.stop(), logger);

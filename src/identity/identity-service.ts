@@ -15,7 +15,7 @@ import { IdentityError } from './identity-error.js';
 import { type CsrPair, parseAdminTokenRequest, parseCsrPair, parseSiteTokenRequest } from './identity-requests.js';
 import { issueLeafCertificates } from './leaf-certificates.js';
 import { type PodClaim, podClaimProblem, siteOfPod } from './pod-site.js';
-import { verifyPresentedCertificate } from './presented-certificate.js';
+import { PresentedCertificateChecks } from './presented-certificate.js';
 import type { TokenAudit } from './token-audit.js';
 import type { WorkloadSource } from './workload-source.js';
 
@@ -48,6 +48,7 @@ const rfc3339 = (date: Date): string => date.toISOString().replace(/\.\d{3}Z$/, 
  */
 export class IdentityService {
   private readonly lifetimeMs: number;
+  private readonly presented = new PresentedCertificateChecks();
 
   constructor(private readonly deps: IdentityServiceDependencies) {
     this.lifetimeMs = deps.lifetimeMs ?? DEFAULT_CERTIFICATE_LIFETIME_MS;
@@ -80,7 +81,7 @@ export class IdentityService {
   }
 
   private async podOf(presented: X509Certificate | undefined): Promise<{ identity: WorkloadIdentity; cluster: ClusterRef; pod: KubeObject }> {
-    const identity = await verifyPresentedCertificate(presented, (tenant) => this.deps.authorities.existingTenantCa(tenant), this.deps.clock.now());
+    const identity = await this.presented.verify(presented, (tenant) => this.deps.authorities.existingTenantCa(tenant), this.deps.clock.now());
     const cluster: ClusterRef = { tenant: identity.tenant, namespace: identity.namespace, name: identity.vk8s };
     const pod = await this.currentPod(cluster, { pod: identity.pod, uid: identity.podUid, site: identity.site }, 'client certificate');
     return { identity, cluster, pod };

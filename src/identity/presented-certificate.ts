@@ -33,3 +33,45 @@ export async function verifyPresentedCertificate(certificate: X509Certificate | 
   if (!(certificate.keyUsage ?? []).includes(EXTENDED_KEY_USAGE.clientAuth)) throw unauthenticated('it is not a client certificate (no extended key usage clientAuth)');
   return identity;
 }
+
+interface Verified {
+  readonly ca: TenantCa;
+  readonly identity: WorkloadIdentity;
+  readonly notBefore: number;
+  readonly notAfter: number;
+}
+
+/**
+ * `verifyPresentedCertificate` with a memory of certificates that passed: a pod's sidecar
+ * presents the same client certificate on every unseal, and checking its signature (and
+ * parsing its extension) is most of the cost of authenticating one. Keyed by the SHA-256
+ * fingerprint of the DER, remembered with the tenant CA that verified it (a different CA
+ * object means checking again); the validity window is checked at every call. At most
+ * `limit` certificates are remembered (least recently verified dropped first); failures are
+ * never remembered.
+ */
+export class PresentedCertificateChecks {
+  private readonly verified = new Map<string, Verified>();
+
+  constructor(private readonly limit = 10_000) {}
+
+  async verify(certificate: X509Certificate | undefined, tenantCa: ExistingTenantCa, now: Date): Promise<WorkloadIdentity> {
+    if (certificate === undefined) return verifyPresentedCertificate(certificate, tenantCa, now);
+    const fingerprint = certificate.fingerprint256;
+    const known = this.verified.get(fingerprint);
+    if (known !== undefined && (await tenantCa(known.identity.tenant)) === known.ca) {
+      if (!(now.getTime() >= known.notBefore)) throw unauthenticated(`it is not valid before ${new Date(known.notBefore).toISOString()}`);
+      if (!(now.getTime() <= known.notAfter)) throw unauthenticated(`it expired at ${new Date(known.notAfter).toISOString()}`);
+      this.verified.delete(fingerprint);
+      this.verified.set(fingerprint, known);
+      return known.identity;
+    }
+    const identity = await verifyPresentedCertificate(certificate, tenantCa, now);
+    const ca = await tenantCa(identity.tenant);
+    if (ca !== undefined) {
+      if (this.verified.size >= this.limit) this.verified.delete(this.verified.keys().next().value as string);
+      this.verified.set(fingerprint, { ca, identity, notBefore: Date.parse(certificate.validFrom), notAfter: Date.parse(certificate.validTo) });
+    }
+    return identity;
+  }
+}

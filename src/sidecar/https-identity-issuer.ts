@@ -16,6 +16,8 @@ export interface HttpsIdentityIssuerOptions {
   readonly caFile?: string;
   /** Per-request idle timeout (default 30 s). */
   readonly timeoutMs?: number;
+  /** The trust in the control plane to use (shared with the unseal client); default one of its own. */
+  readonly trust?: ServerTrust;
 }
 
 /** A Kubernetes Status message, or the start of whatever else the server answered. */
@@ -40,7 +42,7 @@ export class HttpsIdentityIssuer implements IdentityIssuer {
 
   constructor(private readonly options: HttpsIdentityIssuerOptions) {
     this.server = options.server.replace(/\/+$/, '');
-    this.trust = new ServerTrust({ server: this.server, ...(options.caFile === undefined ? {} : { caFile: options.caFile }) });
+    this.trust = options.trust ?? new ServerTrust({ server: this.server, ...(options.caFile === undefined ? {} : { caFile: options.caFile }) });
   }
 
   async bootstrap(csrs: IdentityCsrs, signal: AbortSignal): Promise<IdentityBundle> {

@@ -5,7 +5,7 @@ import { type SidecarEndpoint, sendText } from './sidecar-endpoint.js';
 import type { SidecarView } from './sidecar-view.js';
 import { statusEndpoint } from './status-endpoint.js';
 
-/** The seed's status and identity endpoints; issue 7 appends `POST /secret/unseal`. */
+/** The seed's status and identity endpoints (`startSidecar` appends `POST /secret/unseal`). */
 export const IDENTITY_ENDPOINTS: readonly SidecarEndpoint[] = [statusEndpoint, credentialsEndpoint, trustEndpoint];
 
 export interface SidecarAppOptions {
@@ -45,6 +45,10 @@ export function buildSidecarApp(options: SidecarAppOptions): FastifyInstance {
   const { view, logger } = options;
   const endpoints = options.endpoints ?? IDENTITY_ENDPOINTS;
   const app = Fastify({ logger: false, bodyLimit: options.bodyLimit ?? 1024 * 1024 });
+  // Endpoints get request bodies as bytes, whatever the content type, and check it themselves
+  // (the unseal endpoint answers 415 in its own words).
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
   for (const endpoint of endpoints) app.route({ method: endpoint.method, url: endpoint.url, handler: (request, reply) => endpoint.handle(request, reply, view) });
 
   const methods = allowedMethods(endpoints);

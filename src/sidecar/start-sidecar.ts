@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { createLogger, type Logger } from '../observability/logger.js';
 import { type SiteTimers, systemTimers } from '../site/site-timers.js';
+import { readBootstrapToken } from './bootstrap-token.js';
 import { HttpsIdentityIssuer } from './https-identity-issuer.js';
 import { DEFAULT_IDENTITY_DIR } from './identity-files.js';
 import type { IdentityIssuer } from './identity-issuer.js';
@@ -11,6 +12,14 @@ import type { SidecarEndpoint } from './sidecar-endpoint.js';
 import { buildSidecarApp } from './sidecar-http-app.js';
 import { type SidecarPolicy, sidecarPolicy } from './sidecar-policy.js';
 import type { SidecarState, SidecarStateName } from './sidecar-state.js';
+import { IDENTITY_ENDPOINTS } from './sidecar-http-app.js';
+import { ServerTrust } from './server-trust.js';
+import { HttpsPlatformSecrets } from './unseal/https-platform-secrets.js';
+import type { PlatformSecrets } from './unseal/platform-secrets.js';
+import { SecretCache, type SecretCacheLimits, type SecretCacheStats } from './unseal/secret-cache.js';
+import { SidecarUnsealer } from './unseal/sidecar-unsealer.js';
+import { unsealEndpoint } from './unseal/unseal-endpoint.js';
+import { VaultProviders } from './unseal/vault-providers.js';
 
 export interface StartSidecarOptions {
   /** The control plane's base URL (needed unless `issuer` is given). */
@@ -34,8 +43,14 @@ export interface StartSidecarOptions {
   readonly issuer?: IdentityIssuer;
   /** Resume from a still-valid identity left in the folder (default true). */
   readonly resume?: boolean;
-  /** Default the status and identity endpoints. */
+  /** Default the status and identity endpoints, and `POST /secret/unseal` when there is a control plane to ask (`server` or `secrets`). */
   readonly endpoints?: readonly SidecarEndpoint[];
+  /** The control plane's secret API for unseal; default over mTLS at `server`, trusting what the identity client trusts. */
+  readonly secrets?: PlatformSecrets;
+  /** Bounds of the unseal cache (default 16 MiB and 4096 entries; 0 entries disables it). */
+  readonly unsealCache?: Partial<SecretCacheLimits>;
+  /** Per request to the control plane's secret API (default 15 s) and to Vault (default 10 s). */
+  readonly unsealTimeoutMs?: number;
 }
 
 export interface RunningSidecar {
@@ -50,14 +65,33 @@ export interface RunningSidecar {
   whenReady(): Promise<void>;
   /** Called after every change of state; returns the unsubscribe function. */
   onStateChange(listener: (state: SidecarState, previous: SidecarState) => void): () => void;
-  /** Stops requests and timers, then the HTTP servers. The files stay. */
+  /** Counts of the unseal cache (undefined without the unseal endpoint). */
+  unsealCacheStats(): SecretCacheStats | undefined;
+  /** Stops requests and timers, then the HTTP servers, drops the unseal cache. The files stay. */
   stop(): Promise<void>;
 }
 
-function issuerFor(options: StartSidecarOptions): IdentityIssuer {
+function issuerFor(options: StartSidecarOptions, trust: ServerTrust | undefined): IdentityIssuer {
   if (options.issuer !== undefined) return options.issuer;
   if (options.server === undefined || options.tokenFile === undefined) throw new Error('the sidecar needs --server and --token-file');
-  return new HttpsIdentityIssuer({ server: options.server, tokenFile: resolve(options.tokenFile), ...(options.caFile === undefined ? {} : { caFile: resolve(options.caFile) }) });
+  return new HttpsIdentityIssuer({ server: options.server, tokenFile: resolve(options.tokenFile), ...(options.caFile === undefined ? {} : { caFile: resolve(options.caFile) }), ...(trust === undefined ? {} : { trust }) });
+}
+
+/** The control plane's secret API: given, or over mTLS at `server` trusting what the identity client trusts; none without a server. */
+function platformSecretsFor(options: StartSidecarOptions, trust: ServerTrust | undefined): PlatformSecrets | undefined {
+  if (options.secrets !== undefined) return options.secrets;
+  if (options.server === undefined || trust === undefined) return undefined;
+  const tokenFile = options.tokenFile === undefined ? undefined : resolve(options.tokenFile);
+  return new HttpsPlatformSecrets({
+    server: options.server,
+    // Resolved by the first identity request already, unless the identity was resumed from files.
+    trustedCa: () =>
+      trust.resolve(() => {
+        if (tokenFile === undefined) throw new Error('no --ca-file and no token file to read the CA pin from');
+        return readBootstrapToken(tokenFile);
+      }),
+    ...(options.unsealTimeoutMs === undefined ? {} : { timeoutMs: options.unsealTimeoutMs }),
+  });
 }
 
 function readinessOf(driver: SidecarDriver, stopped: Promise<void>): Promise<void> {
@@ -84,17 +118,26 @@ export async function startSidecar(options: StartSidecarOptions): Promise<Runnin
   const logger = options.logger ?? createLogger({ level: 'silent' });
   const addresses = options.listen === undefined ? DEFAULT_LOOPBACK_ADDRESSES : options.listen.map((a) => (typeof a === 'string' ? parseLoopbackAddress(a) : a));
   if (addresses.length === 0) throw new Error('the sidecar needs at least one loopback address to listen on');
+  const timers = options.timers ?? systemTimers();
+  const trust = options.server === undefined ? undefined : new ServerTrust({ server: options.server.replace(/\/+$/, ''), ...(options.caFile === undefined ? {} : { caFile: resolve(options.caFile) }) });
   const driver = new SidecarDriver({
-    issuer: issuerFor(options),
+    issuer: issuerFor(options, trust),
     identityDir,
     policy: sidecarPolicy(options.policy),
-    timers: options.timers ?? systemTimers(),
+    timers,
     random: options.random ?? Math.random,
     logger,
     ...(options.keyAlgorithm === undefined ? {} : { keyAlgorithm: options.keyAlgorithm }),
     ...(options.resume === undefined ? {} : { resume: options.resume }),
   });
-  const app = buildSidecarApp({ view: driver, logger, ...(options.endpoints === undefined ? {} : { endpoints: options.endpoints }) });
+  const secrets = platformSecretsFor(options, trust);
+  const cache = new SecretCache(timers, options.unsealCache);
+  const unsealer =
+    secrets === undefined
+      ? undefined
+      : new SidecarUnsealer({ secrets, cache, vault: new VaultProviders({ secrets, now: () => timers.now(), ...(options.unsealTimeoutMs === undefined ? {} : { timeoutMs: options.unsealTimeoutMs }) }) });
+  const endpoints = options.endpoints ?? (unsealer === undefined ? IDENTITY_ENDPOINTS : [...IDENTITY_ENDPOINTS, unsealEndpoint(unsealer, logger)]);
+  const app = buildSidecarApp({ view: driver, logger, endpoints });
   const servers = await serveOnLoopback(app, addresses);
   for (const skipped of servers.skipped) logger.info({ address: skipped }, 'optional listen address skipped');
   let markStopped = (): void => undefined;
@@ -110,10 +153,12 @@ export async function startSidecar(options: StartSidecarOptions): Promise<Runnin
     detail: () => driver.current(),
     whenReady: () => ready,
     onStateChange: (listener) => driver.onChange(listener),
+    unsealCacheStats: () => (unsealer === undefined ? undefined : cache.stats()),
     stop: async () => {
       await driver.stop();
       markStopped();
       await servers.close();
+      unsealer?.close();
       logger.info({ state: driver.current().kind }, 'sidecar stopped');
     },
   };

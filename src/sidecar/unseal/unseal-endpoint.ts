@@ -1,0 +1,65 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Logger } from '../../observability/logger.js';
+import { type SidecarEndpoint, sendNotReady, sendText } from '../sidecar-endpoint.js';
+import type { SidecarView } from '../sidecar-view.js';
+import { isJsonContentType } from './json-content-type.js';
+import type { SidecarUnsealer } from './sidecar-unsealer.js';
+import { UnsealError } from './unseal-error.js';
+import { unsealFailureOf } from './unseal-failure.js';
+import { parseUnsealRequest, type UnsealRequest } from './unseal-request.js';
+
+export const UNSEAL_URL = '/secret/unseal';
+
+/** What the log says about a request: its type and where it went, never the secret or the location. */
+function logFields(request: UnsealRequest | undefined): Record<string, string> {
+  if (request === undefined) return {};
+  return request.type === 'vault'
+    ? { type: 'vault', provider: request.provider, location: request.location, ...(request.key === undefined ? {} : { key: request.key }), ...(request.version === undefined ? {} : { version: request.version }) }
+    : { type: 'blindfold', encoding: request.encoding };
+}
+
+/**
+ * `POST /secret/unseal` (the seed's unseal request). In order: `content-type` must be
+ * `application/json` (415), the body a valid request (400) — a malformed request never
+ * succeeds, so it is refused whatever the state — then the sidecar must serve an identity
+ * (READY or DEGRADED; else 503 with the state). Success is 200 `text/plain`: the Base64 of
+ * the secret's bytes, nothing else (no newline). Failures are `text/plain` with one line:
+ * the platform's message or what is wrong (`unsealFailureOf`). Logs carry the request's
+ * type, provider and path, the outcome and where the answer came from, never the secret,
+ * the location (a ciphertext) or a credential.
+ */
+export function unsealEndpoint(unsealer: SidecarUnsealer, logger: Logger): SidecarEndpoint {
+  return {
+    method: 'POST',
+    url: UNSEAL_URL,
+    display: UNSEAL_URL,
+    handle: async (request: FastifyRequest, reply: FastifyReply, view: SidecarView) => {
+      let parsed: UnsealRequest | undefined;
+      try {
+        const contentType = request.headers['content-type'];
+        if (!isJsonContentType(contentType)) {
+          throw new UnsealError(
+            'UnsupportedMediaType',
+            `${contentType === undefined ? 'no content-type was sent' : `content-type ${JSON.stringify(contentType)} is not supported`}: POST ${UNSEAL_URL} takes a JSON body with content-type: application/json`,
+          );
+        }
+        const body = request.body;
+        parsed = parseUnsealRequest(Buffer.isBuffer(body) ? body : typeof body === 'string' ? body : '');
+        const identity = view.identity();
+        if (identity === undefined) {
+          logger.debug({ ...logFields(parsed), status: 503, state: view.current().kind }, 'unseal refused: not ready');
+          return sendNotReady(reply, view.current().kind);
+        }
+        const unsealed = await unsealer.unseal(parsed, identity);
+        if (logger.isLevelEnabled('debug')) logger.debug({ ...logFields(parsed), status: 200, source: unsealed.source }, 'unsealed');
+        return reply.code(200).header('cache-control', 'no-store').header('x-content-type-options', 'nosniff').type('text/plain; charset=utf-8').send(unsealed.bytes.toString('base64'));
+      } catch (error) {
+        const failure = unsealFailureOf(error, parsed?.type);
+        const fields = { ...logFields(parsed), status: failure.status, code: failure.code, ...(failure.detail === undefined ? {} : { detail: failure.detail }) };
+        if (failure.status >= 500) logger.warn(fields, 'unseal failed');
+        else logger.info({ ...fields, error: failure.message }, 'unseal refused');
+        return sendText(reply.header('cache-control', 'no-store'), failure.status, `${failure.message}\n`);
+      }
+    },
+  };
+}
