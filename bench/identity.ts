@@ -1,3 +1,4 @@
+import { controlPlaneCaller } from './control-plane-caller.js';
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
@@ -5,7 +6,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs, promisify } from 'node:util';
-import { httpsRequest, type HttpsResponse } from '../src/client/https-client.js';
+import { httpsRequest } from '../src/client/https-client.js';
 import type { BootstrapToken } from '../src/identity/identity-bundle.js';
 import { makeTestCsr } from '../src/identity/testing/test-csr.js';
 import { createLogger } from '../src/observability/logger.js';
@@ -111,22 +112,7 @@ interface BenchPods {
 
 /** A site, a vK8s, `count` pods bound to the site, a Service selecting them, a token per pod from the site API. */
 async function setUp(controlPlane: ControlPlane, home: string, count: number): Promise<BenchPods> {
-  const ca = readFileSync(join(home, 'pki', 'ca.crt'), 'utf8');
-  const tokens = { tenant: readFileSync(join(home, 'api-token'), 'utf8').trim(), platform: readFileSync(join(home, 'platform-api-token'), 'utf8').trim() };
-  const call = (method: string, path: string, o: { token?: string | null; body?: unknown; cert?: string; key?: string; headers?: Record<string, string> } = {}): Promise<HttpsResponse> => {
-    const token = o.token === undefined ? tokens.tenant : o.token;
-    return httpsRequest(`${controlPlane.url}${path}`, ca, {
-      method,
-      headers: { 'content-type': 'application/json', ...(token === null ? {} : { authorization: `APIToken ${token}` }), ...o.headers },
-      ...(o.body === undefined ? {} : { body: JSON.stringify(o.body) }),
-      ...(o.cert === undefined ? {} : { cert: o.cert, key: o.key ?? '' }),
-    });
-  };
-  const must = async (res: Promise<HttpsResponse>): Promise<HttpsResponse> => {
-    const answer = await res;
-    if (answer.status !== 200 && answer.status !== 201) throw new Error(`setup: HTTP ${answer.status}: ${answer.body}`);
-    return answer;
-  };
+  const { call, must, tokens } = controlPlaneCaller(controlPlane, home);
   const agent = await registerTestSites(call, tokens, 'bench-agent', [{ name: SITE, type: 'CUSTOMER_EDGE' }]);
   await must(call('POST', '/api/config/namespaces/default/virtual_k8ss', { body: { metadata: { name: 'bench' }, spec: {} } }));
   await must(call('POST', `${VK8S}/api/v1/namespaces/default/services`, { body: { apiVersion: 'v1', kind: 'Service', metadata: { name: 'bench' }, spec: { selector: { app: 'bench' }, ports: [{ port: 80 }] } } }));
