@@ -1,7 +1,7 @@
+import { startInProcessProfiler } from './in-process-profiler.js';
 import { controlPlaneCaller } from './control-plane-caller.js';
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { Session } from 'node:inspector';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -139,25 +139,6 @@ async function setUp(controlPlane: ControlPlane, home: string, count: number): P
   return { tokens: minted, mint };
 }
 
-/** The V8 CPU profiler of this process (the control plane runs in it), through node:inspector. */
-async function startProfiler(): Promise<{ stop(dir: string, label: string): Promise<string> }> {
-  const session = new Session();
-  session.connect();
-  const post = (method: string): Promise<unknown> => new Promise((resolve, reject) => session.post(method, (error, result) => (error === null ? resolve(result) : reject(error))));
-  await post('Profiler.enable');
-  await post('Profiler.start');
-  return {
-    stop: async (dir, label) => {
-      const { profile } = (await post('Profiler.stop')) as { profile: unknown };
-      session.disconnect();
-      mkdirSync(dir, { recursive: true });
-      const path = join(dir, `${label}-${Date.now()}.cpuprofile`);
-      writeFileSync(path, JSON.stringify(profile));
-      return path;
-    },
-  };
-}
-
 /**
  * Starts `count` sidecars, `concurrency` at a time, against the control plane at `server`; each
  * gets its own pod's fresh token (minted before any is timed), identity folder and port. Resolves
@@ -188,7 +169,7 @@ async function sidecarReadyLatencies(server: string, pods: BenchPods, count: num
     const prepared: Array<{ tokenFile: string; identityDir: string }> = [];
     for (let i = 0; i < count; i++) prepared.push(await prepare(i, 'timed'));
     const samples: number[] = [];
-    const profiler = profileDir === undefined ? undefined : await startProfiler();
+    const profiler = profileDir === undefined ? undefined : await startInProcessProfiler();
     const { cpuSeconds, wallSeconds } = await withCpu(() => rate(count, concurrency, async (i) => samples.push(await startOne(prepared[i] as { tokenFile: string; identityDir: string }))));
     if (profiler !== undefined && profileDir !== undefined) progress(`CPU profile written to ${await profiler.stop(profileDir, `sidecars-${concurrency}-at-a-time`)}`);
     return { samples, cpuSeconds, wallSeconds };
@@ -221,7 +202,7 @@ export async function benchIdentity(args: string[]): Promise<void> {
     const check = await httpsRequest(`${controlPlane.url}/api/identity/v1/certificates`, ca, { method: 'POST', headers: { 'content-type': 'application/json', ...rotate[0]?.headers }, body: rotate[0]?.body ?? '' });
     if (check.status !== 200) throw new Error(`a first issuance failed: HTTP ${check.status}: ${check.body}`);
 
-    const profiler = options.profileDir === undefined ? undefined : await startProfiler();
+    const profiler = options.profileDir === undefined ? undefined : await startInProcessProfiler();
     for (const connections of options.connections) {
       progress(`issuance: ${options.seconds} s with ${connections} connections (wrk)`);
       const loopBefore = performance.eventLoopUtilization();

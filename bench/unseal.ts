@@ -1,8 +1,8 @@
+import { startInProcessProfiler } from './in-process-profiler.js';
 import { controlPlaneCaller } from './control-plane-caller.js';
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
-import { Session } from 'node:inspector';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -263,25 +263,6 @@ function unsealOnce(base: string, body: string): Promise<{ status: number; body:
   });
 }
 
-/** The V8 CPU profiler of this process (control plane and sidecar run in it), through node:inspector. */
-async function startProfiler(): Promise<{ stop(dir: string): Promise<string> }> {
-  const session = new Session();
-  session.connect();
-  const post = (method: string): Promise<unknown> => new Promise((resolve, reject) => session.post(method, (error, result) => (error === null ? resolve(result) : reject(error))));
-  await post('Profiler.enable');
-  await post('Profiler.start');
-  return {
-    stop: async (dir) => {
-      const { profile } = (await post('Profiler.stop')) as { profile: unknown };
-      session.disconnect();
-      mkdirSync(dir, { recursive: true });
-      const path = join(dir, `unseal-${Date.now()}.cpuprofile`);
-      writeFileSync(path, JSON.stringify(profile));
-      return path;
-    },
-  };
-}
-
 /**
  * `npm run bench -- unseal`: unseal through the sidecar's HTTP API, cache miss and hit, next
  * to openssl's RSA-3072 private-key rate measured in the same run.
@@ -333,7 +314,7 @@ export async function benchUnseal(args: string[]): Promise<void> {
     const hit = await unsealOnce(base, setup.hitBody);
     if (hit.status !== 200 || Buffer.from(hit.body, 'base64').toString() !== setup.hitPlaintext) throw new Error(`the cached secret did not unseal: HTTP ${hit.status}: ${hit.body}`);
 
-    const profiler = options.profileDir === undefined ? undefined : await startProfiler();
+    const profiler = options.profileDir === undefined ? undefined : await startInProcessProfiler();
     let bestPerCore = 0;
     for (const connections of options.missConnections) {
       progress(`cache miss: ${options.seconds} s with ${connections} connections (wrk, ${options.secrets} distinct blobs, policy without decrypt_cache_timeout)`);
@@ -358,7 +339,7 @@ export async function benchUnseal(args: string[]): Promise<void> {
       });
       if (result.errors > 0) progress(`${result.errors} requests failed during the run`);
     }
-    if (profiler !== undefined && options.profileDir !== undefined) progress(`control plane CPU profile written to ${await profiler.stop(options.profileDir)} (the sidecar's is written there when it stops)`);
+    if (profiler !== undefined && options.profileDir !== undefined) progress(`control plane CPU profile written to ${await profiler.stop(options.profileDir, 'unseal')} (the sidecar's is written there when it stops)`);
     verdicts.push(
       `cache miss: ${fmtRate(bestPerCore)} per core = ${(bestPerCore / openssl.privateOps).toFixed(2)}× openssl's one-core private-key rate; goal ≥ ${GOAL_MISS_FRACTION_OF_RAW}× → ${bestPerCore >= GOAL_MISS_FRACTION_OF_RAW * openssl.privateOps ? 'met' : 'MISSED'}`,
     );
