@@ -1,8 +1,7 @@
 import { resolve } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { createLogger, LOG_LEVELS } from '../observability/logger.js';
-import { startControlPlane } from '../server/control-plane.js';
-import { startLocalSites, type LocalSites } from '../server/local-sites.js';
+import type { LocalSites } from '../server/local-sites.js';
 import { type ListenAddress, parseListenAddress } from '../server/listen-address.js';
 import type { StoreConfig } from '../store/open-store.js';
 import { IDENTITY_KEY_ALGORITHMS, type IdentityKeyAlgorithm } from '../identity/identity-key-algorithm.js';
@@ -79,6 +78,9 @@ export function serverCommand(): Command {
         if (options.etcdEndpoints === undefined) throw new Error('--store etcd needs --etcd-endpoints (or EDGEPLANE_ETCD_ENDPOINTS)');
         store = { backend: 'etcd', endpoints: options.etcdEndpoints };
       }
+      // Loaded here, not at the top: every other command (the sidecar in each pod above all)
+      // stays free of the control plane's modules and their memory.
+      const { startControlPlane } = await import('../server/control-plane.js');
       const controlPlane = await startControlPlane({
         home,
         listen: options.listen,
@@ -94,7 +96,7 @@ export function serverCommand(): Command {
       });
       let localSites: LocalSites | undefined;
       try {
-        localSites = options.localSites ? await startLocalSites({ home, url: controlPlane.url, logger }) : undefined;
+        localSites = options.localSites ? await (await import('../server/local-sites.js')).startLocalSites({ home, url: controlPlane.url, logger }) : undefined;
       } catch (error) {
         await controlPlane.close();
         throw error;

@@ -3,7 +3,6 @@ import { resolve } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { Quantity } from '../apimachinery/quantity/quantity.js';
 import { createLogger, LOG_LEVELS } from '../observability/logger.js';
-import { startSiteAgent } from '../site/site-agent.js';
 import { checkSiteName, parseLabels, siteSpecsFor } from '../site/site-specs.js';
 import type { SiteType } from '../sites/site-model.js';
 import { addConnectionOptions, ApiClient, type ConnectionOptions } from './api-client.js';
@@ -131,6 +130,7 @@ The agent runs until SIGINT or SIGTERM, then sends waiting status reports and ex
       });
       sites.forEach((s) => checkSiteName(s.name));
       const logger = createLogger({ level: o.logLevel, name: 'edgeplane-site' });
+      const { startSiteAgent } = await import('../site/site-agent.js'); // only this command needs the agent
       const agent = await startSiteAgent({
         home: resolve(o.home),
         agent: o.name,

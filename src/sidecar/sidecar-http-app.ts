@@ -39,7 +39,8 @@ function allowedMethods(endpoints: readonly SidecarEndpoint[]): Array<{ pattern:
  * The sidecar's HTTP API as a fastify instance (not listening: `serveOnLoopback` binds it).
  * No credential is asked for: reachability (loopback inside the pod) is the access control.
  * Unknown paths answer 404 listing the endpoints; a known path with another method 405 with
- * `Allow`. Requests are logged at debug with method, path and status only.
+ * `Allow`. Requests are logged at debug (when the logger is at debug when the app is built) with method,
+ * path and status only.
  */
 export function buildSidecarApp(options: SidecarAppOptions): FastifyInstance {
   const { view, logger } = options;
@@ -69,9 +70,13 @@ export function buildSidecarApp(options: SidecarAppOptions): FastifyInstance {
     return sendText(reply, status, status === 500 ? 'internal error of the edgeplane sidecar\n' : `${error.message ?? 'bad request'}\n`);
   });
 
-  app.addHook('onResponse', (request, reply, done) => {
-    if (logger.isLevelEnabled('debug')) logger.debug({ method: request.method, path: request.url.split('?')[0], status: reply.statusCode }, 'sidecar request');
-    done();
-  });
+  // The per-request log line exists only at debug; below that the hook is not installed at
+  // all, so the cache-hit path does not pay for a hook call per request.
+  if (logger.isLevelEnabled('debug')) {
+    app.addHook('onResponse', (request, reply, done) => {
+      logger.debug({ method: request.method, path: request.url.split('?')[0], status: reply.statusCode }, 'sidecar request');
+      done();
+    });
+  }
   return app;
 }

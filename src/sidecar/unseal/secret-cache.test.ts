@@ -21,6 +21,19 @@ describe('SecretCache', () => {
     cache.clear();
   });
 
+  it('SecretCache.read applies a function to the held value without a copy, only while it lives, and counts like get', () => {
+    const timers = fakeTimers();
+    const cache = new SecretCache(timers);
+    cache.set('k', Buffer.from('s3cret'), 1000);
+    let seen: Buffer | undefined;
+    assert.equal(cache.read('k', (v) => ((seen = v), v.toString('base64'))), Buffer.from('s3cret').toString('base64'));
+    assert.equal(cache.read('other', () => 'never'), undefined);
+    timers.advance(1000);
+    assert.equal(cache.read('k', () => 'never'), undefined, 'expired at the deadline');
+    assert.deepEqual(seen, Buffer.alloc(6), 'the buffer read was the cache\'s own, zeroed when the entry went');
+    assert.deepEqual(cache.stats(), { entries: 0, bytes: 0, hits: 1, misses: 2, expired: 1, evicted: 0 });
+  });
+
   it('SecretCache drops an entry when its timeout passes, by timer (no read needed) and on a read at the deadline', () => {
     const timers = fakeTimers();
     const cache = new SecretCache(timers);

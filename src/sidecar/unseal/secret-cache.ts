@@ -55,6 +55,16 @@ export class SecretCache {
 
   /** The value under `key` while it has not expired (a copy the caller may keep); marks it recently used. */
   get(key: string): Buffer | undefined {
+    return this.read(key, (value) => Buffer.from(value));
+  }
+
+  /**
+   * `use` applied to the value under `key` while it has not expired (undefined otherwise);
+   * marks it recently used. `use` sees the cache's own buffer, without a copy: it must not
+   * keep or modify it (the buffer is zeroed when the entry goes). For the hot path that only
+   * encodes the value, e.g. `read(key, (v) => v.toString('base64'))`.
+   */
+  read<T>(key: string, use: (value: Buffer) => T): T | undefined {
     const entry = this.entries.get(key);
     if (entry === undefined) {
       this.counts.misses++;
@@ -70,7 +80,7 @@ export class SecretCache {
     this.entries.delete(key);
     this.entries.set(key, entry);
     this.counts.hits++;
-    return Buffer.from(entry.value);
+    return use(entry.value);
   }
 
   /** Keeps a copy of `value` for `ttlMs` (nothing when ttlMs ≤ 0 or the value alone exceeds the byte limit). */

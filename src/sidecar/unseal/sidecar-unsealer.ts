@@ -34,6 +34,16 @@ export class SidecarUnsealer {
 
   constructor(private readonly options: SidecarUnsealerOptions) {}
 
+  /**
+   * The answer of a blindfold request the cache holds — the Base64 of the secret's bytes —
+   * or undefined (a vault request, a miss, an expired entry). Synchronous and without a copy of
+   * the secret: the cache-hit path of `POST /secret/unseal`.
+   */
+  cachedBase64(request: UnsealRequest): string | undefined {
+    if (request.type !== 'blindfold') return undefined;
+    return this.options.cache.read(cacheKeyOf(request), (bytes) => bytes.toString('base64'));
+  }
+
   async unseal(request: UnsealRequest, identity: IdentityMaterial): Promise<Unsealed> {
     if (request.type === 'vault') return { bytes: decodeSecret(await this.options.vault.read(request, identity), request.encoding), source: 'vault' };
     const key = cacheKeyOf(request);
