@@ -1,24 +1,19 @@
-import { createPrivateKey, createPublicKey } from 'node:crypto';
+import { createPrivateKey, type X509Certificate } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { x509 } from '../identity/x509.js';
 import { type IdentityMaterial, pemBlock } from './identity-material.js';
 import { pemCertificates } from './pem-certificates.js';
 
 export type LoadedIdentity = { readonly material: IdentityMaterial } | { readonly reason: string };
 
-function spkiOfPrivateKey(pem: string): Buffer {
-  return createPublicKey(createPrivateKey(pem)).export({ type: 'spki', format: 'der' });
-}
-
 /** The leaf and the rest of a `.crt` chain file, checked against its key. */
-function readChain(dir: string, role: 'server' | 'client'): { leaf: x509.X509Certificate; chain: string; key: string } {
+function readChain(dir: string, role: 'server' | 'client'): { leaf: X509Certificate; chain: string; key: string } {
   const key = readFileSync(join(dir, `${role}.key`), 'utf8');
   const certificates = pemCertificates(readFileSync(join(dir, `${role}.crt`), 'utf8'));
   const [leaf, ...chain] = certificates;
   if (leaf === undefined || chain.length === 0) throw new Error(`${role}.crt is not a leaf followed by its chain`);
-  if (!Buffer.from(leaf.publicKey.rawData).equals(spkiOfPrivateKey(key))) throw new Error(`${role}.key does not belong to ${role}.crt`);
-  return { leaf, chain: chain.map((c) => pemBlock(c.toString('pem'))).join(''), key };
+  if (!leaf.checkPrivateKey(createPrivateKey(key))) throw new Error(`${role}.key does not belong to ${role}.crt`);
+  return { leaf, chain: chain.map((c) => pemBlock(c.toString())).join(''), key };
 }
 
 /**
@@ -32,15 +27,15 @@ export function loadIdentityFiles(dir: string, now: number): LoadedIdentity {
   try {
     const server = readChain(dir, 'server');
     const client = readChain(dir, 'client');
-    const notBefore = Math.max(server.leaf.notBefore.getTime(), client.leaf.notBefore.getTime());
-    const notAfter = Math.min(server.leaf.notAfter.getTime(), client.leaf.notAfter.getTime());
+    const notBefore = Math.max(Date.parse(server.leaf.validFrom), Date.parse(client.leaf.validFrom));
+    const notAfter = Math.min(Date.parse(server.leaf.validTo), Date.parse(client.leaf.validTo));
     if (notAfter <= now) return { reason: `the identity in ${dir} expired at ${new Date(notAfter).toISOString()}` };
     return {
       material: {
         serverKey: server.key,
-        serverCertificate: pemBlock(server.leaf.toString('pem')),
+        serverCertificate: pemBlock(server.leaf.toString()),
         clientKey: client.key,
-        clientCertificate: pemBlock(client.leaf.toString('pem')),
+        clientCertificate: pemBlock(client.leaf.toString()),
         chain: client.chain,
         serverCa: readFileSync(join(dir, 'server_ca.crt'), 'utf8'),
         clientCa: readFileSync(join(dir, 'client_ca.crt'), 'utf8'),

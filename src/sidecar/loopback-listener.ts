@@ -1,6 +1,5 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import { BlockList, isIP } from 'node:net';
-import type { FastifyInstance } from 'fastify';
 import { type ListenAddress, parseListenAddress, urlFor } from '../server/listen-address.js';
 
 /** An address to bind; an optional one is skipped when the host has no such address (no IPv6 loopback). */
@@ -63,21 +62,20 @@ function closeServer(server: Server): Promise<void> {
 }
 
 /**
- * Serves `app` on each address, one node HTTP server per address. Port 0 after the first
+ * Serves `listener` on each address, one node HTTP server per address. Port 0 after the first
  * address means "the port the first one got", so `127.0.0.1:0` and `[::1]:0` share a port.
  * An optional address the host does not have (EADDRNOTAVAIL, EAFNOSUPPORT) is skipped; any other
  * failure (a port in use, say) closes what was bound and rejects.
  */
-export async function serveOnLoopback(app: FastifyInstance, addresses: readonly LoopbackAddress[]): Promise<LoopbackServers> {
+export async function serveOnLoopback(listener: RequestListener, addresses: readonly LoopbackAddress[]): Promise<LoopbackServers> {
   for (const a of addresses) if (!isLoopbackAddress(a.host)) throw new Error(`${a.host} is not a loopback address; the sidecar listens on loopback only`);
-  await app.ready();
   const servers: Server[] = [];
   const urls: string[] = [];
   const skipped: string[] = [];
   let firstPort: number | undefined;
   try {
     for (const address of addresses) {
-      const server = createServer((req, res) => app.routing(req, res));
+      const server = createServer(listener);
       const port = address.port === 0 && firstPort !== undefined ? firstPort : address.port;
       try {
         const bound = await listen(server, { host: address.host, port });
@@ -100,7 +98,6 @@ export async function serveOnLoopback(app: FastifyInstance, addresses: readonly 
     skipped,
     close: async () => {
       await Promise.all(servers.map(closeServer));
-      await app.close();
     },
   };
 }

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { FastifyInstance } from 'fastify';
+import { before, describe, it } from 'node:test';
+import type { RequestListener } from 'node:http';
+import { inject } from 'light-my-request';
 import { createLogger } from '../observability/logger.js';
 import type { IdentityMaterial } from './identity-material.js';
 import { buildSidecarApp } from './sidecar-http-app.js';
@@ -38,18 +39,16 @@ const PEM_ANSWERS: Record<string, string> = {
 
 describe('sidecar HTTP API', () => {
   let state: SidecarState = STATES.INITIALIZING;
-  let app: FastifyInstance;
-  before(async () => {
+  let app: RequestListener;
+  before(() => {
     const serving = (): boolean => state.kind === 'READY' || state.kind === 'DEGRADED';
     app = buildSidecarApp({ view: { current: () => state, identity: () => (serving() ? material : undefined) }, logger: createLogger({ level: 'silent' }) });
-    await app.ready();
   });
-  after(() => app.close());
 
   for (const kind of ['INITIALIZING', 'READY', 'DEGRADED', 'HALTED'] as const) {
     it(`GET /status answers 200 text/plain "${kind}" in ${kind}`, async () => {
       state = STATES[kind];
-      const res = await app.inject({ method: 'GET', url: '/status' });
+      const res = await inject(app, { method: 'GET', url: '/status' });
       assert.deepEqual([res.statusCode, res.headers['content-type'], res.body], [200, 'text/plain; charset=utf-8', kind]);
     });
   }
@@ -58,7 +57,7 @@ describe('sidecar HTTP API', () => {
     it(`credentials and CA bundles are served as PEM in ${kind}`, async () => {
       state = STATES[kind];
       for (const [url, body] of Object.entries(PEM_ANSWERS)) {
-        const res = await app.inject({ method: 'GET', url });
+        const res = await inject(app, { method: 'GET', url });
         assert.deepEqual([url, res.statusCode, res.headers['content-type'], res.body], [url, 200, 'application/x-pem-file', body]);
         assert.equal(res.headers['cache-control'], 'no-store');
       }
@@ -69,7 +68,7 @@ describe('sidecar HTTP API', () => {
     it(`credentials and CA bundles answer 503 with the state in ${kind}`, async () => {
       state = STATES[kind];
       for (const url of Object.keys(PEM_ANSWERS)) {
-        const res = await app.inject({ method: 'GET', url });
+        const res = await inject(app, { method: 'GET', url });
         assert.equal(res.statusCode, 503, url);
         assert.equal(res.headers['content-type'], 'text/plain; charset=utf-8');
         assert.equal(res.body, `edgeplane sidecar is still not ready, current status => ${kind}, please retry after some time\n`);
@@ -86,7 +85,7 @@ describe('sidecar HTTP API', () => {
         ['/creds/pki/server/pfx', 'unknown form "pfx" of the server credential: valid forms are key, cert, cert-only\n'],
       ];
       for (const [url, message] of cases) {
-        const res = await app.inject({ method: 'GET', url });
+        const res = await inject(app, { method: 'GET', url });
         assert.deepEqual([res.statusCode, res.headers['content-type'], res.body], [404, 'text/plain; charset=utf-8', message]);
       }
     }
@@ -95,7 +94,7 @@ describe('sidecar HTTP API', () => {
   it('a wrong method on an endpoint answers 405 with Allow', async () => {
     state = STATES.READY;
     for (const [method, url] of [['POST', '/status'], ['DELETE', '/creds/pki/server/key'], ['PUT', '/trust/pki/server_ca'], ['POST', '/trust/pki/nope']] as const) {
-      const res = await app.inject({ method, url });
+      const res = await inject(app, { method, url });
       assert.equal(res.statusCode, 405, `${method} ${url}`);
       assert.equal(res.headers['allow'], 'GET, HEAD');
       assert.equal(res.headers['content-type'], 'text/plain; charset=utf-8');
@@ -105,13 +104,13 @@ describe('sidecar HTTP API', () => {
 
   it('HEAD is answered like GET without a body', async () => {
     state = STATES.READY;
-    const res = await app.inject({ method: 'HEAD', url: '/creds/pki/client/cert' });
+    const res = await inject(app, { method: 'HEAD', url: '/creds/pki/client/cert' });
     assert.deepEqual([res.statusCode, res.headers['content-type'], res.body], [200, 'application/x-pem-file', '']);
   });
 
   it('unknown paths answer 404 listing the endpoints', async () => {
     for (const url of ['/', '/creds/pki/server', '/creds/pki/server/key/extra', '/secret/unseal', '/status/']) {
-      const res = await app.inject({ method: 'GET', url });
+      const res = await inject(app, { method: 'GET', url });
       assert.equal(res.statusCode, 404, url);
       assert.equal(res.headers['content-type'], 'text/plain; charset=utf-8');
       assert.equal(
@@ -125,11 +124,10 @@ describe('sidecar HTTP API', () => {
     const extra = buildSidecarApp({
       view: { current: () => STATES.READY, identity: () => material },
       logger: createLogger({ level: 'silent' }),
-      endpoints: [{ method: 'POST', url: '/secret/unseal', display: '/secret/unseal', handle: (_request, reply) => reply.code(200).type('text/plain').send('c2VjcmV0') }],
+      endpoints: [{ method: 'POST', url: '/secret/unseal', display: '/secret/unseal', handle: () => ({ status: 200, headers: { 'content-type': 'text/plain' }, body: 'c2VjcmV0' }) }],
     });
-    assert.equal((await extra.inject({ method: 'POST', url: '/secret/unseal' })).body, 'c2VjcmV0');
-    const wrong = await extra.inject({ method: 'GET', url: '/secret/unseal' });
+    assert.equal((await inject(extra, { method: 'POST', url: '/secret/unseal' })).body, 'c2VjcmV0');
+    const wrong = await inject(extra, { method: 'GET', url: '/secret/unseal' });
     assert.deepEqual([wrong.statusCode, wrong.headers['allow']], [405, 'POST']);
-    await extra.close();
   });
 });

@@ -1,9 +1,12 @@
 import { createHash } from 'node:crypto';
-import { x509 } from '../identity/x509.js';
+import { pemDecodeAll } from '../identity/der/pem.js';
 
-/** The pin of a CA: `sha256:<hex>` of the DER of the first certificate in `pem`. */
+/**
+ * The pin of a CA: `sha256:<hex>` of the DER of the first certificate in `pem`. (Only PEM
+ * armour is read here, so the sidecar and site agent that check pins do not load an X.509 library.)
+ */
 export function caPinOf(pem: string): string {
-  const der = x509.PemConverter.decode(pem)[0];
+  const der = pemDecodeAll(pem, 'CERTIFICATE')[0];
   if (der === undefined) throw new Error('the CA answered by the server holds no PEM certificate');
   return `sha256:${createHash('sha256').update(new Uint8Array(der)).digest('hex')}`;
 }

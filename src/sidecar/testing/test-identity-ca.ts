@@ -1,6 +1,5 @@
 import { type CryptoKey, generateEcKeyPair, randomSerial, SIGN_ECDSA_SHA256, x509 } from '../../identity/x509.js';
 import type { IdentityBundle, IdentityCsrs } from '../identity-bundle.js';
-import { pemCertificates } from '../pem-certificates.js';
 
 const YEAR = 365 * 86_400_000;
 const BACKDATE_MS = 5 * 60_000;
@@ -84,8 +83,9 @@ export class TestIdentityCa {
 
   /** Whether `certificatePem` (a leaf, possibly followed by its chain) was issued here and is valid at `now`. */
   async accepts(certificatePem: string, now: number): Promise<boolean> {
-    const leaf = pemCertificates(certificatePem)[0];
-    if (leaf === undefined) return false;
+    const block = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/.exec(certificatePem)?.[0];
+    if (block === undefined) return false;
+    const leaf = new x509.X509Certificate(block);
     const valid = leaf.notBefore.getTime() <= now && now < leaf.notAfter.getTime();
     return valid && (await leaf.verify({ publicKey: this.anchor.publicKey, signatureOnly: true }));
   }

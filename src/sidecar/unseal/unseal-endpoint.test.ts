@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import type { FastifyInstance } from 'fastify';
+import type { RequestListener } from 'node:http';
+import { inject } from 'light-my-request';
 import type { ResolvedProvider } from '../../secrets/provider-resolver.js';
 import { SecretError, type SecretErrorCode, UNSEAL_MESSAGES } from '../../secrets/secret-error.js';
 import { captureLogger } from '../../secrets/testing/capture-logger.js';
@@ -75,17 +76,17 @@ describe('POST /secret/unseal (endpoint, cache and error mapping; control plane 
   let vaultAnswer: (request: VaultReadRequest) => VaultReadResult = () => ({ value: Buffer.from('{}'), kvVersion: 2 });
   const cache = new SecretCache(timers);
   let state: SidecarState = STATES.READY;
-  let app: FastifyInstance;
+  let app: RequestListener;
 
   /** `contentType` null sends none. */
   const unseal = (body: unknown, contentType: string | null = 'application/json') =>
-    app.inject({ method: 'POST', url: '/secret/unseal', headers: contentType === null ? {} : { 'content-type': contentType }, payload: Buffer.from(typeof body === 'string' ? body : JSON.stringify(body)) });
+    inject(app, { method: 'POST', url: '/secret/unseal', headers: contentType === null ? {} : { 'content-type': contentType }, payload: Buffer.from(typeof body === 'string' ? body : JSON.stringify(body)) });
   const expect = async (body: unknown, status: number, text: string, contentType: string | null = 'application/json'): Promise<void> => {
     const res = await unseal(body, contentType);
     assert.deepEqual([res.statusCode, res.headers['content-type'], res.body], [status, 'text/plain; charset=utf-8', text], JSON.stringify(body));
   };
 
-  before(async () => {
+  before(() => {
     const vault = new VaultProviders({
       secrets,
       now: () => timers.now(),
@@ -104,7 +105,6 @@ describe('POST /secret/unseal (endpoint, cache and error mapping; control plane 
       endpoints: [...IDENTITY_ENDPOINTS, unsealEndpoint(unsealer, log.logger)],
       bodyLimit: 4096,
     });
-    await app.ready();
     secrets.answers.set(loc('text'), { plaintext: Buffer.from(SECRET), cacheTimeoutSeconds: 900 });
     secrets.answers.set(loc('binary'), { plaintext: BINARY, cacheTimeoutSeconds: 900 });
     secrets.answers.set(loc('base64'), { plaintext: Buffer.from(BINARY.toString('base64') + '\n'), cacheTimeoutSeconds: 900 });
@@ -116,8 +116,7 @@ describe('POST /secret/unseal (endpoint, cache and error mapping; control plane 
     secrets.calls.length = 0;
     vaultReads.length = 0;
   });
-  after(async () => {
-    await app.close();
+  after(() => {
     cache.clear();
     const logs = log.text();
     assert.match(logs, /"source":"control-plane"/, 'requests are logged at debug');
@@ -287,7 +286,7 @@ describe('POST /secret/unseal (endpoint, cache and error mapping; control plane 
   });
 
   it('other methods on /secret/unseal answer 405 with Allow; a body over the limit 413', async () => {
-    const res = await app.inject({ method: 'GET', url: '/secret/unseal' });
+    const res = await inject(app, { method: 'GET', url: '/secret/unseal' });
     assert.deepEqual([res.statusCode, res.headers['allow']], [405, 'POST']);
     const big = await unseal({ type: 'blindfold', location: 'string:///' + 'A'.repeat(5000) });
     assert.equal(big.statusCode, 413);

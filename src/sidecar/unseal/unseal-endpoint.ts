@@ -1,6 +1,5 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from '../../observability/logger.js';
-import { type SidecarEndpoint, sendNotReady, sendText } from '../sidecar-endpoint.js';
+import { notReadyResponse, type SidecarEndpoint, type SidecarRequest, type SidecarResponse, TEXT, textResponse } from '../sidecar-endpoint.js';
 import type { SidecarView } from '../sidecar-view.js';
 import { isJsonContentType } from './json-content-type.js';
 import type { SidecarUnsealer, UnsealSource } from './sidecar-unsealer.js';
@@ -10,6 +9,10 @@ import { unsealFailureOf } from './unseal-failure.js';
 import { parseUnsealRequest, type UnsealRequest } from './unseal-request.js';
 
 export const UNSEAL_URL = '/secret/unseal';
+
+const NO_STORE: Readonly<Record<string, string>> = { 'cache-control': 'no-store' };
+/** A secret is never kept by an HTTP cache nor sniffed as anything but text. */
+const SECRET_HEADERS: Readonly<Record<string, string>> = { 'content-type': TEXT, 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' };
 
 /** What the log says about a request: its type and where it went, never the secret or the location. */
 function logFields(request: UnsealRequest | undefined): Record<string, string> {
@@ -30,23 +33,23 @@ function logFields(request: UnsealRequest | undefined): Record<string, string> {
  * the location (a ciphertext) or a credential.
  */
 export function unsealEndpoint(unsealer: SidecarUnsealer, logger: Logger): SidecarEndpoint {
-  const refuse = (reply: FastifyReply, error: unknown, parsed: UnsealRequest | undefined): FastifyReply => {
+  const refuse = (error: unknown, parsed: UnsealRequest | undefined): SidecarResponse => {
     const failure = unsealFailureOf(error, parsed?.type);
     const fields = { ...logFields(parsed), status: failure.status, code: failure.code, ...(failure.detail === undefined ? {} : { detail: failure.detail }) };
     if (failure.status >= 500) logger.warn(fields, 'unseal failed');
     else logger.info({ ...fields, error: failure.message }, 'unseal refused');
-    return sendText(reply.header('cache-control', 'no-store'), failure.status, `${failure.message}\n`);
+    return textResponse(failure.status, `${failure.message}\n`, NO_STORE);
   };
-  const answer = (reply: FastifyReply, parsed: UnsealRequest, base64: string, source: UnsealSource): FastifyReply => {
+  const answer = (parsed: UnsealRequest, base64: string, source: UnsealSource): SidecarResponse => {
     if (logger.isLevelEnabled('debug')) logger.debug({ ...logFields(parsed), status: 200, source }, 'unsealed');
-    return reply.code(200).header('cache-control', 'no-store').header('x-content-type-options', 'nosniff').type('text/plain; charset=utf-8').send(base64);
+    return { status: 200, headers: SECRET_HEADERS, body: base64 };
   };
-  const fromUnsealer = async (reply: FastifyReply, parsed: UnsealRequest, identity: IdentityMaterial): Promise<FastifyReply> => {
+  const fromUnsealer = async (parsed: UnsealRequest, identity: IdentityMaterial): Promise<SidecarResponse> => {
     try {
       const unsealed = await unsealer.unseal(parsed, identity);
-      return answer(reply, parsed, unsealed.bytes.toString('base64'), unsealed.source);
+      return answer(parsed, unsealed.bytes.toString('base64'), unsealed.source);
     } catch (error) {
-      return refuse(reply, error, parsed);
+      return refuse(error, parsed);
     }
   };
   return {
@@ -55,7 +58,7 @@ export function unsealEndpoint(unsealer: SidecarUnsealer, logger: Logger): Sidec
     display: UNSEAL_URL,
     // Synchronous up to the cache: a hit is answered in the same turn, with no promise (the
     // hot path of a sidecar, measured by `npm run bench -- unseal`); anything else awaits.
-    handle: (request: FastifyRequest, reply: FastifyReply, view: SidecarView) => {
+    handle: (request: SidecarRequest, view: SidecarView) => {
       let parsed: UnsealRequest | undefined;
       try {
         const contentType = request.headers['content-type'];
@@ -65,18 +68,17 @@ export function unsealEndpoint(unsealer: SidecarUnsealer, logger: Logger): Sidec
             `${contentType === undefined ? 'no content-type was sent' : `content-type ${JSON.stringify(contentType)} is not supported`}: POST ${UNSEAL_URL} takes a JSON body with content-type: application/json`,
           );
         }
-        const body = request.body;
-        parsed = parseUnsealRequest(Buffer.isBuffer(body) ? body : typeof body === 'string' ? body : '');
+        parsed = parseUnsealRequest(request.body);
         const identity = view.identity();
         if (identity === undefined) {
           logger.debug({ ...logFields(parsed), status: 503, state: view.current().kind }, 'unseal refused: not ready');
-          return sendNotReady(reply, view.current().kind);
+          return notReadyResponse(view.current().kind, NO_STORE);
         }
         const cached = unsealer.cachedBase64(parsed);
-        if (cached !== undefined) return answer(reply, parsed, cached, 'cache');
-        return fromUnsealer(reply, parsed, identity);
+        if (cached !== undefined) return answer(parsed, cached, 'cache');
+        return fromUnsealer(parsed, identity);
       } catch (error) {
-        return refuse(reply, error, parsed);
+        return refuse(error, parsed);
       }
     },
   };

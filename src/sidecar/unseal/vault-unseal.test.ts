@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import type { FastifyInstance } from 'fastify';
+import type { RequestListener } from 'node:http';
+import { inject } from 'light-my-request';
 import type { ResolvedProvider } from '../../secrets/provider-resolver.js';
 import { SecretError } from '../../secrets/secret-error.js';
 import { captureLogger } from '../../secrets/testing/capture-logger.js';
@@ -45,7 +46,7 @@ describe('POST /secret/unseal of type vault against the Vault test server (KV v1
   let tlsVault: VaultTestServer;
   let ca: PrivateCa;
   let sessions: VaultProviders;
-  let app: FastifyInstance;
+  let app: RequestListener;
 
   const base = (name: string, over: Partial<ResolvedProvider> = {}): ResolvedProvider => ({
     name,
@@ -59,7 +60,7 @@ describe('POST /secret/unseal of type vault against the Vault test server (KV v1
     ...over,
   });
   const unseal = async (body: Record<string, unknown>): Promise<{ status: number; text: string }> => {
-    const res = await app.inject({ method: 'POST', url: '/secret/unseal', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ type: 'vault', ...body }) });
+    const res = await inject(app, { method: 'POST', url: '/secret/unseal', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ type: 'vault', ...body }) });
     return { status: res.statusCode, text: res.statusCode === 200 ? Buffer.from(res.body, 'base64').toString('utf8') : res.body };
   };
   const count = (server: VaultTestServer, path: string): number => server.requests.filter((r) => r.path === path).length;
@@ -77,14 +78,12 @@ describe('POST /secret/unseal of type vault against the Vault test server (KV v1
     sessions = new VaultProviders({ secrets: providers, now: () => timers.now(), timeoutMs: 2000 });
     const unsealer = new SidecarUnsealer({ secrets: providers, cache: new SecretCache(timers), vault: sessions });
     app = buildSidecarApp({ view: { current: () => READY, identity: () => material }, logger: log.logger, endpoints: [...IDENTITY_ENDPOINTS, unsealEndpoint(unsealer, log.logger)] });
-    await app.ready();
     providers.answers.set('vault', base('vault'));
   });
   beforeEach(() => {
     providers.reads.length = 0;
   });
   after(async () => {
-    await app.close();
     sessions.close();
     await vault.close();
     await tlsVault.close();
@@ -102,7 +101,7 @@ describe('POST /secret/unseal of type vault against the Vault test server (KV v1
   });
 
   it('vault unseal with EncodingBase64 answers the original bytes of a value stored Base64-encoded', async () => {
-    const res = await app.inject({ method: 'POST', url: '/secret/unseal', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ type: 'vault', provider: 'vault', location: 'v1/secret/data/app', key: 'blob', encoding_type: 'EncodingBase64' }) });
+    const res = await inject(app, { method: 'POST', url: '/secret/unseal', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ type: 'vault', provider: 'vault', location: 'v1/secret/data/app', key: 'blob', encoding_type: 'EncodingBase64' }) });
     assert.equal(res.statusCode, 200);
     assert.deepEqual(Buffer.from(res.body, 'base64'), BINARY);
     assert.equal((await unseal({ provider: 'vault', location: 'v1/secret/data/app', key: 'password', encoding_type: 'EncodingBase64' })).status, 400);
