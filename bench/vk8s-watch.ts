@@ -16,6 +16,8 @@ export interface FanoutOptions {
   readonly watchers: number;
   readonly rate: number;
   readonly seconds: number;
+  /** Seconds of writes before the measured ones: delivered and checked for loss, but their latency is reported apart. */
+  readonly warmupSeconds: number;
   readonly bookmarks: boolean;
   /** The collection watched and written to. */
   readonly path: string;
@@ -40,18 +42,18 @@ const COLLECT_TIMEOUT_MS = 30_000;
  * ConfigMaps at the rate (a writer sharing the watches' event loop would send late and read
  * its answers late whenever that loop is busy decoding events).
  */
-async function vk8sFanout(s: WatchSubject, o: FanoutOptions, total: number): Promise<FanoutFigures> {
+async function vk8sFanout(s: WatchSubject, o: FanoutOptions, total: number, warmup: number): Promise<FanoutFigures> {
   const rv = await s.listRevision(o.path);
   const clients = WatchClients.start();
   const writer = WatchClients.start();
   try {
     progress(`vK8s: opening ${o.watchers} watches of one collection (resourceVersion ${rv}${o.bookmarks ? ', bookmarks' : ''}) from a client process`);
     const query = `watch=1&resourceVersion=${rv}&timeoutSeconds=3600${o.bookmarks ? '&allowWatchBookmarks=true' : ''}`;
-    await clients.open({ url: s.url, ca: s.ca, headers: s.headers, path: `${o.path}?${query}` }, o.watchers, total);
-    progress(`vK8s: ${total} creates at ${o.rate}/s (send time in each object), delivered to ${o.watchers} watches`);
+    await clients.open({ url: s.url, ca: s.ca, headers: s.headers, path: `${o.path}?${query}` }, o.watchers, total, warmup);
+    progress(`vK8s: ${total} creates at ${o.rate}/s (send time in each object; the first ${warmup} are the warm-up), delivered to ${o.watchers} watches`);
     const target: Target = { url: s.url, ca: s.ca, headers: s.headers, path: o.path };
     const { result, cpuSeconds, wallSeconds } = await withCpu(async () => {
-      const written = await writer.write(target, o.body, o.rate, total);
+      const written = await writer.write(target, o.body, o.rate, total, warmup);
       return { written, delivery: await clients.collect(COLLECT_TIMEOUT_MS) };
     });
     const { ackP50, ackP99, errors } = result.written;
@@ -63,15 +65,15 @@ async function vk8sFanout(s: WatchSubject, o: FanoutOptions, total: number): Pro
 }
 
 /** The same watches on the bare server, which pushes lines shaped like the vK8s events at the rate. */
-async function bareFanout(bare: BareServer, ca: string, o: FanoutOptions, total: number, sample: string): Promise<FanoutFigures> {
+async function bareFanout(bare: BareServer, ca: string, o: FanoutOptions, total: number, warmup: number, sample: string): Promise<FanoutFigures> {
   const template = sample.replace(/"seq":"\d+"/, '"seq":"{seq}"').replace(/"sent":"[\d.]+"/, '"sent":"{sent}"').replace(/"ev-\d+"/, '"ev-{seq}"');
   const clients = WatchClients.start();
   try {
     progress(`bare: opening ${o.watchers} watches from a client process`);
-    await clients.open({ url: bare.url, ca, headers: {}, path: '/watch' }, o.watchers, total);
+    await clients.open({ url: bare.url, ca, headers: {}, path: '/watch' }, o.watchers, total, warmup);
     progress(`bare: ${total} lines (${template.length} bytes) at ${o.rate}/s to ${bare.watchers} chunked responses`);
     const { result, cpuSeconds, wallSeconds } = await withCpu(async () => {
-      const lags = await pushAtRate((seq, sent) => bare.push(`${template.replaceAll('{seq}', String(seq)).replace('{sent}', sent.toFixed(3))}\n`), nowMs, o.rate, total);
+      const lags = await pushAtRate((seq, sent) => bare.push(`${template.replaceAll('{seq}', String(seq)).replace('{sent}', sent.toFixed(3))}\n`), nowMs, o.rate, total, warmup);
       return { lags, delivery: await clients.collect(COLLECT_TIMEOUT_MS) };
     });
     return { delivery: result.delivery, lags: result.lags, cpuSeconds, wallSeconds };
@@ -92,17 +94,25 @@ const perEvent = (cpuSeconds: number, events: number, unit: 'ms' | 'µs'): strin
  * same number of chunked responses at the same rate, measured by the same client process.
  */
 export async function watchFanout(s: WatchSubject, bare: BareServer, o: FanoutOptions): Promise<{ rows: Row[]; p99: number; lost: number }> {
-  const total = Math.round(o.rate * o.seconds);
-  const vk8s = await vk8sFanout(s, o, total);
+  const warmup = Math.round(o.rate * o.warmupSeconds);
+  const total = warmup + Math.round(o.rate * o.seconds);
+  const vk8s = await vk8sFanout(s, o, total, warmup);
   if (vk8s.delivery.sample === '') throw new Error('no watch event arrived from the vK8s API');
   if ((vk8s.ack?.errors ?? 0) > 0) throw new Error(`${vk8s.ack?.errors} writes failed during the fan-out`);
-  const base = await bareFanout(bare, s.ca, o, total, vk8s.delivery.sample);
+  const base = await bareFanout(bare, s.ca, o, total, warmup, vk8s.delivery.sample);
   const m = `watch ${o.watchers} × ${o.rate}/s${o.bookmarks ? ' (bookmarks)' : ''}`;
   const [d, b] = [vk8s.delivery, base.delivery];
   const rows: Row[] = [
     { area: 'vk8s', measure: `${m}: p50 send→event`, value: fmtMs(d.p50), baseline: `${fmtMs(b.p50)} bare push`, ratio: ratio(d.p50, b.p50) },
     { area: 'vk8s', measure: `${m}: p99 send→event`, value: fmtMs(d.p99), baseline: `${fmtMs(b.p99)} bare push`, ratio: ratio(d.p99, b.p99) },
     { area: 'vk8s', measure: `${m}: max send→event`, value: fmtMs(d.max), baseline: `${fmtMs(b.max)} bare push`, ratio: ratio(d.max, b.max) },
+    {
+      area: 'vk8s',
+      measure: `${m}: p99 send→event of the ${o.warmupSeconds} s warm-up (not in the figures above)`,
+      value: fmtMs(d.warmupP99),
+      baseline: `${fmtMs(b.warmupP99)} bare push`,
+      ratio: ratio(d.warmupP99, b.warmupP99),
+    },
     { area: 'vk8s', measure: `${m}: events lost`, value: `${d.lost} of ${d.watchers * total} (${d.closedEarly} closed)`, baseline: `${b.lost} of ${b.watchers * total} (${b.closedEarly} closed)`, ratio: '' },
     { area: 'vk8s', measure: `${m}: server CPU`, value: core(vk8s), baseline: `${core(base)} bare`, ratio: ratio(vk8s.cpuSeconds, base.cpuSeconds) },
     { area: 'vk8s', measure: `${m}: server CPU per event`, value: perEvent(vk8s.cpuSeconds, total, 'ms'), baseline: `${perEvent(base.cpuSeconds, total, 'ms')} bare`, ratio: ratio(vk8s.cpuSeconds, base.cpuSeconds) },

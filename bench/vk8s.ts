@@ -24,7 +24,10 @@ Options:
   --objects N        ConfigMaps (~1 KB) in the listed collection (default 500)
   --watchers N       concurrent watches of one collection (default 1000)
   --rate N           writes per second during the fan-out (default 100)
-  --watch-seconds N  how long the writes go on (default 10)
+  --watch-seconds N  how long the measured writes go on (default 10)
+  --watch-warmup N   seconds of writes before them, delivered and checked but timed apart
+                     (default 3; the same for the bare server): a long-running server's
+                     steady state, not the first seconds of its JIT and TLS buffers
   --bookmarks        watches ask for bookmarks (allowWatchBookmarks, as client-go informers do)
   --only LIST        comma-separated subset of get,list,create,watch
   -h, --help         this text`;
@@ -46,6 +49,7 @@ interface Options {
   watchers: number;
   rate: number;
   watchSeconds: number;
+  watchWarmup: number;
   bookmarks: boolean;
   only: Set<string>;
 }
@@ -60,6 +64,7 @@ function parseOptions(args: string[]): Options | undefined {
       watchers: { type: 'string', default: '1000' },
       rate: { type: 'string', default: '100' },
       'watch-seconds': { type: 'string', default: '10' },
+      'watch-warmup': { type: 'string', default: '3' },
       bookmarks: { type: 'boolean', default: false },
       only: { type: 'string', default: 'get,list,create,watch' },
       help: { type: 'boolean', short: 'h', default: false },
@@ -71,6 +76,11 @@ function parseOptions(args: string[]): Options | undefined {
     if (!(n > 0)) throw new Error(`--${name} must be a positive number, not "${value}"`);
     return n;
   };
+  const wholeOrZero = (name: string, value: string): number => {
+    const n = Number(value);
+    if (!(Number.isInteger(n) && n >= 0)) throw new Error(`--${name} must be a whole number of seconds (0 or more), not "${value}"`);
+    return n;
+  };
   return {
     seconds: positive('seconds', values.seconds),
     connections: positive('connections', values.connections),
@@ -78,6 +88,7 @@ function parseOptions(args: string[]): Options | undefined {
     watchers: positive('watchers', values.watchers),
     rate: positive('rate', values.rate),
     watchSeconds: positive('watch-seconds', values['watch-seconds']),
+    watchWarmup: wholeOrZero('watch-warmup', values['watch-warmup']),
     bookmarks: values.bookmarks,
     only: parts(values.only),
   };
@@ -223,7 +234,7 @@ export async function benchVk8s(args: string[]): Promise<void> {
       const listRevision = async (path: string): Promise<string> =>
         (await expectStatus(s.call('GET', path), 200, 'list')).json<{ metadata: { resourceVersion: string } }>().metadata.resourceVersion;
       const body = configMap('ev-{seq}', { seq: '{seq}', sent: '{sent}' });
-      const fanout = await watchFanout({ ...s, listRevision }, bare, { watchers: o.watchers, rate: o.rate, seconds: o.watchSeconds, bookmarks: o.bookmarks, path: collection('fanout'), body });
+      const fanout = await watchFanout({ ...s, listRevision }, bare, { watchers: o.watchers, rate: o.rate, seconds: o.watchSeconds, warmupSeconds: o.watchWarmup, bookmarks: o.bookmarks, path: collection('fanout'), body });
       rows.push(...fanout.rows);
       goals.push(
         verdict(`watch delivery p99 ≤ 50 ms at ${o.watchers} watches × ${o.rate} writes/s`, fmtMs(fanout.p99), fanout.p99 <= 50),

@@ -30,6 +30,7 @@ class Watches {
   constructor(
     readonly count: number,
     private readonly expected: number,
+    private readonly warmup: number,
   ) {
     this.latencies = new Float64Array(count * expected).fill(Number.NaN);
     this.seen = new Uint8Array(count * expected);
@@ -76,7 +77,12 @@ class Watches {
     this.collecting = true;
     for (const socket of this.sockets) socket.destroy();
     const cpu = process.cpuUsage(this.cpuAtOpen);
-    const sorted = Array.from(this.latencies.filter((v) => !Number.isNaN(v)).sort());
+    const measured: number[] = [];
+    const warming: number[] = [];
+    this.latencies.forEach((v, slot) => {
+      if (!Number.isNaN(v)) (slot % this.expected < this.warmup ? warming : measured).push(v);
+    });
+    const sorted = measured.sort((a, b) => a - b);
     return {
       type: 'result',
       watchers: this.count,
@@ -87,6 +93,7 @@ class Watches {
       p50: percentile(sorted, 50),
       p99: percentile(sorted, 99),
       max: sorted.length === 0 ? Number.NaN : (sorted[sorted.length - 1] as number),
+      warmupP99: percentile(warming.sort((a, b) => a - b), 99),
       sample: this.sample,
       clientCpuSeconds: (cpu.user + cpu.system) / 1e6,
     };
@@ -95,7 +102,7 @@ class Watches {
 
 /** POSTs `total` bodies at `rate`/s on a schedule (a late write goes at once, none is skipped). */
 async function write(message: Extract<ParentMessage, { type: 'write' }>): Promise<ChildMessage> {
-  const { target, rate, total } = message;
+  const { target, rate, total, warmup } = message;
   const agent = new Agent({ keepAlive: true, maxSockets: 16, ca: target.ca });
   const acks: number[] = [];
   let errors = 0;
@@ -112,8 +119,8 @@ async function write(message: Extract<ParentMessage, { type: 'write' }>): Promis
         const req = request(`${target.url}${target.path}`, { method: 'POST', agent, headers: { ...target.headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) } }, (res) => {
           res.resume();
           res.on('end', () => {
-            if (res.statusCode === 201) acks.push(nowMs() - sent);
-            else errors++;
+            if (res.statusCode !== 201) errors++;
+            else if (seq >= warmup) acks.push(nowMs() - sent);
             resolve();
           });
         });
@@ -142,7 +149,7 @@ process.on('message', (message: ParentMessage) => {
   const run = async (): Promise<void> => {
     switch (message.type) {
       case 'open':
-        watches = new Watches(message.count, message.expected);
+        watches = new Watches(message.count, message.expected, message.warmup);
         await watches.open(message.target, (opened) => send({ type: 'progress', opened }));
         return send({ type: 'opened', count: message.count });
       case 'write':

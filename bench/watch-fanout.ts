@@ -35,14 +35,14 @@ export class WatchClients {
     });
   }
 
-  /** Opens `count` watches whose events carry sequence numbers 0…expected-1. */
-  async open(target: Target, count: number, expected: number): Promise<void> {
-    await this.ask('opened', { type: 'open', target, count, expected });
+  /** Opens `count` watches whose events carry sequence numbers 0…expected-1; those below `warmup` are counted apart. */
+  async open(target: Target, count: number, expected: number, warmup: number): Promise<void> {
+    await this.ask('opened', { type: 'open', target, count, expected, warmup });
   }
 
-  /** Has the client process POST `total` bodies at `rate`/s (`{seq}`, `{sent}` filled in). */
-  write(target: Target, body: string, rate: number, total: number): Promise<Written> {
-    return this.ask<Written>('written', { type: 'write', target, body, rate, total });
+  /** Has the client process POST `total` bodies at `rate`/s (`{seq}`, `{sent}` filled in); the first `warmup` are not timed. */
+  write(target: Target, body: string, rate: number, total: number, warmup: number): Promise<Written> {
+    return this.ask<Written>('written', { type: 'write', target, body, rate, total, warmup });
   }
 
   /** Waits for every watch to have every event (at most `timeoutMs`), then closes them. */
@@ -60,9 +60,10 @@ export class WatchClients {
  * time, and resolves to how late each push was on its schedule (ms, sorted). The bare server
  * pushes from its own event loop and stamps a line when it gets to it, so its lag is not
  * in its send→event figures; the vK8s writer is another process, so the server's lag in
- * taking its POSTs is. The lag is reported beside the baseline.
+ * taking its POSTs is. The lag is reported beside the baseline (pushes after the first
+ * `warmup`).
  */
-export async function pushAtRate(push: (seq: number, sent: number) => void, now: () => number, rate: number, total: number): Promise<number[]> {
+export async function pushAtRate(push: (seq: number, sent: number) => void, now: () => number, rate: number, total: number, warmup = 0): Promise<number[]> {
   const start = now();
   const lags: number[] = [];
   for (let seq = 0; seq < total; seq++) {
@@ -70,7 +71,7 @@ export async function pushAtRate(push: (seq: number, sent: number) => void, now:
     const wait = due - now();
     if (wait > 1) await sleep(wait);
     const sent = now();
-    lags.push(Math.max(0, sent - due));
+    if (seq >= warmup) lags.push(Math.max(0, sent - due));
     push(seq, sent);
   }
   return lags.sort((a, b) => a - b);
