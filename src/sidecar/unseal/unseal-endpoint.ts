@@ -40,8 +40,9 @@ export function unsealEndpoint(unsealer: SidecarUnsealer, logger: Logger): Sidec
     else logger.info({ ...fields, error: failure.message }, 'unseal refused');
     return textResponse(failure.status, `${failure.message}\n`, NO_STORE);
   };
+  const debug = logger.isLevelEnabled('debug'); // the level is fixed for the sidecar's life
   const answer = (parsed: UnsealRequest, base64: string, source: UnsealSource): SidecarResponse => {
-    if (logger.isLevelEnabled('debug')) logger.debug({ ...logFields(parsed), status: 200, source }, 'unsealed');
+    if (debug) logger.debug({ ...logFields(parsed), status: 200, source }, 'unsealed');
     return { status: 200, headers: SECRET_HEADERS, body: base64 };
   };
   const fromUnsealer = async (parsed: UnsealRequest, identity: IdentityMaterial): Promise<SidecarResponse> => {
