@@ -6,6 +6,7 @@ import { type ListenAddress, parseListenAddress } from '../server/listen-address
 import type { StoreConfig } from '../store/open-store.js';
 import { IDENTITY_KEY_ALGORITHMS, type IdentityKeyAlgorithm } from '../identity/identity-key-algorithm.js';
 import { durationArgument } from './duration-argument.js';
+import { untilSignal } from './until-signal.js';
 
 interface ServerOptions {
   home: string;
@@ -105,24 +106,7 @@ export function serverCommand(): Command {
         await localSites?.close();
         await controlPlane.close();
       };
-      await new Promise<void>((done) => {
-        let signals = 0;
-        const onSignal = (signal: NodeJS.Signals): void => {
-          signals++;
-          if (signals > 1) {
-            logger.warn({ signal }, 'second signal: exiting at once');
-            process.exit(1);
-          }
-          logger.info({ signal }, 'signal received');
-          close().then(done, (error: unknown) => {
-            logger.error({ err: error }, 'shutdown failed');
-            process.exitCode = 1;
-            done();
-          });
-        };
-        process.on('SIGINT', onSignal);
-        process.on('SIGTERM', onSignal);
-      });
+      await untilSignal(close, logger);
     });
 }
 

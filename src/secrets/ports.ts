@@ -1,21 +1,13 @@
+import type { WorkloadIdentity } from '../identity/identity-extension.js';
+
 /**
- * What the secret service needs from the identity service (issue 6), as that service exports
- * it (`src/identity/pod-identity.ts`, `src/identity/key-sealer.ts`). The shapes are copied
- * here exactly so the secrets code builds before the identity service is merged; the
- * composition root plugs the identity service's implementations in.
+ * What the secret service needs from the identity service (`src/identity/`): the composition
+ * root plugs the identity service's implementations in; tests plug in their own.
  */
+export type { KeySealer } from '../identity/key-sealer.js';
 
 /** Who a pod is, as its client certificate (issued by the identity service) says. */
-export interface PodIdentity {
-  readonly tenant: string;
-  readonly namespace: string;
-  readonly vk8s: string;
-  readonly site: string;
-  readonly pod: string;
-  readonly podUid: string;
-  readonly serviceAccount: string;
-  readonly labels: Readonly<Record<string, string>>;
-}
+export type PodIdentity = Omit<WorkloadIdentity, 'v'>;
 
 /**
  * Verifies the TLS peer's client certificate (a pod client certificate issued by the identity
@@ -25,10 +17,4 @@ export interface PodIdentity {
  */
 export interface PodCertificateVerifier {
   verify(socket: unknown): Promise<PodIdentity>;
-}
-
-/** AES-256-GCM under the platform's key-encryption key; `aad` binds the purpose (the store key). */
-export interface KeySealer {
-  seal(plaintext: Buffer, aad: string): string;
-  open(sealed: string, aad: string): Buffer;
 }
