@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import { httpsRequest, type HttpsResponse } from '../src/client/https-client.js';
 import { createLogger } from '../src/observability/logger.js';
 import { startControlPlane } from '../src/server/control-plane.js';
+import { startInProcessProfiler } from './in-process-profiler.js';
 import { startBareServer, type BareServer } from './bare-server.js';
 import { fmtMs, fmtRate, printTable, progress, withCpu, type Row } from './stats.js';
 import { watchFanout } from './vk8s-watch.js';
@@ -30,6 +31,8 @@ Options:
                      steady state, not the first seconds of its JIT and TLS buffers
   --bookmarks        watches ask for bookmarks (allowWatchBookmarks, as client-go informers do)
   --only LIST        comma-separated subset of get,list,create,watch
+  --profile DIR      write a V8 CPU profile of the control plane (this process) during the
+                     watch fan-out into DIR
   -h, --help         this text`;
 
 const CONFIG_PAYLOAD = Array.from({ length: 40 }, (_, i) => `key${String(i).padStart(2, '0')}: value-${i}`).join('\n');
@@ -52,6 +55,7 @@ interface Options {
   watchWarmup: number;
   bookmarks: boolean;
   only: Set<string>;
+  profileDir?: string;
 }
 
 function parseOptions(args: string[]): Options | undefined {
@@ -67,6 +71,7 @@ function parseOptions(args: string[]): Options | undefined {
       'watch-warmup': { type: 'string', default: '3' },
       bookmarks: { type: 'boolean', default: false },
       only: { type: 'string', default: 'get,list,create,watch' },
+      profile: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -91,6 +96,7 @@ function parseOptions(args: string[]): Options | undefined {
     watchWarmup: wholeOrZero('watch-warmup', values['watch-warmup']),
     bookmarks: values.bookmarks,
     only: parts(values.only),
+    ...(values.profile === undefined ? {} : { profileDir: values.profile }),
   };
 }
 
@@ -234,7 +240,9 @@ export async function benchVk8s(args: string[]): Promise<void> {
       const listRevision = async (path: string): Promise<string> =>
         (await expectStatus(s.call('GET', path), 200, 'list')).json<{ metadata: { resourceVersion: string } }>().metadata.resourceVersion;
       const body = configMap('ev-{seq}', { seq: '{seq}', sent: '{sent}' });
+      const profiler = o.profileDir === undefined ? undefined : await startInProcessProfiler();
       const fanout = await watchFanout({ ...s, listRevision }, bare, { watchers: o.watchers, rate: o.rate, seconds: o.watchSeconds, warmupSeconds: o.watchWarmup, bookmarks: o.bookmarks, path: collection('fanout'), body });
+      if (profiler !== undefined && o.profileDir !== undefined) progress(`control plane CPU profile (the watch phase, then the bare one) written to ${await profiler.stop(o.profileDir, 'vk8s-watch')}`);
       rows.push(...fanout.rows);
       goals.push(
         verdict(`watch delivery p99 ≤ 50 ms at ${o.watchers} watches × ${o.rate} writes/s`, fmtMs(fanout.p99), fanout.p99 <= 50),

@@ -9,8 +9,8 @@ describe('event correlator', () => {
     assert.deepEqual([bucket.take(0), bucket.take(0), bucket.take(0)], [true, true, false]);
     assert.equal(bucket.take(999), false);
     assert.equal(bucket.take(1000), true);
-    assert.equal(bucket.isFull(1000), false);
-    assert.equal(bucket.isFull(3000), true);
+    assert.equal(bucket.take(1000), false);
+    assert.deepEqual([bucket.take(5000), bucket.take(5000), bucket.take(5000)], [true, true, false], 'refilled to the burst, not beyond');
   });
 
   it('event correlator aggregates within the window only', () => {
@@ -35,8 +35,10 @@ describe('event correlator', () => {
     assert.equal(correlator.allow('x', 0), true);
     assert.equal(correlator.allow('x', 0), false);
     correlator.allow('y', 0);
+    assert.equal(correlator.allow('x', 0), false, 'x was used after y: still remembered');
+    correlator.allow('y', 0);
     correlator.allow('z', 0);
-    // x's empty bucket was the oldest: forgotten, so x gets a full one again (the spam filter is best effort beyond its cache).
+    // x's empty bucket was now the least recently used: forgotten, so x gets a full one again (the spam filter is best effort beyond its cache).
     assert.equal(correlator.allow('x', 0), true);
   });
 });

@@ -25,9 +25,4 @@ export class TokenBucket {
     this.tokens -= 1;
     return true;
   }
-
-  /** Whether the bucket is full at `nowMs` (it can be forgotten: a new one behaves the same). */
-  isFull(nowMs: number): boolean {
-    return Math.min(this.burst, this.tokens + Math.max(0, nowMs - this.lastMs) / this.refillMs) >= this.burst;
-  }
 }
