@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { fakeTimers } from '../../site/testing/fake-timers.js';
-import { ENTRY_OVERHEAD_BYTES, SecretCache } from './secret-cache.js';
+import { ENTRY_OVERHEAD_BYTES, SecretCache, slotOf } from './secret-cache.js';
 
 const HOUR = 3_600_000;
 
@@ -131,5 +131,22 @@ describe('SecretCache', () => {
     assert.equal(cache.get('k')?.toString(), 'v');
     timers.advance(1);
     assert.equal(cache.stats().entries, 0);
+  });
+
+  it('SecretCache answers a long key only for that whole key, also when another shares its tail (which the map indexes by)', () => {
+    const timers = fakeTimers();
+    const cache = new SecretCache(timers);
+    const tail = `${'t'.repeat(60)}\nEncodingNone`;
+    const first = `string:///${'A'.repeat(2000)}${tail}`;
+    const second = `string:///${'B'.repeat(2000)}${tail}`;
+    assert.equal(slotOf(first), slotOf(second), 'the two keys share a slot');
+    cache.set(first, Buffer.from('one'), HOUR);
+    assert.equal(cache.get(second), undefined, 'a key with the same tail is a miss, not the other value');
+    assert.equal(cache.get(`${first.slice(0, 100)}${tail}`), undefined);
+    assert.equal(cache.get(`string:///${'A'.repeat(2000)}${tail}`)?.toString(), 'one', 'the same key built again (another string) finds it');
+    cache.set(second, Buffer.from('two'), HOUR);
+    assert.deepEqual([cache.get(first), cache.get(second)?.toString()], [undefined, 'two'], 'the later replaced the earlier');
+    assert.deepEqual([cache.stats().entries, cache.stats().bytes, cache.stats().evicted], [1, 3 + second.length + ENTRY_OVERHEAD_BYTES, 1]);
+    cache.clear();
   });
 });
