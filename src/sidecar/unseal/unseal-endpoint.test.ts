@@ -214,13 +214,17 @@ describe('POST /secret/unseal (endpoint, cache and error mapping; control plane 
     assert.equal(secrets.calls.length, 2);
   });
 
-  it('unseal keys the cache by location and encoding: the same blob asked with another encoding is not answered from the other entry', async () => {
-    await unseal({ type: 'blindfold', location: loc('base64'), encoding_type: 'EncodingBase64' });
+  it('unseal caches what a location opens to once, whatever encodings it is asked with; each request gets its own encoding', async () => {
+    const hitsBefore = cache.stats().hits;
+    const base64 = await unseal({ type: 'blindfold', location: loc('base64'), encoding_type: 'EncodingBase64' });
     const none = await unseal({ type: 'blindfold', location: loc('base64') });
     const again = await unseal({ type: 'blindfold', location: loc('base64'), encoding_type: 'EncodingBase64' });
-    assert.deepEqual(Buffer.from(again.body, 'base64'), BINARY);
-    assert.equal(Buffer.from(none.body, 'base64').toString(), BINARY.toString('base64') + '\n');
-    assert.deepEqual([secrets.calls.length, cache.stats().entries], [2, 2]);
+    assert.deepEqual([Buffer.from(base64.body, 'base64'), Buffer.from(again.body, 'base64')], [BINARY, BINARY]);
+    assert.equal(Buffer.from(none.body, 'base64').toString(), BINARY.toString('base64') + '\n', 'EncodingNone: the sealed bytes as they are');
+    assert.deepEqual([secrets.calls.length, cache.stats().entries, cache.stats().hits - hitsBefore], [1, 1, 2]);
+    await expect({ type: 'blindfold', location: loc('text') }, 200, Buffer.from(SECRET).toString('base64'));
+    await expect({ type: 'blindfold', location: loc('text'), encoding_type: 'EncodingBase64' }, 400, 'the secret is not Base64 text, but encoding_type is EncodingBase64\n');
+    assert.deepEqual([secrets.calls.length, cache.stats().entries], [2, 2], 'a cached plaintext that is not Base64 is refused from the cache too');
   });
 
   it('unseal does not cache when the policy has no decrypt_cache_timeout, nor failures', async () => {

@@ -48,7 +48,9 @@ export function unsealEndpoint(unsealer: SidecarUnsealer, logger: Logger): Sidec
   const fromUnsealer = async (parsed: UnsealRequest, identity: IdentityMaterial): Promise<SidecarResponse> => {
     try {
       const unsealed = await unsealer.unseal(parsed, identity);
-      return answer(parsed, unsealed.bytes.toString('base64'), unsealed.source);
+      const base64 = unsealed.bytes.toString('base64');
+      unsealed.bytes.fill(0);
+      return answer(parsed, base64, unsealed.source);
     } catch (error) {
       return refuse(error, parsed);
     }
