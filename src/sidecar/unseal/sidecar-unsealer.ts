@@ -26,6 +26,12 @@ interface Opened {
   readonly source: UnsealSource;
 }
 
+/** One call to the control plane for a location, and the requests waiting for it. */
+interface Flight {
+  readonly opened: Promise<Opened>;
+  waiters: number;
+}
+
 /** Pure: a new buffer of the secret's original bytes (`encoding_type` applied to the sealed plaintext). */
 function originalBytes(plaintext: Buffer, encoding: EncodingType): Buffer {
   return encoding === 'EncodingNone' ? Buffer.from(plaintext) : decodeSecret(plaintext, encoding);
@@ -54,7 +60,7 @@ function base64Answer(plaintext: Buffer, encoding: EncodingType): string {
  * endpoint maps them.
  */
 export class SidecarUnsealer {
-  private readonly inFlight = new Map<string, Promise<Opened>>();
+  private readonly inFlight = new Map<string, Flight>();
 
   constructor(private readonly options: SidecarUnsealerOptions) {}
 
@@ -70,16 +76,24 @@ export class SidecarUnsealer {
   }
 
   async unseal(request: UnsealRequest, identity: IdentityMaterial): Promise<Unsealed> {
-    if (request.type === 'vault') return { bytes: decodeSecret(await this.options.vault.read(request, identity), request.encoding), source: 'vault' };
+    if (request.type === 'vault') return { bytes: originalBytes(await this.options.vault.read(request, identity), request.encoding), source: 'vault' };
     const cached = this.options.cache.read(request.location, (plaintext) => originalBytes(plaintext, request.encoding));
     if (cached !== undefined) return { bytes: cached, source: 'cache' };
-    let shared = this.inFlight.get(request.location);
-    if (shared === undefined) {
-      shared = this.fromControlPlane(request.location, identity).finally(() => this.inFlight.delete(request.location));
-      this.inFlight.set(request.location, shared);
+    let flight = this.inFlight.get(request.location);
+    if (flight === undefined) {
+      const opening: Flight = { opened: this.fromControlPlane(request.location, identity).finally(() => this.inFlight.delete(request.location)), waiters: 0 };
+      this.inFlight.set(request.location, opening);
+      flight = opening;
     }
-    const opened = await shared;
-    return { bytes: originalBytes(opened.plaintext, request.encoding), source: opened.source };
+    flight.waiters++;
+    let opened: Opened | undefined;
+    try {
+      opened = await flight.opened;
+      return { bytes: originalBytes(opened.plaintext, request.encoding), source: opened.source };
+    } finally {
+      // The control plane's answer is shared by the call's waiters: the last one zeroes it (the cache keeps its own copy).
+      if (--flight.waiters === 0) opened?.plaintext.fill(0);
+    }
   }
 
   /** Drops the cache and closes the connections to the control plane and Vault. */

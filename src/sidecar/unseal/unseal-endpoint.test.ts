@@ -37,6 +37,8 @@ class FakePlatformSecrets implements PlatformSecrets {
   readonly answers = new Map<string, UnsealedSecret | Error>();
   readonly providers = new Map<string, ResolvedProvider | Error>();
   readonly calls: string[] = [];
+  /** The plaintext buffers answered, to see what the sidecar leaves in them. */
+  readonly answered: Buffer[] = [];
   delayMs = 0;
 
   async unseal(location: string): Promise<UnsealedSecret> {
@@ -45,7 +47,9 @@ class FakePlatformSecrets implements PlatformSecrets {
     const answer = this.answers.get(location);
     if (answer === undefined) throw SecretError.unseal('NotBlindfold');
     if (answer instanceof Error) throw answer;
-    return { plaintext: Buffer.from(answer.plaintext), cacheTimeoutSeconds: answer.cacheTimeoutSeconds };
+    const plaintext = Buffer.from(answer.plaintext);
+    this.answered.push(plaintext);
+    return { plaintext, cacheTimeoutSeconds: answer.cacheTimeoutSeconds };
   }
 
   provider(name: string): Promise<ResolvedProvider> {
@@ -109,11 +113,13 @@ describe('POST /secret/unseal (endpoint, cache and error mapping; control plane 
     secrets.answers.set(loc('binary'), { plaintext: BINARY, cacheTimeoutSeconds: 900 });
     secrets.answers.set(loc('base64'), { plaintext: Buffer.from(BINARY.toString('base64') + '\n'), cacheTimeoutSeconds: 900 });
     secrets.answers.set(loc('uncached'), { plaintext: Buffer.from(SECRET), cacheTimeoutSeconds: 0 });
+    secrets.answers.set(loc('uncached-base64'), { plaintext: Buffer.from(BINARY.toString('base64') + '\n'), cacheTimeoutSeconds: 0 });
   });
   beforeEach(() => {
     state = STATES.READY;
     cache.clear();
     secrets.calls.length = 0;
+    secrets.answered.length = 0;
     vaultReads.length = 0;
   });
   after(() => {
@@ -239,6 +245,11 @@ describe('POST /secret/unseal (endpoint, cache and error mapping; control plane 
       const answers = await Promise.all(Array.from({ length: 5 }, () => unseal({ type: 'blindfold', location: loc('text') })));
       assert.deepEqual(new Set(answers.map((a) => `${a.statusCode} ${a.body}`)), new Set([`200 ${Buffer.from(SECRET).toString('base64')}`]));
       assert.equal(secrets.calls.length, 1);
+      const mixed = await Promise.all([undefined, 'EncodingBase64', undefined, 'EncodingBase64'].map((encoding_type) => unseal({ type: 'blindfold', location: loc('uncached-base64'), encoding_type })));
+      assert.deepEqual(mixed.map((a) => a.statusCode), [200, 200, 200, 200]);
+      assert.deepEqual([Buffer.from(mixed[0]?.body ?? '', 'base64').toString(), Buffer.from(mixed[1]?.body ?? '', 'base64')], [BINARY.toString('base64') + '\n', BINARY], 'each request gets its own encoding of the one answer');
+      assert.equal(secrets.calls.length, 2, 'one call for the four');
+      assert.ok(secrets.answered.every((b) => b.every((x) => x === 0)), 'the control plane\'s answers are zeroed once every waiting request has its copy');
     } finally {
       secrets.delayMs = 0;
     }
