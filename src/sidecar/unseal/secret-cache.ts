@@ -32,6 +32,8 @@ export function slotOf(key: string): string {
 
 interface Entry {
   readonly key: string;
+  /** `slotOf(key)`, a slice of the entry's own key: re-inserting under the request's slice would keep that request's copy of the key alive. */
+  readonly slot: string;
   readonly value: Buffer;
   readonly expiresAt: number;
   readonly size: number;
@@ -95,7 +97,7 @@ export class SecretCache {
     }
     // Map order is insertion order: re-inserting makes it the most recently used.
     this.entries.delete(slot);
-    this.entries.set(slot, entry);
+    this.entries.set(entry.slot, entry);
     this.counts.hits++;
     return use(entry.value);
   }
@@ -111,7 +113,7 @@ export class SecretCache {
     const size = value.length + key.length + ENTRY_OVERHEAD_BYTES;
     if (!(ttlMs > 0) || size > this.limits.maxBytes || this.limits.maxEntries === 0) return;
     while (this.entries.size >= this.limits.maxEntries || this.bytes + size > this.limits.maxBytes) this.evictOldest();
-    const entry: Entry = { key, value: Buffer.from(value), expiresAt: this.timers.now() + ttlMs, size };
+    const entry: Entry = { key, slot, value: Buffer.from(value), expiresAt: this.timers.now() + ttlMs, size };
     this.entries.set(slot, entry);
     this.bytes += size;
     this.planSweep(entry.expiresAt);
