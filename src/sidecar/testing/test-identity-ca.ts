@@ -1,3 +1,4 @@
+import { pemDecodeAll } from '../../identity/der/pem.js';
 import { type CryptoKey, generateEcKeyPair, randomSerial, SIGN_ECDSA_SHA256, x509 } from '../../identity/x509.js';
 import type { IdentityBundle, IdentityCsrs } from '../identity-bundle.js';
 
@@ -83,9 +84,9 @@ export class TestIdentityCa {
 
   /** Whether `certificatePem` (a leaf, possibly followed by its chain) was issued here and is valid at `now`. */
   async accepts(certificatePem: string, now: number): Promise<boolean> {
-    const block = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/.exec(certificatePem)?.[0];
-    if (block === undefined) return false;
-    const leaf = new x509.X509Certificate(block);
+    const der = pemDecodeAll(certificatePem, 'CERTIFICATE')[0];
+    if (der === undefined) return false;
+    const leaf = new x509.X509Certificate(new Uint8Array(der));
     const valid = leaf.notBefore.getTime() <= now && now < leaf.notAfter.getTime();
     return valid && (await leaf.verify({ publicKey: this.anchor.publicKey, signatureOnly: true }));
   }
