@@ -1,7 +1,7 @@
 import { untilSignal } from './until-signal.js';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { createLogger, LOG_LEVELS } from '../observability/logger.js';
-import { DEFAULT_IDENTITY_DIR, DEFAULT_SECRET_CACHE_LIMITS, DEFAULT_SIDECAR_POLICY, KEY_ALGORITHMS, type KeyAlgorithm, startSidecar } from '../sidecar/index.js';
+import { DEFAULT_IDENTITY_DIR, DEFAULT_SECRET_CACHE_LIMITS, MAX_SECRET_CACHE_ENTRIES, DEFAULT_SIDECAR_POLICY, KEY_ALGORITHMS, type KeyAlgorithm, startSidecar } from '../sidecar/index.js';
 
 interface SidecarOptions {
   server?: string;
@@ -43,6 +43,12 @@ function wholeNumber(value: string): number {
   return Number(value);
 }
 
+function cacheEntries(value: string): number {
+  const n = wholeNumber(value);
+  if (n > MAX_SECRET_CACHE_ENTRIES) throw new InvalidArgumentError(`must be at most ${MAX_SECRET_CACHE_ENTRIES}`);
+  return n;
+}
+
 /** `edgeplane sidecar`: the pod's identity sidecar. */
 export function sidecarCommand(): Command {
   const p = DEFAULT_SIDECAR_POLICY;
@@ -62,7 +68,7 @@ export function sidecarCommand(): Command {
     .addOption(new Option('--key-algorithm <algorithm>', "algorithm of the pod's key pairs").choices(KEY_ALGORITHMS).default('ECDSA_P256'))
     .addOption(new Option('--no-resume', 'ignore an identity an earlier run left in the folder'))
     .addOption(new Option('--unseal-cache-bytes <n>', 'most bytes of decrypted secrets kept in memory (values + keys + 64 per entry; least recently used dropped first)').default(DEFAULT_SECRET_CACHE_LIMITS.maxBytes).argParser(wholeNumber))
-    .addOption(new Option('--unseal-cache-entries <n>', 'most decrypted secrets kept in memory (0 turns the cache off)').default(DEFAULT_SECRET_CACHE_LIMITS.maxEntries).argParser(wholeNumber))
+    .addOption(new Option('--unseal-cache-entries <n>', `most decrypted secrets kept in memory (0 turns the cache off; at most ${MAX_SECRET_CACHE_ENTRIES})`).default(DEFAULT_SECRET_CACHE_LIMITS.maxEntries).argParser(cacheEntries))
     .addOption(new Option('--log-level <level>', 'least severe level logged').choices(LOG_LEVELS).env('EDGEPLANE_LOG_LEVEL').default('info'))
     .addHelpText(
       'after',

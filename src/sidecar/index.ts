@@ -8,5 +8,5 @@ export type { IdentityBundle, IdentityCsrs } from './identity-bundle.js';
 export type { IdentityIssuer, ClientCredential } from './identity-issuer.js';
 export { notReadyResponse, type SidecarEndpoint, type SidecarRequest, type SidecarResponse, textResponse } from './sidecar-endpoint.js';
 export { IDENTITY_ENDPOINTS } from './sidecar-http-app.js';
-export { unsealEndpoint, UNSEAL_URL, SidecarUnsealer, SecretCache, DEFAULT_SECRET_CACHE_LIMITS, HttpsPlatformSecrets, VaultProviders, parseUnsealRequest } from './unseal/index.js';
+export { unsealEndpoint, UNSEAL_URL, SidecarUnsealer, SecretCache, DEFAULT_SECRET_CACHE_LIMITS, MAX_SECRET_CACHE_ENTRIES, HttpsPlatformSecrets, VaultProviders, parseUnsealRequest } from './unseal/index.js';
 export type { PlatformSecrets, UnsealedSecret, SecretCacheLimits, SecretCacheStats, UnsealRequest, VaultReader } from './unseal/index.js';

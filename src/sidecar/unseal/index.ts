@@ -2,7 +2,7 @@
 // plane's secret API over mTLS, Vault sessions per provider, and the endpoint.
 export { unsealEndpoint, UNSEAL_URL } from './unseal-endpoint.js';
 export { SidecarUnsealer, type Unsealed, type UnsealSource } from './sidecar-unsealer.js';
-export { SecretCache, DEFAULT_SECRET_CACHE_LIMITS, type SecretCacheLimits, type SecretCacheStats } from './secret-cache.js';
+export { SecretCache, DEFAULT_SECRET_CACHE_LIMITS, MAX_SECRET_CACHE_ENTRIES, type SecretCacheLimits, type SecretCacheStats } from './secret-cache.js';
 export { HttpsPlatformSecrets, type HttpsPlatformSecretsOptions } from './https-platform-secrets.js';
 export type { PlatformSecrets, UnsealedSecret } from './platform-secrets.js';
 export { VaultProviders, type VaultReader } from './vault-providers.js';

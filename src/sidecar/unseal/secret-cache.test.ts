@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { fakeTimers } from '../../site/testing/fake-timers.js';
-import { ENTRY_OVERHEAD_BYTES, SecretCache, slotOf } from './secret-cache.js';
+import { ENTRY_OVERHEAD_BYTES, MAX_SECRET_CACHE_ENTRIES, SecretCache, slotOf } from './secret-cache.js';
 
 const HOUR = 3_600_000;
 
@@ -147,6 +147,29 @@ describe('SecretCache', () => {
     cache.set(second, Buffer.from('two'), HOUR);
     assert.deepEqual([cache.get(first), cache.get(second)?.toString()], [undefined, 'two'], 'the later replaced the earlier');
     assert.deepEqual([cache.stats().entries, cache.stats().bytes, cache.stats().evicted], [1, 3 + second.length + ENTRY_OVERHEAD_BYTES, 1]);
+    cache.clear();
+  });
+
+  it('SecretCache refuses limits it cannot hold: negative, fractional, or more entries than it allocates lists for', () => {
+    const timers = fakeTimers();
+    assert.throws(() => new SecretCache(timers, { maxBytes: -1 }), /whole numbers, zero or more/);
+    assert.throws(() => new SecretCache(timers, { maxEntries: 1.5 }), /whole numbers, zero or more/);
+    assert.throws(() => new SecretCache(timers, { maxEntries: MAX_SECRET_CACHE_ENTRIES + 1 }), /at most 1048576 entries/);
+    const off = new SecretCache(timers, { maxBytes: 0 });
+    off.set('k', Buffer.from('v'), HOUR);
+    assert.deepEqual([off.get('k'), off.stats().entries, timers.pending().length], [undefined, 0, 0], 'maxBytes 0 disables the cache');
+  });
+
+  it('SecretCache a key that only shares the slot of an entry does not make that entry recently used', () => {
+    const timers = fakeTimers();
+    const cache = new SecretCache(timers, { maxEntries: 2 });
+    const tail = 't'.repeat(60);
+    const a = `${'A'.repeat(100)}${tail}`;
+    cache.set(a, Buffer.from('a'), HOUR);
+    cache.set('b', Buffer.from('b'), HOUR);
+    assert.equal(cache.get(`${'X'.repeat(100)}${tail}`), undefined, 'a miss');
+    cache.set('c', Buffer.from('c'), HOUR);
+    assert.deepEqual([cache.get(a), cache.get('b')?.toString(), cache.get('c')?.toString()], [undefined, 'b', 'c'], 'a stayed the least recently used and went first');
     cache.clear();
   });
 });

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { SiteTimers } from '../../site/site-timers.js';
 
 export interface SecretCacheLimits {
@@ -8,6 +9,9 @@ export interface SecretCacheLimits {
 }
 
 export const DEFAULT_SECRET_CACHE_LIMITS: SecretCacheLimits = { maxBytes: 16 * 1024 * 1024, maxEntries: 4096 };
+
+/** Most entries a cache may be configured for: its recency lists are allocated up front, per entry. */
+export const MAX_SECRET_CACHE_ENTRIES = 1_048_576;
 
 /** Bookkeeping counted per entry on top of its value and key (an estimate of the Map entry and record). */
 export const ENTRY_OVERHEAD_BYTES = 64;
@@ -32,8 +36,6 @@ export function slotOf(key: string): string {
 
 interface Entry {
   readonly key: string;
-  /** `slotOf(key)`, a slice of the entry's own key: re-inserting under the request's slice would keep that request's copy of the key alive. */
-  readonly slot: string;
   readonly value: Buffer;
   readonly expiresAt: number;
   readonly size: number;
@@ -55,20 +57,40 @@ export interface SecretCacheStats {
  * injected clock fires at the earliest expiry; a read past expiry also drops it), when it is
  * evicted, and on `clear()`. The cache keeps its own copy of each value. It never writes
  * anything anywhere and never logs.
+ *
+ * Recency and the bounds are `lru-cache`'s: a hit moves the entry within the cache's
+ * preallocated arrays. Keeping recency as a JS Map's insertion order (delete and re-insert
+ * on every hit) made V8 allocate a new hash table for the long-lived map on nearly every hit,
+ * in the old generation where the map lives: a full mark-compact about every second under
+ * cache-hit load, and scavenges twice as long (see docs/SIDECAR.md). Expiry stays here, on
+ * the injected clock (`lru-cache` would use its own timers).
  */
 export class SecretCache {
-  private readonly entries = new Map<string, Entry>();
-  private bytes = 0;
+  private readonly entries: LRUCache<string, Entry>;
   private counts = { hits: 0, misses: 0, expired: 0, evicted: 0 };
   private sweep: { at: number; cancel: () => void } | undefined;
   readonly limits: SecretCacheLimits;
+  /** Caching is off (a zero limit): nothing is kept. */
+  private readonly off: boolean;
 
   constructor(
     private readonly timers: SiteTimers,
     limits: Partial<SecretCacheLimits> = {},
   ) {
     this.limits = { ...DEFAULT_SECRET_CACHE_LIMITS, ...limits };
-    if (!(this.limits.maxBytes >= 0 && this.limits.maxEntries >= 0)) throw new Error('the secret cache limits must be zero or more');
+    const { maxBytes, maxEntries } = this.limits;
+    if (!(Number.isInteger(maxBytes) && Number.isInteger(maxEntries) && maxBytes >= 0 && maxEntries >= 0)) throw new Error('the secret cache limits must be whole numbers, zero or more');
+    if (maxEntries > MAX_SECRET_CACHE_ENTRIES) throw new Error(`the secret cache holds at most ${MAX_SECRET_CACHE_ENTRIES} entries, not ${maxEntries}`);
+    this.off = maxBytes === 0 || maxEntries === 0;
+    this.entries = new LRUCache<string, Entry>({
+      max: Math.max(1, maxEntries),
+      maxSize: Math.max(1, maxBytes),
+      // Every way out of the cache (evicted, replaced, expired, deleted, cleared) zeroes the value.
+      dispose: (entry, _slot, reason) => {
+        entry.value.fill(0);
+        if (reason === 'evict') this.counts.evicted++;
+      },
+    });
   }
 
   /** The value under `key` while it has not expired (a copy the caller may keep); marks it recently used. */
@@ -84,20 +106,19 @@ export class SecretCache {
    */
   read<T>(key: string, use: (value: Buffer) => T): T | undefined {
     const slot = slotOf(key);
-    const entry = this.entries.get(slot);
+    // peek: a key that only shares the slot does not make the entry recently used.
+    const entry = this.entries.peek(slot);
     if (entry === undefined || entry.key !== key) {
       this.counts.misses++;
       return undefined;
     }
     if (this.timers.now() >= entry.expiresAt) {
-      this.drop(slot, entry);
+      this.entries.delete(slot);
       this.counts.expired++;
       this.counts.misses++;
       return undefined;
     }
-    // Map order is insertion order: re-inserting makes it the most recently used.
-    this.entries.delete(slot);
-    this.entries.set(entry.slot, entry);
+    this.entries.get(slot); // marks it the most recently used
     this.counts.hits++;
     return use(entry.value);
   }
@@ -105,43 +126,27 @@ export class SecretCache {
   /** Keeps a copy of `value` for `ttlMs` (nothing when ttlMs ≤ 0 or the value alone exceeds the byte limit). */
   set(key: string, value: Buffer, ttlMs: number): void {
     const slot = slotOf(key);
-    const existing = this.entries.get(slot);
+    const existing = this.entries.peek(slot);
     if (existing !== undefined) {
-      this.drop(slot, existing);
+      this.entries.delete(slot);
       if (existing.key !== key) this.counts.evicted++;
     }
     const size = value.length + key.length + ENTRY_OVERHEAD_BYTES;
-    if (!(ttlMs > 0) || size > this.limits.maxBytes || this.limits.maxEntries === 0) return;
-    while (this.entries.size >= this.limits.maxEntries || this.bytes + size > this.limits.maxBytes) this.evictOldest();
-    const entry: Entry = { key, slot, value: Buffer.from(value), expiresAt: this.timers.now() + ttlMs, size };
-    this.entries.set(slot, entry);
-    this.bytes += size;
+    if (!(ttlMs > 0) || size > this.limits.maxBytes || this.off) return;
+    const entry: Entry = { key, value: Buffer.from(value), expiresAt: this.timers.now() + ttlMs, size };
+    this.entries.set(slot, entry, { size });
     this.planSweep(entry.expiresAt);
   }
 
   /** Drops everything (zeroing the values) and cancels the expiry timer. */
   clear(): void {
-    for (const [slot, entry] of this.entries) this.drop(slot, entry);
+    this.entries.clear();
     this.sweep?.cancel();
     this.sweep = undefined;
   }
 
   stats(): SecretCacheStats {
-    return { entries: this.entries.size, bytes: this.bytes, ...this.counts };
-  }
-
-  private evictOldest(): void {
-    const oldest = this.entries.entries().next();
-    if (oldest.done === true) return;
-    const [slot, entry] = oldest.value;
-    this.drop(slot, entry);
-    this.counts.evicted++;
-  }
-
-  private drop(slot: string, entry: Entry): void {
-    this.entries.delete(slot);
-    this.bytes -= entry.size;
-    entry.value.fill(0);
+    return { entries: this.entries.size, bytes: this.entries.calculatedSize, ...this.counts };
   }
 
   /** One timer, at the earliest expiry; it drops what has expired and plans the next. */
@@ -158,12 +163,13 @@ export class SecretCache {
     this.sweep = undefined;
     const now = this.timers.now();
     let next = Infinity;
-    for (const [slot, entry] of this.entries) {
-      if (now >= entry.expiresAt) {
-        this.drop(slot, entry);
-        this.counts.expired++;
-      } else next = Math.min(next, entry.expiresAt);
+    const expired: string[] = [];
+    for (const [slot, entry] of this.entries.entries()) {
+      if (now >= entry.expiresAt) expired.push(slot);
+      else next = Math.min(next, entry.expiresAt);
     }
+    for (const slot of expired) this.entries.delete(slot);
+    this.counts.expired += expired.length;
     if (next !== Infinity) this.planSweep(next);
   }
 }
