@@ -6,7 +6,8 @@ import type { SidecarUnsealer, UnsealSource } from './sidecar-unsealer.js';
 import type { IdentityMaterial } from '../identity-material.js';
 import { UnsealError } from './unseal-error.js';
 import { unsealFailureOf } from './unseal-failure.js';
-import { parseUnsealRequest, type UnsealRequest } from './unseal-request.js';
+import type { UnsealRequest } from './unseal-request.js';
+import { UnsealRequestMemo } from './unseal-request-memo.js';
 
 export const UNSEAL_URL = '/secret/unseal';
 
@@ -24,7 +25,8 @@ function logFields(request: UnsealRequest | undefined): Record<string, string> {
 
 /**
  * `POST /secret/unseal` (the seed's unseal request). In order: `content-type` must be
- * `application/json` (415), the body a valid request (400) — a malformed request never
+ * `application/json` (415), the body a valid request (400; a body seen recently is not
+ * parsed again: {@link UnsealRequestMemo}) — a malformed request never
  * succeeds, so it is refused whatever the state — then the sidecar must serve an identity
  * (READY or DEGRADED; else 503 with the state). Success is 200 `text/plain`: the Base64 of
  * the secret's bytes, nothing else (no newline). Failures are `text/plain` with one line:
@@ -41,6 +43,7 @@ export function unsealEndpoint(unsealer: SidecarUnsealer, logger: Logger): Sidec
     return textResponse(failure.status, `${failure.message}\n`, NO_STORE);
   };
   const debug = logger.isLevelEnabled('debug'); // the level is fixed for the sidecar's life
+  const requests = new UnsealRequestMemo();
   const answer = (parsed: UnsealRequest, base64: string, source: UnsealSource): SidecarResponse => {
     if (debug) logger.debug({ ...logFields(parsed), status: 200, source }, 'unsealed');
     return { status: 200, headers: SECRET_HEADERS, body: base64 };
@@ -71,7 +74,7 @@ export function unsealEndpoint(unsealer: SidecarUnsealer, logger: Logger): Sidec
             `${contentType === undefined ? 'no content-type was sent' : `content-type ${JSON.stringify(contentType)} is not supported`}: POST ${UNSEAL_URL} takes a JSON body with content-type: application/json`,
           );
         }
-        parsed = parseUnsealRequest(request.body);
+        parsed = requests.parse(request.body);
         const identity = view.identity();
         if (identity === undefined) {
           logger.debug({ ...logFields(parsed), status: 503, state: view.current().kind }, 'unseal refused: not ready');
