@@ -61,9 +61,11 @@ export interface SecretCacheStats {
  * Recency and the bounds are `lru-cache`'s: a hit moves the entry within the cache's
  * preallocated arrays. Keeping recency as a JS Map's insertion order (delete and re-insert
  * on every hit) made V8 allocate a new hash table for the long-lived map on nearly every hit,
- * in the old generation where the map lives: a full mark-compact about every second under
+ * in the old generation where the map lives: a full mark-compact about every 1.5 s under
  * cache-hit load, and scavenges twice as long (see docs/SIDECAR.md). Expiry stays here, on
- * the injected clock (`lru-cache` would use its own timers).
+ * the injected clock (`lru-cache` would use its own timers). `lru-cache` publishes its
+ * operations, values included, on the `lru-cache:metrics` diagnostics channel only while
+ * something subscribes to it; nothing in the sidecar does.
  */
 export class SecretCache {
   private readonly entries: LRUCache<string, Entry>;
