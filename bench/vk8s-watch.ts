@@ -1,4 +1,5 @@
 import type { BareServer } from './bare-server.js';
+import { type GcActivity, withGcActivity } from './gc-recorder.js';
 import { fmtMs, nowMs, percentile, progress, withCpu, type Row } from './stats.js';
 import { pushAtRate, WatchClients } from './watch-fanout.js';
 import type { DeliveryResult, Target } from './watch-protocol.js';
@@ -32,6 +33,8 @@ interface FanoutFigures {
   readonly ack?: { readonly p50: number; readonly p99: number; readonly errors: number };
   /** The bare server's pushes: how late each was on its schedule (ms, sorted). */
   readonly lags?: readonly number[];
+  /** This process's GCs (the control plane's, or the bare server's) during the writes and deliveries. */
+  readonly gc: GcActivity;
 }
 
 /** How long the watch clients wait for the last events before counting the missing ones as lost. */
@@ -52,12 +55,15 @@ async function vk8sFanout(s: WatchSubject, o: FanoutOptions, total: number, warm
     await clients.open({ url: s.url, ca: s.ca, headers: s.headers, path: `${o.path}?${query}` }, o.watchers, total, warmup);
     progress(`vK8s: ${total} creates at ${o.rate}/s (send time in each object; the first ${warmup} are the warm-up), delivered to ${o.watchers} watches`);
     const target: Target = { url: s.url, ca: s.ca, headers: s.headers, path: o.path };
-    const { result, cpuSeconds, wallSeconds } = await withCpu(async () => {
-      const written = await writer.write(target, o.body, o.rate, total, warmup);
-      return { written, delivery: await clients.collect(COLLECT_TIMEOUT_MS) };
-    });
+    const { result: measured, gc } = await withGcActivity(() =>
+      withCpu(async () => {
+        const written = await writer.write(target, o.body, o.rate, total, warmup);
+        return { written, delivery: await clients.collect(COLLECT_TIMEOUT_MS) };
+      }),
+    );
+    const { result, cpuSeconds, wallSeconds } = measured;
     const { ackP50, ackP99, errors } = result.written;
-    return { delivery: result.delivery, cpuSeconds, wallSeconds, ack: { p50: ackP50, p99: ackP99, errors } };
+    return { delivery: result.delivery, cpuSeconds, wallSeconds, ack: { p50: ackP50, p99: ackP99, errors }, gc };
   } finally {
     clients.close();
     writer.close();
@@ -72,17 +78,22 @@ async function bareFanout(bare: BareServer, ca: string, o: FanoutOptions, total:
     progress(`bare: opening ${o.watchers} watches from a client process`);
     await clients.open({ url: bare.url, ca, headers: {}, path: '/watch' }, o.watchers, total, warmup);
     progress(`bare: ${total} lines (${template.length} bytes) at ${o.rate}/s to ${bare.watchers} chunked responses`);
-    const { result, cpuSeconds, wallSeconds } = await withCpu(async () => {
-      const lags = await pushAtRate((seq, sent) => bare.push(`${template.replaceAll('{seq}', String(seq)).replace('{sent}', sent.toFixed(3))}\n`), nowMs, o.rate, total, warmup);
-      return { lags, delivery: await clients.collect(COLLECT_TIMEOUT_MS) };
-    });
-    return { delivery: result.delivery, lags: result.lags, cpuSeconds, wallSeconds };
+    const { result: measured, gc } = await withGcActivity(() =>
+      withCpu(async () => {
+        const lags = await pushAtRate((seq, sent) => bare.push(`${template.replaceAll('{seq}', String(seq)).replace('{sent}', sent.toFixed(3))}\n`), nowMs, o.rate, total, warmup);
+        return { lags, delivery: await clients.collect(COLLECT_TIMEOUT_MS) };
+      }),
+    );
+    const { result, cpuSeconds, wallSeconds } = measured;
+    return { delivery: result.delivery, lags: result.lags, cpuSeconds, wallSeconds, gc };
   } finally {
     clients.close();
   }
 }
 
 const ratio = (a: number, b: number): string => `${(a / b).toFixed(2)}×`;
+/** A major GC during the watch window shows as a latency spike of 100–170 ms here: its incremental marking runs on the loop (both cores are busy). */
+const gcSummary = (gc: GcActivity): string => `${gc.major} major (${fmtMs(gc.majorPauseMs)}), ${gc.minor} minor (p99 ${fmtMs(percentile(gc.minorPausesMs, 99))})`;
 const core = (f: FanoutFigures): string => `${Math.round((f.cpuSeconds / f.wallSeconds) * 100)}% of a core`;
 /** CPU per event written (server) or per event received by one watch (client process). */
 const perEvent = (cpuSeconds: number, events: number, unit: 'ms' | 'µs'): string => `${((cpuSeconds * (unit === 'ms' ? 1e3 : 1e6)) / events).toFixed(unit === 'ms' ? 2 : 1)} ${unit}`;
@@ -118,6 +129,7 @@ export async function watchFanout(s: WatchSubject, bare: BareServer, o: FanoutOp
     { area: 'vk8s', measure: `${m}: server CPU per event`, value: perEvent(vk8s.cpuSeconds, total, 'ms'), baseline: `${perEvent(base.cpuSeconds, total, 'ms')} bare`, ratio: ratio(vk8s.cpuSeconds, base.cpuSeconds) },
     { area: 'vk8s', measure: `${m}: client process CPU`, value: `${Math.round((d.clientCpuSeconds / vk8s.wallSeconds) * 100)}% of a core`, baseline: `${Math.round((b.clientCpuSeconds / base.wallSeconds) * 100)}% bare`, ratio: '' },
     { area: 'vk8s', measure: `${m}: client CPU per event and watch`, value: perEvent(d.clientCpuSeconds, d.received, 'µs'), baseline: `${perEvent(b.clientCpuSeconds, b.received, 'µs')} bare`, ratio: ratio(d.clientCpuSeconds / d.received, b.clientCpuSeconds / b.received) },
+    { area: 'vk8s', measure: `${m}: GCs of the server process (major: final pauses only)`, value: gcSummary(vk8s.gc), baseline: `${gcSummary(base.gc)} bare`, ratio: '' },
     {
       area: 'vk8s',
       measure: `${m}: POST→201 (part of send→event) / bare push lag (not in it)`,
