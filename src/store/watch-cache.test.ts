@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { isStoreError, StoreError } from './errors.js';
 import { openMemoryStore } from './memory/index.js';
 import { eventually, takeEvents } from './testing/watch-helpers.js';
+import type { WatchEvent } from './types.js';
 import { WatchCache, type WatchSink } from './watch-cache.js';
 
 describe('watch cache', () => {
@@ -189,39 +190,72 @@ describe('watch cache subscriptions', () => {
     assert.equal(healthy.ended, 'stopped');
     await store.close();
   });
-  it('after an expensive fan-out waits as long before the next, so the events of that pause reach a watch in one flush', async () => {
+  it('a fan-out yields to the event loop between slices; events applied meanwhile join the pass for the watches it has not reached', async () => {
     const store = openMemoryStore();
-    const cache = new WatchCache(store, '/r/');
+    // A slice of 0 ms: the sweep yields after every watch.
+    const cache = new WatchCache(store, '/r/', { sliceMs: 0 });
     await cache.start();
-    const groups: number[][] = [];
-    let current: number[] = [];
-    let slow = true;
-    const sink: WatchSink = {
-      backlog: 0,
-      event: (event) => void current.push(event.revision),
-      flush: () => {
-        groups.push(current);
-        current = [];
-        // The first fan-out costs 20 ms (as a thousand TLS writes would).
-        const until = performance.now() + (slow ? 20 : 0);
-        slow = false;
-        while (performance.now() < until);
-      },
-      end: () => undefined,
+    const base = cache.revision;
+    const event = (n: number): WatchEvent => {
+      const kv = { key: `/r/k${n}`, value: String(n), createRevision: base + n, modRevision: base + n };
+      return { type: 'ADDED', key: kv.key, kv, revision: base + n };
     };
-    cache.subscribe('/r/', cache.revision, sink);
+    const log: string[] = [];
+    const sinks = ['a', 'b', 'c'].map((name) => {
+      let group: number[] = [];
+      const sink: WatchSink = {
+        backlog: 0,
+        event: (e) => void group.push(e.revision - base),
+        flush: () => {
+          log.push(`${name}:${group.join('+')}`);
+          group = [];
+          if (name === 'a' && log.length === 1) {
+            // While the pass is under way: another turn of the event loop, and a new event.
+            setImmediate(() => log.push('immediate'));
+            cache.changed(event(2));
+          }
+        },
+        end: () => undefined,
+      };
+      cache.subscribe('/r/', base, sink);
+      return sink;
+    });
+    assert.equal(sinks.length, 3);
+    cache.changed(event(1));
+    await eventually(() => log.filter((entry) => entry.startsWith('a:')).length === 2, 'the second pass reaches a');
+    // b and c had not been visited when 2 arrived: they get 1 and 2 in one flush.
+    assert.deepEqual(log, ['a:1', 'immediate', 'b:1+2', 'c:1+2', 'a:2']);
+    // Idle once every watch has everything: nothing more is flushed.
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    assert.equal(log.length, 5);
+    cache.stop();
+    await store.close();
+  });
+
+  it('a watch subscribed during a pass is not offered what it already had, and a closed one is skipped', async () => {
+    const store = openMemoryStore();
+    const cache = new WatchCache(store, '/r/', { sliceMs: 0 });
+    await cache.start();
+    const early = recordingSink();
+    const closing = recordingSink();
+    let late: ReturnType<typeof recordingSink> | undefined;
+    const handles: { closing?: { close(): void } } = {};
+    const first = { ...recordingSink() };
+    first.flush = (): void => {
+      // During the pass: a watch from before the event arrives, another closes.
+      if (late !== undefined) return;
+      late = recordingSink();
+      cache.subscribe('/r/', cache.revision - 1, late);
+      handles.closing?.close();
+    };
+    cache.subscribe('/r/', undefined, first);
+    cache.subscribe('/r/', undefined, early);
+    handles.closing = cache.subscribe('/r/', undefined, closing);
     const a = await store.create('/r/a', '1');
-    await eventually(() => groups.length === 1);
-    // Two commits, a turn of the event loop apart: without pacing each is its own fan-out.
-    const b = await store.create('/r/b', '1');
-    await new Promise((resolve) => setImmediate(resolve));
-    const c = await store.create('/r/c', '1');
-    await eventually(() => groups.flat().length === 3);
-    assert.deepEqual(groups, [[a.modRevision], [b.modRevision, c.modRevision]]);
-    // A cheap fan-out does not pace: the next commit goes out on its own at once.
-    const d = await store.create('/r/d', '1');
-    await eventually(() => groups.length === 3);
-    assert.deepEqual(groups[2], [d.modRevision]);
+    await eventually(() => early.events.length === 1);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    assert.deepEqual(late?.events, [a.modRevision], 'replayed once at subscribe, not again by the pass');
+    assert.deepEqual(closing.events, [], 'closed before the pass reached it');
     cache.stop();
     await store.close();
   });

@@ -1,5 +1,6 @@
 import type { Logger } from '../observability/logger.js';
 import { StoreError } from './errors.js';
+import { DEFAULT_SLICE_MS, FanOutSweep, type SweepTarget } from './fan-out-sweep.js';
 import { type CacheListener, type CacheLookup, PrefixCache } from './prefix-cache.js';
 import type { KeyValue, Revision, Store, WatchEvent } from './types.js';
 import { WatchIterator } from './watch-iterator.js';
@@ -9,25 +10,17 @@ export interface WatchCacheOptions {
   readonly history?: number;
   /** Events a client watch may have queued before it is closed as too slow. Default 1000. */
   readonly maxQueue?: number;
+  /** How long a slice of the fan-out runs before it yields to the event loop (ms; see {@link FanOutSweep}). */
+  readonly sliceMs?: number;
   readonly logger?: Logger;
 }
 
-/** A fan-out taking longer than this (ms) makes the next one wait (see {@link PACING_FACTOR}). */
-const PACING_THRESHOLD_MS = 2;
-/**
- * After a fan-out of T ms the next waits T × this. Measured at 1,000 watches × 100 writes/s
- * (`npm run bench -- vk8s --only watch`, steady state): 1 → p99 57 ms at 71 % of a core,
- * 0.5 → 51–52 ms at 78 %, 0.25 → 48–49 ms at 86 %, and fan-outs cut into slices with the event
- * loop's other work between them 51–64 ms (the slices stretch each fan-out; requests waited
- * less: POST p99 9 ms instead of 28).
- */
-const PACING_FACTOR = 0.25;
-
 /**
  * The consumer of a {@link WatchCache.subscribe} watch: called synchronously, in revision
- * order (no promise or queue per event and watcher). The changes the cache applies in one go
- * (a store commit's: a group of writes) reach each sink together, as events followed by one
- * {@link flush}, right after the cache applied them (in the same turn of the event loop).
+ * order (no promise or queue per event and watcher). Each visit of the cache's fan-out
+ * ({@link FanOutSweep}) hands a sink every event it has not had yet, followed by one
+ * {@link flush}: the changes the cache applies in one go (a store commit's group of writes)
+ * reach it together, and so do the events of several commits when the fan-out is busy.
  */
 export interface WatchSink {
   /**
@@ -73,15 +66,13 @@ export class WatchCache implements CacheListener {
   /** Watches may resume from this revision or later: every event after it is in `history`. */
   private oldest: Revision = 0;
   private readonly subscriptions = new Set<Subscription>();
-  /** Changes applied but not yet fanned out: they go out together once the current work is done. */
-  private pending: WatchEvent[] = [];
-  /** `performance.now()` before which the next fan-out waits (after an expensive one). */
-  private nextFanOutAt = 0;
+  private readonly sweep: FanOutSweep;
 
   constructor(store: Store, prefix: string, options: WatchCacheOptions = {}) {
     this.capacity = options.history ?? 1000;
     this.maxQueue = options.maxQueue ?? 1000;
     this.logger = options.logger;
+    this.sweep = new FanOutSweep(this.subscriptions, options.sliceMs ?? DEFAULT_SLICE_MS);
     this.cache = new PrefixCache(store, prefix, options.logger, this);
   }
 
@@ -92,6 +83,7 @@ export class WatchCache implements CacheListener {
 
   stop(): void {
     this.cache.stop();
+    this.sweep.reset();
     for (const subscription of [...this.subscriptions]) subscription.end();
   }
 
@@ -122,7 +114,7 @@ export class WatchCache implements CacheListener {
 
   relisted(_items: readonly KeyValue[], revision: Revision): void {
     this.history.length = 0;
-    this.pending = [];
+    this.sweep.reset();
     this.oldest = revision;
     const error = StoreError.unavailable('the watch cache relisted; start the watch again from a fresh list');
     for (const subscription of [...this.subscriptions]) subscription.end(error);
@@ -131,33 +123,7 @@ export class WatchCache implements CacheListener {
   changed(event: WatchEvent): void {
     this.history.push(event);
     if (this.history.length > this.capacity) this.oldest = this.history.shift()?.revision ?? this.oldest;
-    if (this.pending.push(event) > 1) return;
-    // The store hands over a commit's events one by one, each a few promise steps after the
-    // last: fanning them out at the next tick (after those steps) delivers the group at once.
-    // After an expensive fan-out the next one waits a while (see fanOut).
-    const wait = this.nextFanOutAt - performance.now();
-    if (wait <= 0) process.nextTick(() => this.fanOut());
-    else setTimeout(() => this.fanOut(), wait).unref();
-  }
-
-  /**
-   * Hands the pending events to every watch: one flush (one socket write) per watch. A fan-out
-   * to many watches is costly (12–19 µs per TLS socket write, nearly all of it node's native
-   * TLS write and the kernel's loopback send, so 12–19 ms for 1,000 watches); when one took
-   * T > {@link PACING_THRESHOLD_MS}, the next waits T × {@link PACING_FACTOR}. Delivery then
-   * leaves the event loop a share for requests, the store's commits and timers, and the events
-   * of that pause go out together, one write per watch — so under a write rate the fan-out
-   * cannot keep up with one event at a time, latency stays near two fan-outs instead of
-   * growing with the backlog.
-   */
-  private fanOut(): void {
-    const events = this.pending;
-    this.pending = [];
-    const started = performance.now();
-    for (const subscription of this.subscriptions) subscription.offer(events, this.maxQueue);
-    const ended = performance.now();
-    const took = ended - started;
-    this.nextFanOutAt = took > PACING_THRESHOLD_MS ? ended + took * PACING_FACTOR : 0;
+    this.sweep.add(event);
   }
 
   /**
@@ -169,13 +135,14 @@ export class WatchCache implements CacheListener {
    */
   subscribe(prefix: string, fromRevision: Revision | undefined, sink: WatchSink): CacheSubscription {
     const from = fromRevision ?? this.cache.revision;
-    const subscription = new Subscription(prefix, from, sink, this.subscriptions, this.logger);
+    const subscription = new Subscription(prefix, from, sink, this.subscriptions, this.maxQueue, this.logger);
+    subscription.next = this.sweep.head;
     if (from < this.oldest) {
       subscription.end(StoreError.compacted(from, this.oldest));
       return subscription;
     }
     const recent = this.history.filter((event) => event.revision > from);
-    if (recent.length > 0) subscription.offer(recent, Number.MAX_SAFE_INTEGER);
+    if (recent.length > 0) subscription.deliver(recent, 0, Number.MAX_SAFE_INTEGER);
     if (!subscription.ended) this.subscriptions.add(subscription);
     return subscription;
   }
@@ -197,22 +164,29 @@ export class WatchCache implements CacheListener {
 }
 
 /** One watch's place in the fan-out: its key range, its position, its sink. */
-class Subscription implements CacheSubscription {
+class Subscription implements CacheSubscription, SweepTarget {
   ended = false;
+  next = 0;
 
   constructor(
     private readonly prefix: string,
     private position: Revision,
     private readonly sink: WatchSink,
     private readonly registry: Set<Subscription>,
+    private readonly maxQueue: number,
     private readonly logger: Logger | undefined,
   ) {}
 
-  /** Delivers the events of `events` (in revision order) this watch has not had, then a flush. */
-  offer(events: readonly WatchEvent[], maxQueue: number): void {
+  offer(events: readonly WatchEvent[], from: number): void {
+    this.deliver(events, from, this.maxQueue);
+  }
+
+  /** Delivers the events of `events[from..]` (in revision order) this watch has not had, then a flush. */
+  deliver(events: readonly WatchEvent[], from: number, maxQueue: number): void {
     let delivered = false;
     try {
-      for (const event of events) {
+      for (let i = from; i < events.length; i++) {
+        const event = events[i] as WatchEvent;
         if (event.revision <= this.position || !event.key.startsWith(this.prefix)) continue;
         if (this.sink.backlog >= maxQueue) {
           if (delivered) this.sink.flush();
