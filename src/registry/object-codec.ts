@@ -47,6 +47,17 @@ export class ObjectCodec {
     return object;
   }
 
+  /**
+   * For a reader that keeps a few fields of every object and drops the rest (the garbage
+   * collector's graph): the shared object when one is memoized already, else a fresh one that
+   * is not memoized. A memoized decoding lives as long as its KeyValue in the watch cache;
+   * every object of every resource kept decoded that way would double the cache's live heap
+   * (and the work of each major GC) for objects no watch or informer asks for.
+   */
+  decodeTransient(kv: KeyValue): KubeObject {
+    return this.decoded.get(kv) ?? this.decodeOnce(kv);
+  }
+
   /** A fresh object for a KeyValue read once (not memoized; the caller owns it). */
   decodeOnce(kv: KeyValue): KubeObject {
     const object = JSON.parse(kv.value) as KubeObject;

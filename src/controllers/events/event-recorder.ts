@@ -86,13 +86,15 @@ class Recorder implements StoreEventRecorder {
   record(cluster: ClusterRef, object: KubeObject, type: EventType, reason: string, message: string, component?: string, host?: string): void {
     try {
       const event: Pending = { cluster, object, type, reason, message, component: component ?? this.component, host: host ?? this.host, at: this.options.clock.now() };
-      const who = `${clusterKeyOf(cluster)}|${object.kind}|${object.metadata.name ?? ''}|${object.metadata.uid ?? ''}|${event.component}|${event.host}`;
+      // Joined rather than concatenated: the correlator keeps these keys, and a concatenation
+      // would be kept as a tree of a dozen string pieces each.
+      const who = [clusterKeyOf(cluster), object.kind, object.metadata.name ?? '', object.metadata.uid ?? '', event.component, event.host].join('|');
       if (this.pending >= (this.options.maxPending ?? 1000) || !this.correlator.allow(who, event.at.getTime())) {
         this.dropped++;
         this.options.logger.debug({ cluster, object: object.metadata.name, reason, message }, 'event dropped (rate limited)');
         return;
       }
-      const key = `${who}|${type}|${reason}|${message}`;
+      const key = [who, type, reason, message].join('|');
       this.pending++;
       const next = (this.chains.get(key) ?? Promise.resolve())
         .then(() => this.write(key, event))

@@ -58,8 +58,9 @@ export async function feedGraph(options: GraphFeedOptions): Promise<void> {
   );
 }
 
+/** The node keeps a few fields of the object: the decoded object itself is not kept (nor memoized). */
 function nodeAt(store: GenericStore, prefix: string, kv: KeyValue): GraphNode | undefined {
-  return nodeOf(store.strategy.resource, prefix, kv.key, store.codec.decode(kv));
+  return nodeOf(store.strategy.resource, prefix, kv.key, store.codec.decodeTransient(kv));
 }
 
 function apply(graph: OwnerGraph, store: GenericStore, prefix: string, event: WatchEvent): string[] {

@@ -32,14 +32,18 @@ export function clusterId(cluster: ClusterRef): string {
   return `${cluster.tenant}/${cluster.namespace}/${cluster.name}`;
 }
 
-/** The graph id of an object (or an owner reference's target) in a cluster. */
+/**
+ * The graph id of an object (or an owner reference's target) in a cluster. Ids and items are
+ * joined, not concatenated: every node keeps them, and V8 keeps a concatenation as a tree of
+ * its pieces (more objects for each major GC to mark) where a join makes one flat string.
+ */
 export function nodeId(cluster: ClusterRef, uid: string): string {
-  return `${clusterId(cluster)}/${uid}`;
+  return [cluster.tenant, cluster.namespace, cluster.name, uid].join('/');
 }
 
 /** A work item: the object's store key and uid (store keys have no spaces). */
 export function itemKey(storeKey: string, uid: string): string {
-  return `${storeKey} ${uid}`;
+  return [storeKey, uid].join(' ');
 }
 
 export function parseItemKey(item: string): { storeKey: string; uid: string } {
@@ -55,6 +59,9 @@ export function locate(prefix: string, storeKey: string): { cluster: ClusterRef;
   if (parts.length !== 4 || tenant === undefined || namespace === undefined || vk8s === undefined || name === undefined) return undefined;
   return { cluster: { tenant, namespace, name: vk8s }, name };
 }
+
+/** Shared by every node without owners (most of them). */
+const NO_OWNERS: readonly OwnerReference[] = Object.freeze([]);
 
 /** The node of an object stored at `storeKey` under the resource's `prefix` (undefined for a key of another shape). */
 export function nodeOf(resource: Pick<ResourceType, 'group' | 'kind'>, prefix: string, storeKey: string, object: KubeObject): GraphNode | undefined {
@@ -72,7 +79,7 @@ export function nodeOf(resource: Pick<ResourceType, 'group' | 'kind'>, prefix: s
     kind: resource.kind,
     name: where.name,
     uid,
-    owners: (object.metadata.ownerReferences ?? []).map((r) => ({ ...r })),
+    owners: object.metadata.ownerReferences === undefined || object.metadata.ownerReferences.length === 0 ? NO_OWNERS : object.metadata.ownerReferences.map((r) => ({ ...r })),
     beingDeleted,
     deletingDependents: beingDeleted && finalizers.includes(FOREGROUND_FINALIZER),
     orphaning: beingDeleted && finalizers.includes(ORPHAN_FINALIZER),
