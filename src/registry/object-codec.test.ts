@@ -42,6 +42,16 @@ describe('ObjectCodec', () => {
     assert.notEqual(codec.decodeOnce(stored), once);
   });
 
+  it('decodeTransient shares a memoized object but never memoizes one itself', () => {
+    const codec = new ObjectCodec();
+    const stored = kv(5);
+    const transient = codec.decodeTransient(stored);
+    assert.equal(transient.metadata.resourceVersion, '5');
+    const shared = codec.decode(stored);
+    assert.notEqual(shared, transient, 'the transient decoding was not memoized');
+    assert.equal(codec.decodeTransient(stored), shared, 'a memoized decoding is reused');
+  });
+
   it('encode drops the resourceVersion, which the store keeps as the modRevision', () => {
     const codec = new ObjectCodec();
     const text = codec.encode(codec.decodeOnce(kv(4)));
