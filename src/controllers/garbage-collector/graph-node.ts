@@ -63,6 +63,46 @@ export function locate(prefix: string, storeKey: string): { cluster: ClusterRef;
 /** Shared by every node without owners (most of them). */
 const NO_OWNERS: readonly OwnerReference[] = Object.freeze([]);
 
+/**
+ * A node as the graph keeps it: the graph holds one for every object of every resource, so
+ * it stores only what it cannot derive. Cluster, name and work item come from the store key
+ * when asked; the key, prefix, group and kind strings are shared with the watch cache and
+ * the resource. (Otherwise each node would carry a cluster object, its three strings, the
+ * name and the work item: six more objects per stored object for each major GC to mark.)
+ */
+class StoredNode implements GraphNode {
+  constructor(
+    readonly id: string,
+    readonly storeKey: string,
+    private readonly prefix: string,
+    readonly group: string,
+    readonly kind: string,
+    readonly uid: string,
+    readonly owners: readonly OwnerReference[],
+    readonly beingDeleted: boolean,
+    readonly deletingDependents: boolean,
+    readonly orphaning: boolean,
+  ) {}
+
+  get cluster(): ClusterRef {
+    return this.located().cluster;
+  }
+
+  get name(): string {
+    return this.located().name;
+  }
+
+  get item(): string {
+    return itemKey(this.storeKey, this.uid);
+  }
+
+  private located(): { cluster: ClusterRef; name: string } {
+    const where = locate(this.prefix, this.storeKey);
+    if (where === undefined) throw new Error(`graph node at ${this.storeKey} outside ${this.prefix}`);
+    return where;
+  }
+}
+
 /** The node of an object stored at `storeKey` under the resource's `prefix` (undefined for a key of another shape). */
 export function nodeOf(resource: Pick<ResourceType, 'group' | 'kind'>, prefix: string, storeKey: string, object: KubeObject): GraphNode | undefined {
   const where = locate(prefix, storeKey);
@@ -70,20 +110,19 @@ export function nodeOf(resource: Pick<ResourceType, 'group' | 'kind'>, prefix: s
   if (where === undefined || uid === undefined || uid === '') return undefined;
   const finalizers = object.metadata.finalizers ?? [];
   const beingDeleted = object.metadata.deletionTimestamp !== undefined;
-  return {
-    id: nodeId(where.cluster, uid),
-    item: itemKey(storeKey, uid),
+  const refs = object.metadata.ownerReferences;
+  return new StoredNode(
+    nodeId(where.cluster, uid),
     storeKey,
-    cluster: where.cluster,
-    group: resource.group,
-    kind: resource.kind,
-    name: where.name,
+    prefix,
+    resource.group,
+    resource.kind,
     uid,
-    owners: object.metadata.ownerReferences === undefined || object.metadata.ownerReferences.length === 0 ? NO_OWNERS : object.metadata.ownerReferences.map((r) => ({ ...r })),
+    refs === undefined || refs.length === 0 ? NO_OWNERS : refs.map((r) => ({ ...r })),
     beingDeleted,
-    deletingDependents: beingDeleted && finalizers.includes(FOREGROUND_FINALIZER),
-    orphaning: beingDeleted && finalizers.includes(ORPHAN_FINALIZER),
-  };
+    beingDeleted && finalizers.includes(FOREGROUND_FINALIZER),
+    beingDeleted && finalizers.includes(ORPHAN_FINALIZER),
+  );
 }
 
 /** The API group of an ownerReference's apiVersion (`apps/v1` → `apps`, `v1` → core ""). */

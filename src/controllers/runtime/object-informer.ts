@@ -35,7 +35,12 @@ export interface Informer {
 export class ObjectInformer implements Informer {
   private readonly objects = new Map<string, { readonly key: ObjectKey; readonly object: KubeObject }>();
   private readonly byOwner = new Map<string, Set<string>>();
-  private readonly byCluster = new Map<string, Set<string>>();
+  /**
+   * Per cluster: one ClusterRef every key of the cluster shares (the informer keeps a key per
+   * object, and a cluster object with its three strings in each would be four more heap
+   * objects per object for each major GC to mark), and the store keys of its objects.
+   */
+  private readonly byCluster = new Map<string, { readonly ref: ClusterRef; readonly keys: Set<string> }>();
   private readonly handlers: InformerHandler[] = [];
   private readonly prefix: string;
   private synced = false;
@@ -89,7 +94,7 @@ export class ObjectInformer implements Informer {
   /** Every object of `cluster` (of every cluster when unset). */
   list(cluster?: ClusterRef): KubeObject[] {
     if (cluster === undefined) return [...this.objects.values()].map((e) => e.object);
-    const keys = this.byCluster.get(clusterKeyOf(cluster)) ?? new Set<string>();
+    const keys = this.byCluster.get(clusterKeyOf(cluster))?.keys ?? new Set<string>();
     return [...keys].flatMap((k) => this.objects.get(k)?.object ?? []);
   }
 
@@ -121,12 +126,13 @@ export class ObjectInformer implements Informer {
   }
 
   private put(kv: KeyValue): void {
-    const key = parseObjectKey(this.prefix, kv.key);
-    if (key === undefined) return;
+    const parsed = parseObjectKey(this.prefix, kv.key);
+    if (parsed === undefined) return;
     const object = this.store.codec.decode(kv);
     const previous = this.objects.get(kv.key);
     if (previous !== undefined && previous.object.metadata.resourceVersion === object.metadata.resourceVersion) return;
     if (previous !== undefined) this.unindex(kv.key, previous.object);
+    const key = previous?.key ?? { cluster: this.byCluster.get(clusterKeyOf(parsed.cluster))?.ref ?? parsed.cluster, name: parsed.name };
     this.objects.set(kv.key, { key, object });
     this.index(kv.key, key, object);
     this.tell(previous === undefined ? { type: 'added', key, object } : { type: 'updated', key, object, old: previous.object });
@@ -142,13 +148,21 @@ export class ObjectInformer implements Informer {
 
   private index(storeKey: string, key: ObjectKey, object: KubeObject): void {
     for (const ref of object.metadata.ownerReferences ?? []) addTo(this.byOwner, ref.uid, storeKey);
-    addTo(this.byCluster, clusterKeyOf(key.cluster), storeKey);
+    const at = clusterKeyOf(key.cluster);
+    const cluster = this.byCluster.get(at);
+    if (cluster === undefined) this.byCluster.set(at, { ref: key.cluster, keys: new Set([storeKey]) });
+    else cluster.keys.add(storeKey);
   }
 
   private unindex(storeKey: string, object: KubeObject): void {
     for (const ref of object.metadata.ownerReferences ?? []) removeFrom(this.byOwner, ref.uid, storeKey);
     const key = parseObjectKey(this.prefix, storeKey);
-    if (key !== undefined) removeFrom(this.byCluster, clusterKeyOf(key.cluster), storeKey);
+    if (key === undefined) return;
+    const at = clusterKeyOf(key.cluster);
+    const cluster = this.byCluster.get(at);
+    if (cluster === undefined) return;
+    cluster.keys.delete(storeKey);
+    if (cluster.keys.size === 0) this.byCluster.delete(at);
   }
 
   private tell(event: InformerEvent): void {
