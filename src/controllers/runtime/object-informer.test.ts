@@ -66,6 +66,9 @@ describe('object informer over a memory store', () => {
     });
     await eventually('both arrive', () => informer.list().length === 3);
     assert.deepEqual(informer.list(vk1).map((o) => o.metadata.name).sort(), ['before', 'owner']);
+    const keysOf = (name: string) => informer.keys().find((k) => k.name === name);
+    assert.equal(keysOf('before')?.cluster, keysOf('owner')?.cluster, 'the keys of one cluster share its ClusterRef');
+    assert.deepEqual(keysOf('dependent')?.cluster, vk2);
     assert.deepEqual(informer.list(vk2).map((o) => o.metadata.name), ['dependent']);
     assert.equal(informer.get(vk2, 'owner'), undefined);
     assert.deepEqual(informer.dependentsOf(uid).map((o) => o.metadata.name), ['dependent']);
