@@ -4,8 +4,8 @@ import type { WatchEvent } from './types.js';
 export interface SweepTarget {
   /** The sequence number of the first event this watch has not been offered yet. */
   next: number;
-  /** Offers `events[from..]` (the ones it has not had: revision order), then one flush. */
-  offer(events: readonly WatchEvent[], from: number): void;
+  /** Offers `events[from..to)` (the ones it has not had: revision order), then one flush. */
+  offer(events: readonly WatchEvent[], from: number, to: number): void;
 }
 
 /**
@@ -16,6 +16,15 @@ export interface SweepTarget {
  * duration) gave 42–52 ms.
  */
 export const DEFAULT_SLICE_MS = 1;
+
+/**
+ * The most events one visit offers a watch. A watch further behind gets the rest in the next
+ * passes, so a pass stays short however far behind the watches are, and every watch moves
+ * on a little in each: when clients read slowly (a starved client machine), one long pass
+ * would otherwise dump the whole backlog on the first watches while the last ones wait for
+ * it, and the events arriving meanwhile make the next pass longer still.
+ */
+export const MAX_EVENTS_PER_VISIT = 32;
 
 /**
  * Delivers a watch cache's events to its watches, a little at a time: the single-threaded
@@ -32,14 +41,18 @@ export const DEFAULT_SLICE_MS = 1;
  *
  * Under load the batching follows: the longer a pass, the more events each write carries,
  * and the fewer writes each event costs, so delivery latency stays near one pass rather than
- * growing with a backlog.
+ * growing with a backlog. A visit offers at most {@link MAX_EVENTS_PER_VISIT} events, so a
+ * backlog (clients that could not read for a while) is worked off a part per pass for every
+ * watch alike.
  */
 export class FanOutSweep {
   /** Events not yet offered to every watch; `events[i]` has sequence number `base + i`. */
   private events: WatchEvent[] = [];
   private base = 0;
-  /** Watches visited in the current pass are caught up to at least this sequence number. */
-  private passFrom = 0;
+  /** Every watch has been offered the events before this sequence number (as of the last pass's end). */
+  private floor = 0;
+  /** The lowest position of the watches visited so far in the current pass. */
+  private lowest = Number.POSITIVE_INFINITY;
   private cursor: Iterator<SweepTarget> | undefined;
   private running = false;
   private generation = 0;
@@ -70,7 +83,7 @@ export class FanOutSweep {
   reset(): void {
     this.base = this.head;
     this.events = [];
-    this.passFrom = this.base;
+    this.floor = this.base;
     this.cursor = undefined;
     this.running = false;
     this.generation++;
@@ -87,6 +100,7 @@ export class FanOutSweep {
       const step = (this.cursor as Iterator<SweepTarget>).next();
       if (step.done === true) {
         this.cursor = undefined;
+        this.floor = Math.min(this.lowest, this.head);
         continue;
       }
       this.visit(step.value);
@@ -99,21 +113,25 @@ export class FanOutSweep {
 
   /** Drops what every watch has had and starts a pass if anything is left; false when idle. */
   private startPass(): boolean {
-    this.events.splice(0, this.passFrom - this.base);
-    this.base = this.passFrom;
+    this.events.splice(0, this.floor - this.base);
+    this.base = this.floor;
     if (this.events.length === 0) return false;
-    this.passFrom = this.head;
+    this.lowest = Number.POSITIVE_INFINITY;
     // A Set's iterator stays valid while watches come and go: new ones are visited at the end
     // (already caught up), closed ones are skipped.
     this.cursor = this.targets.values();
     return true;
   }
 
+  /** Offers the watch what it has not had, at most {@link MAX_EVENTS_PER_VISIT} events of it. */
   private visit(target: SweepTarget): void {
     const head = this.head;
-    if (target.next >= head) return;
-    const from = Math.max(target.next, this.base) - this.base;
-    target.next = head;
-    target.offer(this.events, from);
+    if (target.next < head) {
+      const start = Math.max(target.next, this.base);
+      const end = Math.min(head, start + MAX_EVENTS_PER_VISIT);
+      target.next = end;
+      target.offer(this.events, start - this.base, end - this.base);
+    }
+    if (target.next < this.lowest) this.lowest = target.next;
   }
 }

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { isStoreError, StoreError } from './errors.js';
+import { MAX_EVENTS_PER_VISIT } from './fan-out-sweep.js';
 import { openMemoryStore } from './memory/index.js';
 import { eventually, takeEvents } from './testing/watch-helpers.js';
 import type { WatchEvent } from './types.js';
@@ -228,6 +229,35 @@ describe('watch cache subscriptions', () => {
     // Idle once every watch has everything: nothing more is flushed.
     await new Promise((resolve) => setTimeout(resolve, 5));
     assert.equal(log.length, 5);
+    cache.stop();
+    await store.close();
+  });
+
+  it('a visit offers a watch at most MAX_EVENTS_PER_VISIT events: a backlog reaches every watch a part per pass', async () => {
+    const store = openMemoryStore();
+    const cache = new WatchCache(store, '/r/', { sliceMs: 0 });
+    await cache.start();
+    const base = cache.revision;
+    const log: string[] = [];
+    for (const name of ['a', 'b']) {
+      let count = 0;
+      cache.subscribe('/r/', base, {
+        backlog: 0,
+        event: () => void count++,
+        flush: () => {
+          log.push(`${name}:${count}`);
+          count = 0;
+        },
+        end: () => undefined,
+      });
+    }
+    const total = MAX_EVENTS_PER_VISIT + 8;
+    for (let n = 1; n <= total; n++) {
+      const kv = { key: `/r/k${n}`, value: String(n), createRevision: base + n, modRevision: base + n };
+      cache.changed({ type: 'ADDED', key: kv.key, kv, revision: base + n });
+    }
+    await eventually(() => log.length === 4, 'two passes');
+    assert.deepEqual(log, [`a:${MAX_EVENTS_PER_VISIT}`, `b:${MAX_EVENTS_PER_VISIT}`, 'a:8', 'b:8']);
     cache.stop();
     await store.close();
   });

@@ -142,7 +142,7 @@ export class WatchCache implements CacheListener {
       return subscription;
     }
     const recent = this.history.filter((event) => event.revision > from);
-    if (recent.length > 0) subscription.deliver(recent, 0, Number.MAX_SAFE_INTEGER);
+    if (recent.length > 0) subscription.deliver(recent, 0, recent.length, Number.MAX_SAFE_INTEGER);
     if (!subscription.ended) this.subscriptions.add(subscription);
     return subscription;
   }
@@ -177,15 +177,15 @@ class Subscription implements CacheSubscription, SweepTarget {
     private readonly logger: Logger | undefined,
   ) {}
 
-  offer(events: readonly WatchEvent[], from: number): void {
-    this.deliver(events, from, this.maxQueue);
+  offer(events: readonly WatchEvent[], from: number, to: number): void {
+    this.deliver(events, from, to, this.maxQueue);
   }
 
   /** Delivers the events of `events[from..]` (in revision order) this watch has not had, then a flush. */
-  deliver(events: readonly WatchEvent[], from: number, maxQueue: number): void {
+  deliver(events: readonly WatchEvent[], from: number, to: number, maxQueue: number): void {
     let delivered = false;
     try {
-      for (let i = from; i < events.length; i++) {
+      for (let i = from; i < to; i++) {
         const event = events[i] as WatchEvent;
         if (event.revision <= this.position || !event.key.startsWith(this.prefix)) continue;
         if (this.sink.backlog >= maxQueue) {
