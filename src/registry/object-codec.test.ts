@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { KeyValue } from '../store/types.js';
+import type { KeyValue, WatchEvent } from '../store/types.js';
 import type { KubeObject } from '../vk8s/object.js';
 import { ObjectCodec } from './object-codec.js';
 
@@ -92,6 +92,22 @@ describe('ObjectCodec', () => {
     const again = codec.eventLine('ADDED', a!);
     assert.notEqual(again, first, 'a was the oldest of three: encoded again');
     assert.deepEqual(again, first);
+  });
+
+  it('eventLine remembers the line of a watch cache event with that event, however many other objects are encoded since', () => {
+    const codec = new ObjectCodec({ lineMemo: 2 });
+    const stored = [kv(1), kv(2), kv(3)];
+    const events: WatchEvent[] = stored.map((x) => ({ type: 'ADDED', key: x.key, kv: x, revision: x.modRevision }));
+    // Two watches far behind, each going through the three events in order (a scan that a
+    // memo of the two most recent objects would miss every time).
+    const scan = (): Buffer[] => stored.map((x, i) => codec.eventChunk('ADDED', codec.decode(x), events[i]));
+    const first = scan();
+    const second = scan();
+    second.forEach((chunk, i) => assert.equal(chunk, first[i], 'the same bytes, encoded once'));
+    const retyped = codec.eventLine('DELETED', codec.decode(stored[0] as KeyValue), events[0]);
+    assert.match(retyped.toString(), /^\{"type":"DELETED"/, 'one line per cause and type');
+    const mine = structuredClone(codec.decode(stored[0] as KeyValue));
+    assert.notEqual(codec.eventChunk('ADDED', mine, events[0]), first[0], 'an object the codec did not share is encoded as it is');
   });
 
   it('eventChunk frames the event line as one HTTP chunk, and joinChunks shares the join of the same group', () => {

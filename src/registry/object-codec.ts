@@ -1,4 +1,4 @@
-import type { KeyValue } from '../store/types.js';
+import type { KeyValue, WatchEvent } from '../store/types.js';
 import type { KubeObject } from '../vk8s/object.js';
 import { chunkBody, frameChunk } from './chunk-framing.js';
 
@@ -15,8 +15,11 @@ export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
  * costs more than the parse it could save.
  *
  * A watch event goes to every watch of its resource: {@link eventLine} and {@link eventChunk}
- * encode each shared object once for all of them (the most recent `lineMemo` objects are
- * remembered).
+ * encode it once for all of them. An event made from one of the watch cache's events is
+ * remembered with that event (like kube-apiserver's caching of serializations on its watch
+ * cache's events), so for as long as the cache or a fan-out in progress holds the event,
+ * however many events the fan-out is behind; a synthetic one (a watch's initial state) with
+ * its shared object, among the `lineMemo` most recent ones.
  */
 export class ObjectCodec {
   private readonly decoded = new WeakMap<KeyValue, KubeObject>();
@@ -25,6 +28,8 @@ export class ObjectCodec {
   private readonly texts = new WeakMap<KeyValue, Buffer>();
   /** Objects this codec handed out as shared (read-only): only those have their JSON remembered. */
   private readonly shared = new WeakSet<KubeObject>();
+  /** Watch lines of the watch cache's events, by the cache's event they were made from. */
+  private readonly eventLines = new WeakMap<WatchEvent, Partial<Record<WatchEventType, EncodedLine>>>();
   /** Watch lines of recently written shared objects, oldest first (a Map keeps insertion order). */
   private readonly lines = new Map<KubeObject, Partial<Record<WatchEventType, EncodedLine>>>();
   private readonly lineMemo: number;
@@ -82,20 +87,22 @@ export class ObjectCodec {
   }
 
   /**
-   * One line of a watch stream, `{"type":…,"object":…}` and a newline, as UTF-8. For a shared
-   * object of this codec it is built once while the object is among the `lineMemo` most
-   * recently written ones: every watch of an event asks in turn, and writes the same bytes.
+   * One line of a watch stream, `{"type":…,"object":…}` and a newline, as UTF-8: every watch
+   * of an event asks in turn, and writes the same bytes. `cause` is the watch cache's event
+   * the line is made from (`object` is then this codec's shared object of it): the line is
+   * built once per cause and type. Without a cause, a shared object's line is built once while
+   * the object is among the `lineMemo` most recently written ones.
    */
-  eventLine(type: WatchEventType, object: KubeObject): Buffer {
-    return this.encoded(type, object).line;
+  eventLine(type: WatchEventType, object: KubeObject, cause?: WatchEvent): Buffer {
+    return this.encoded(type, object, cause).line;
   }
 
   /**
    * {@link eventLine} framed as one HTTP/1.1 chunk (length, CRLF, line, CRLF), remembered
    * alike: a watch stream writing straight to its socket sends these bytes as they are.
    */
-  eventChunk(type: WatchEventType, object: KubeObject): Buffer {
-    return this.encoded(type, object).chunk;
+  eventChunk(type: WatchEventType, object: KubeObject, cause?: WatchEvent): Buffer {
+    return this.encoded(type, object, cause).chunk;
   }
 
   /**
@@ -111,12 +118,16 @@ export class ObjectCodec {
     return joined;
   }
 
-  private encoded(type: WatchEventType, object: KubeObject): EncodedLine {
+  private encoded(type: WatchEventType, object: KubeObject, cause: WatchEvent | undefined): EncodedLine {
+    if (cause !== undefined && this.shared.has(object)) {
+      let byType = this.eventLines.get(cause);
+      if (byType === undefined) this.eventLines.set(cause, (byType = {}));
+      return (byType[type] ??= encodeLine(type, object));
+    }
     let lines = this.lines.get(object);
     let encoded = lines?.[type];
     if (encoded !== undefined) return encoded;
-    const chunk = frameChunk(Buffer.from(`{"type":"${type}","object":${JSON.stringify(object)}}\n`));
-    encoded = { chunk, line: chunkBody(chunk) };
+    encoded = encodeLine(type, object);
     if (this.shared.has(object)) {
       if (lines === undefined) {
         lines = {};
@@ -149,6 +160,11 @@ export class ObjectCodec {
     const { resourceVersion: _dropped, ...metadata } = object.metadata;
     return JSON.stringify({ ...object, metadata });
   }
+}
+
+function encodeLine(type: WatchEventType, object: KubeObject): EncodedLine {
+  const chunk = frameChunk(Buffer.from(`{"type":"${type}","object":${JSON.stringify(object)}}\n`));
+  return { chunk, line: chunkBody(chunk) };
 }
 
 /** One watch line and the same bytes framed as an HTTP/1.1 chunk (the line is a view into it). */

@@ -8,7 +8,12 @@ import type { ObjectCodec } from './object-codec.js';
 import type { Strategy } from './strategy.js';
 
 export type KubeWatchEvent =
-  | { readonly type: 'ADDED' | 'MODIFIED' | 'DELETED'; readonly object: KubeObject }
+  | {
+      readonly type: 'ADDED' | 'MODIFIED' | 'DELETED';
+      readonly object: KubeObject;
+      /** The watch cache's event this one was made from (absent for a watch's initial state): its encoding is shared by every watch that gets it. */
+      readonly cause?: WatchEvent;
+    }
   | { readonly type: 'BOOKMARK'; readonly object: KubeObject }
   | { readonly type: 'ERROR'; readonly object: Record<string, unknown> };
 
@@ -159,18 +164,18 @@ export function toKubeEvent(source: Pick<WatchSource, 'codec' | 'strategy' | 'ke
   switch (event.type) {
     case 'ADDED': {
       const object = codec.decode(event.kv);
-      return matchesQuery(object, selection, strategy) ? { type: 'ADDED', object } : undefined;
+      return matchesQuery(object, selection, strategy) ? { type: 'ADDED', object, cause: event } : undefined;
     }
     case 'MODIFIED': {
       const object = codec.decode(event.kv);
       const now = matchesQuery(object, selection, strategy);
       const before = matchesQuery(codec.decode(event.prev), selection, strategy);
-      if (now) return { type: before ? 'MODIFIED' : 'ADDED', object };
-      return before ? { type: 'DELETED', object } : undefined;
+      if (now) return { type: before ? 'MODIFIED' : 'ADDED', object, cause: event };
+      return before ? { type: 'DELETED', object, cause: event } : undefined;
     }
     case 'DELETED': {
       const object = codec.decodeDeleted(event.prev, event.revision);
-      return matchesQuery(object, selection, strategy) ? { type: 'DELETED', object } : undefined;
+      return matchesQuery(object, selection, strategy) ? { type: 'DELETED', object, cause: event } : undefined;
     }
   }
 }

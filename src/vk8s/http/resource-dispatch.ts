@@ -100,7 +100,7 @@ async function handleWatch(r: ResourceRequest): Promise<void> {
       resource: r.resource,
       timeoutSeconds: params.timeoutSeconds ?? 1800 + Math.floor(Math.random() * 1800),
       table: table === undefined || r.deps.tables === undefined ? undefined : { format: r.deps.tables, request: table, now: () => r.deps.clock.now() },
-      eventChunk: (type, object) => store.codec.eventChunk(type, object),
+      eventChunk: (type, object, cause) => store.codec.eventChunk(type, object, cause),
       joinChunks: (chunks) => store.codec.joinChunks(chunks),
     },
   );

@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { frameChunk } from '../../registry/chunk-framing.js';
 import type { WatchEventType } from '../../registry/object-codec.js';
 import type { ClientWatch, KubeWatchEvent, KubeWatchSink } from '../../registry/open-watch.js';
+import type { WatchEvent } from '../../store/types.js';
 import type { KubeObject } from '../object.js';
 import type { ResourceType } from '../resources.js';
 import { ChunkWriter } from './chunk-writer.js';
@@ -16,7 +17,7 @@ export interface WatchStreamOptions {
    * asked: the watch cache's shared objects are encoded once for all their watches
    * (ObjectCodec.eventChunk). Default: each watch encodes its own.
    */
-  readonly eventChunk?: (type: WatchEventType, object: KubeObject) => Buffer;
+  readonly eventChunk?: (type: WatchEventType, object: KubeObject, cause?: WatchEvent) => Buffer;
   /**
    * Joins the chunks of a group of events into the one buffer written, ideally once for all
    * the watches that get the same group (ObjectCodec.joinChunks). Default: Buffer.concat.
@@ -94,7 +95,7 @@ class EventEncoder {
       case 'BOOKMARK':
         return line(event);
       default: {
-        if (this.options.table === undefined) return this.options.eventChunk?.(event.type, event.object) ?? line(event);
+        if (this.options.table === undefined) return this.options.eventChunk?.(event.type, event.object, event.cause) ?? line({ type: event.type, object: event.object });
         const object = tableOf(event.object, this.options, this.first);
         this.first = false;
         return line({ type: event.type, object });
