@@ -13,10 +13,17 @@ import { chunkBody } from '../../registry/chunk-framing.js';
  * `response.write`, which queues it behind the pipelined response; the order of the chunks
  * is kept either way. `response.end()` writes the last chunk as usual.
  *
- * Several chunks written together go out as one buffer (one TLS record up to 16 KiB, one
- * system call). {@link backlog} counts the chunks written since the destination last asked
- * to be drained.
+ * Several chunks written together go out in one system call: joined into one buffer when
+ * they fit one TLS record ({@link MAX_JOINED_BYTES}; `join` may share that buffer among the
+ * watches writing the same chunks), else corked and written as they are. A join is never
+ * larger than a record: watches that each miss a different run of events would otherwise
+ * each get their own copy of it, and with a slow client those copies are what waits in
+ * memory. {@link backlog} counts the chunks written since the destination last asked to be
+ * drained.
  */
+/** The largest group of chunks joined into one buffer before it is written: one TLS record's payload. */
+export const MAX_JOINED_BYTES = 16 * 1024;
+
 export class ChunkWriter {
   private pending = 0;
   private waiters: Array<() => void> = [];
@@ -35,8 +42,14 @@ export class ChunkWriter {
   write(chunks: readonly Buffer[], join: (chunks: readonly Buffer[]) => Buffer = (c) => Buffer.concat(c)): void {
     const socket = this.response.socket;
     let ok = true;
-    if (socket !== null) ok = socket.write(chunks.length === 1 ? (chunks[0] as Buffer) : join(chunks));
-    else for (const chunk of chunks) ok = this.response.write(chunkBody(chunk));
+    if (socket === null) for (const chunk of chunks) ok = this.response.write(chunkBody(chunk));
+    else if (chunks.length === 1) ok = socket.write(chunks[0] as Buffer);
+    else if (byteLength(chunks) <= MAX_JOINED_BYTES) ok = socket.write(join(chunks));
+    else {
+      socket.cork();
+      for (const chunk of chunks) ok = socket.write(chunk);
+      socket.uncork();
+    }
     if (ok) return;
     if (this.pending === 0) (socket ?? this.response).once('drain', this.onDrain);
     this.pending += chunks.length;
@@ -60,4 +73,10 @@ export class ChunkWriter {
     this.waiters = [];
     for (const wake of waiters) wake();
   }
+}
+
+function byteLength(chunks: readonly Buffer[]): number {
+  let total = 0;
+  for (const chunk of chunks) total += chunk.length;
+  return total;
 }
