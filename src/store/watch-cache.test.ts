@@ -105,6 +105,12 @@ describe('watch cache', () => {
   });
 });
 
+/** An ADDED event at `revision` as the cache's store watch would hand it over (for driving `changed` directly). */
+function addedAt(revision: number): WatchEvent {
+  const kv = { key: `/r/k${revision}`, value: String(revision), createRevision: revision, modRevision: revision };
+  return { type: 'ADDED', key: kv.key, kv, revision };
+}
+
 /** A sink recording what the cache pushes, with a backlog the test sets. */
 function recordingSink(): WatchSink & { events: number[]; groups: number[][]; ended: StoreError | 'stopped' | undefined; backlog: number } {
   let group: number[] = [];
@@ -197,10 +203,7 @@ describe('watch cache subscriptions', () => {
     const cache = new WatchCache(store, '/r/', { sliceMs: 0 });
     await cache.start();
     const base = cache.revision;
-    const event = (n: number): WatchEvent => {
-      const kv = { key: `/r/k${n}`, value: String(n), createRevision: base + n, modRevision: base + n };
-      return { type: 'ADDED', key: kv.key, kv, revision: base + n };
-    };
+    const event = (n: number): WatchEvent => addedAt(base + n);
     const log: string[] = [];
     const sinks = ['a', 'b', 'c'].map((name) => {
       let group: number[] = [];
@@ -252,10 +255,7 @@ describe('watch cache subscriptions', () => {
       });
     }
     const total = MAX_EVENTS_PER_VISIT + 8;
-    for (let n = 1; n <= total; n++) {
-      const kv = { key: `/r/k${n}`, value: String(n), createRevision: base + n, modRevision: base + n };
-      cache.changed({ type: 'ADDED', key: kv.key, kv, revision: base + n });
-    }
+    for (let n = 1; n <= total; n++) cache.changed(addedAt(base + n));
     await eventually(() => log.length === 4, 'two passes');
     assert.deepEqual(log, [`a:${MAX_EVENTS_PER_VISIT}`, `b:${MAX_EVENTS_PER_VISIT}`, 'a:8', 'b:8']);
     cache.stop();

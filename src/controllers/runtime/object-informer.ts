@@ -131,7 +131,7 @@ export class ObjectInformer implements Informer {
     const object = this.store.codec.decode(kv);
     const previous = this.objects.get(kv.key);
     if (previous !== undefined && previous.object.metadata.resourceVersion === object.metadata.resourceVersion) return;
-    if (previous !== undefined) this.unindex(kv.key, previous.object);
+    if (previous !== undefined) this.unindex(kv.key, previous);
     const key = previous?.key ?? { cluster: this.byCluster.get(clusterKeyOf(parsed.cluster))?.ref ?? parsed.cluster, name: parsed.name };
     this.objects.set(kv.key, { key, object });
     this.index(kv.key, key, object);
@@ -142,7 +142,7 @@ export class ObjectInformer implements Informer {
     const previous = this.objects.get(storeKey);
     if (previous === undefined) return;
     this.objects.delete(storeKey);
-    this.unindex(storeKey, previous.object);
+    this.unindex(storeKey, previous);
     this.tell({ type: 'deleted', key: previous.key, object: previous.object });
   }
 
@@ -154,10 +154,8 @@ export class ObjectInformer implements Informer {
     else cluster.keys.add(storeKey);
   }
 
-  private unindex(storeKey: string, object: KubeObject): void {
+  private unindex(storeKey: string, { key, object }: { readonly key: ObjectKey; readonly object: KubeObject }): void {
     for (const ref of object.metadata.ownerReferences ?? []) removeFrom(this.byOwner, ref.uid, storeKey);
-    const key = parseObjectKey(this.prefix, storeKey);
-    if (key === undefined) return;
     const at = clusterKeyOf(key.cluster);
     const cluster = this.byCluster.get(at);
     if (cluster === undefined) return;

@@ -1,6 +1,9 @@
 import type { ServerResponse } from 'node:http';
 import { chunkBody } from '../../registry/chunk-framing.js';
 
+/** The largest group of chunks joined into one buffer before it is written: one TLS record's payload. */
+export const MAX_JOINED_BYTES = 16 * 1024;
+
 /**
  * Writes whole, already framed chunks of a chunked response whose headers are flushed.
  *
@@ -21,9 +24,6 @@ import { chunkBody } from '../../registry/chunk-framing.js';
  * memory. {@link backlog} counts the chunks written since the destination last asked to be
  * drained.
  */
-/** The largest group of chunks joined into one buffer before it is written: one TLS record's payload. */
-export const MAX_JOINED_BYTES = 16 * 1024;
-
 export class ChunkWriter {
   private pending = 0;
   private waiters: Array<() => void> = [];
