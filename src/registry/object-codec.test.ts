@@ -52,6 +52,32 @@ describe('ObjectCodec', () => {
     assert.equal(codec.decodeTransient(stored), shared, 'a memoized decoding is reused');
   });
 
+  it('decodeChange memoizes with the watch cache event, never with the stored value it outlives', () => {
+    const codec = new ObjectCodec();
+    const stored = kv(6);
+    const event: WatchEvent = { type: 'ADDED', key: stored.key, kv: stored, revision: 6 };
+    const object = codec.decodeChange(event);
+    assert.equal(object.metadata.resourceVersion, '6');
+    assert.equal(codec.decodeChange(event), object, 'every watch of the event shares one object');
+    assert.notEqual(codec.decode(stored), object, 'the stored value has no memoized object from the event');
+    const again: WatchEvent = { type: 'ADDED', key: stored.key, kv: stored, revision: 6 };
+    assert.equal(codec.decodeChange(again), codec.decode(stored), "a stored value's memoized object is reused");
+    assert.equal(codec.eventLine('ADDED', object, event), codec.eventLine('ADDED', object, event), "the event's object is shared: its line is built once");
+  });
+
+  it("decodeBefore gives a MODIFIED event's previous value, memoized with the event", () => {
+    const codec = new ObjectCodec();
+    const prev = kv(3);
+    const next = { ...kv(4), value: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c1', labels: { v: '2' } } }) };
+    const event: WatchEvent = { type: 'MODIFIED', key: next.key, kv: next, prev, revision: 4 };
+    const before = codec.decodeBefore(event);
+    assert.equal(before.metadata.resourceVersion, '3');
+    assert.equal(before.metadata.labels, undefined);
+    assert.equal(codec.decodeBefore(event), before);
+    assert.deepEqual(codec.decodeChange(event).metadata.labels, { v: '2' });
+    assert.notEqual(codec.decode(prev), before);
+  });
+
   it('encode drops the resourceVersion, which the store keeps as the modRevision', () => {
     const codec = new ObjectCodec();
     const text = codec.encode(codec.decodeOnce(kv(4)));

@@ -15,7 +15,8 @@ export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
  * costs more than the parse it could save.
  *
  * A watch event goes to every watch of its resource: {@link eventLine} and {@link eventChunk}
- * encode it once for all of them. An event made from one of the watch cache's events is
+ * encode it once for all of them, from the object {@link decodeChange} memoizes with the
+ * cache's event (not with the stored value, so it leaves memory with the event). An event made from one of the watch cache's events is
  * remembered with that event (like kube-apiserver's caching of serializations on its watch
  * cache's events), so for as long as the cache or a fan-out in progress holds the event,
  * however many events the fan-out is behind; a synthetic one (a watch's initial state) with
@@ -24,6 +25,10 @@ export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
 export class ObjectCodec {
   private readonly decoded = new WeakMap<KeyValue, KubeObject>();
   private readonly deleted = new WeakMap<KeyValue, KubeObject>();
+  /** The objects of watch cache events' new values, by event (see {@link decodeChange}). */
+  private readonly changes = new WeakMap<WatchEvent, KubeObject>();
+  /** The objects of watch cache events' previous values, by event. */
+  private readonly befores = new WeakMap<WatchEvent, KubeObject>();
   /** The JSON answers of the stored values the watch cache holds. */
   private readonly texts = new WeakMap<KeyValue, Buffer>();
   /** Objects this codec handed out as shared (read-only): only those have their JSON remembered. */
@@ -61,6 +66,32 @@ export class ObjectCodec {
    */
   decodeTransient(kv: KeyValue): KubeObject {
     return this.decoded.get(kv) ?? this.decodeOnce(kv);
+  }
+
+  /**
+   * The shared, read-only object of a watch cache event's new value, for every watch the event
+   * reaches. Memoized with the event, which leaves the cache's window of recent events, rather
+   * than with the stored value, which the cache keeps as long as the object lives: an object
+   * decoded only to reach the watches (the lines are built once per event) does not stay in
+   * the live heap. The stored value's memoized object when there is one already.
+   */
+  decodeChange(event: WatchEvent & { readonly kv: KeyValue }): KubeObject {
+    return this.decoded.get(event.kv) ?? this.memoizedWith(this.changes, event, event.kv);
+  }
+
+  /** {@link decodeChange} of a MODIFIED event's previous value (a watch's selector matched it before?). */
+  decodeBefore(event: WatchEvent & { readonly type: 'MODIFIED' }): KubeObject {
+    return this.decoded.get(event.prev) ?? this.memoizedWith(this.befores, event, event.prev);
+  }
+
+  private memoizedWith(memo: WeakMap<WatchEvent, KubeObject>, event: WatchEvent, kv: KeyValue): KubeObject {
+    let object = memo.get(event);
+    if (object === undefined) {
+      object = this.decodeOnce(kv);
+      memo.set(event, object);
+      this.shared.add(object);
+    }
+    return object;
   }
 
   /** A fresh object for a KeyValue read once (not memoized; the caller owns it). */

@@ -163,13 +163,13 @@ export function toKubeEvent(source: Pick<WatchSource, 'codec' | 'strategy' | 'ke
   if (source.keyFilter?.(event.key) === false) return undefined;
   switch (event.type) {
     case 'ADDED': {
-      const object = codec.decode(event.kv);
+      const object = codec.decodeChange(event);
       return matchesQuery(object, selection, strategy) ? { type: 'ADDED', object, cause: event } : undefined;
     }
     case 'MODIFIED': {
-      const object = codec.decode(event.kv);
+      const object = codec.decodeChange(event);
       const now = matchesQuery(object, selection, strategy);
-      const before = matchesQuery(codec.decode(event.prev), selection, strategy);
+      const before = matchesQuery(codec.decodeBefore(event), selection, strategy);
       if (now) return { type: before ? 'MODIFIED' : 'ADDED', object, cause: event };
       return before ? { type: 'DELETED', object, cause: event } : undefined;
     }

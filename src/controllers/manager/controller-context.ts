@@ -23,8 +23,11 @@ export interface SharedInformers {
   readonly persistentVolumeClaims: ObjectInformer;
   readonly services: ObjectInformer;
   readonly endpoints: ObjectInformer;
+  /** Metadata only (no controller reads more of these kinds; see ObjectInformerOptions.metadataOnly). */
   readonly secrets: ObjectInformer;
+  /** Metadata only. */
   readonly configMaps: ObjectInformer;
+  /** Metadata only. */
   readonly serviceAccounts: ObjectInformer;
 }
 

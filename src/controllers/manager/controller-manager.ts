@@ -74,7 +74,8 @@ export async function startControllerManager(options: ControllerManagerOptions):
   const lifetime = new AbortController();
   // One signal ends every shared informer's cache watch: more listeners than Node's default warning level.
   setMaxListeners(64, lifetime.signal);
-  const informer = (group: string, resource: string): ObjectInformer => new ObjectInformer(storage.storeFor({ group, resource }) as GenericStore, logger.child({ informer: resource }));
+  const informer = (group: string, resource: string, metadataOnly = false): ObjectInformer =>
+    new ObjectInformer(storage.storeFor({ group, resource }) as GenericStore, logger.child({ informer: resource }), { metadataOnly });
   const informers: SharedInformers = {
     deployments: informer('apps', 'deployments'),
     replicaSets: informer('apps', 'replicasets'),
@@ -85,9 +86,9 @@ export async function startControllerManager(options: ControllerManagerOptions):
     persistentVolumeClaims: informer('', 'persistentvolumeclaims'),
     services: informer('', 'services'),
     endpoints: informer('', 'endpoints'),
-    secrets: informer('', 'secrets'),
-    configMaps: informer('', 'configmaps'),
-    serviceAccounts: informer('', 'serviceaccounts'),
+    secrets: informer('', 'secrets', true),
+    configMaps: informer('', 'configmaps', true),
+    serviceAccounts: informer('', 'serviceaccounts', true),
   };
   const metrics = controllerMetrics(options.metrics);
   let term: TermSubscriptions | undefined;

@@ -84,6 +84,30 @@ describe('object informer over a memory store', () => {
     assert.deepEqual(informer.list(vk1).map((o) => o.metadata.name), ['owner']);
   });
 
+  it('a metadata-only informer keeps only type and metadata, and follows changes', async () => {
+    const partial = new ObjectInformer(configMaps, createLogger({ level: 'silent' }), { metadataOnly: true });
+    const seen: InformerEvent[] = [];
+    partial.onEvent((event) => seen.push(event));
+    const local = new AbortController();
+    await partial.start(local.signal);
+    try {
+      await configMaps.create(scope(vk1), { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'data', labels: { app: 'a' } }, data: { big: 'x'.repeat(100) } });
+      await eventually('the object arrives', () => partial.get(vk1, 'data') !== undefined);
+      const kept = partial.get(vk1, 'data');
+      assert.deepEqual(Object.keys(kept ?? {}).sort(), ['apiVersion', 'kind', 'metadata']);
+      assert.equal(kept?.kind, 'ConfigMap');
+      assert.deepEqual(kept?.metadata.labels, { app: 'a' });
+      assert.equal(kept?.metadata.managedFields, undefined);
+
+      await configMaps.update(scope(vk1), 'data', (current) => ({ ...current, metadata: { ...current.metadata, labels: { app: 'b' } } }));
+      await eventually('the update arrives', () => partial.get(vk1, 'data')?.metadata.labels?.['app'] === 'b');
+      const updated = seen.find((e) => e.type === 'updated' && e.key.name === 'data');
+      assert.ok(updated?.type === 'updated' && updated.old.metadata.labels?.['app'] === 'a' && !('data' in updated.object));
+    } finally {
+      local.abort();
+    }
+  });
+
   it('object keys round-trip through their queue form and reject anything else', () => {
     const key = { cluster: vk1, name: 'web' };
     assert.deepEqual(parseQueueKey(formatObjectKey(key)), key);

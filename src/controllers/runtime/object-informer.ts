@@ -5,6 +5,7 @@ import type { ClusterRef } from '../../registry/strategy.js';
 import type { KeyValue, WatchEvent } from '../../store/types.js';
 import type { KubeObject } from '../../vk8s/object.js';
 import { clusterKeyOf, parseObjectKey, type ObjectKey } from './object-key.js';
+import { partialObjectMetadata } from './partial-object-metadata.js';
 
 /** One change an informer saw, after its cache applied it. */
 export type InformerEvent =
@@ -13,6 +14,17 @@ export type InformerEvent =
   | { readonly type: 'deleted'; readonly key: ObjectKey; readonly object: KubeObject };
 
 export type InformerHandler = (event: InformerEvent) => void;
+
+export interface ObjectInformerOptions {
+  /**
+   * Keep only each object's apiVersion, kind and metadata ({@link partialObjectMetadata}), as
+   * client-go's metadata informers do, for controllers that read nothing else (the placement
+   * recorder's Secrets and ConfigMaps). The informer holds every object of its resource for
+   * as long as the object lives; a full decoding would keep the data too — in the live heap
+   * each major GC marks, and for Secrets, decoded secret data in controller memory.
+   */
+  readonly metadataOnly?: boolean;
+}
 
 /** What controllers read from an informer and how they hear of changes (ObjectInformer, or a view of one). */
 export interface Informer {
@@ -44,12 +56,15 @@ export class ObjectInformer implements Informer {
   private readonly handlers: InformerHandler[] = [];
   private readonly prefix: string;
   private synced = false;
+  private readonly metadataOnly: boolean;
 
   constructor(
     readonly store: GenericStore,
     private readonly logger: Logger,
+    options: ObjectInformerOptions = {},
   ) {
     this.prefix = resourcePrefix(store.strategy.resource);
+    this.metadataOnly = options.metadataOnly ?? false;
   }
 
   /** Adds a handler; it is told about changes from now on (use {@link list} for the present). */
@@ -128,9 +143,10 @@ export class ObjectInformer implements Informer {
   private put(kv: KeyValue): void {
     const parsed = parseObjectKey(this.prefix, kv.key);
     if (parsed === undefined) return;
-    const object = this.store.codec.decode(kv);
     const previous = this.objects.get(kv.key);
-    if (previous !== undefined && previous.object.metadata.resourceVersion === object.metadata.resourceVersion) return;
+    if (previous !== undefined && previous.object.metadata.resourceVersion === String(kv.modRevision)) return;
+    // A projection is made from a transient decoding: the codec's memo would keep the whole object.
+    const object = this.metadataOnly ? partialObjectMetadata(this.store.codec.decodeTransient(kv)) : this.store.codec.decode(kv);
     if (previous !== undefined) this.unindex(kv.key, previous);
     const key = previous?.key ?? { cluster: this.byCluster.get(clusterKeyOf(parsed.cluster))?.ref ?? parsed.cluster, name: parsed.name };
     this.objects.set(kv.key, { key, object });
