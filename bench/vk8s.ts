@@ -9,6 +9,7 @@ import { startControlPlane } from '../src/server/control-plane.js';
 import { startInProcessProfiler } from './in-process-profiler.js';
 import { startBareServer, type BareServer } from './bare-server.js';
 import { fmtMs, fmtRate, printTable, progress, withCpu, type Row } from './stats.js';
+import { heapPerObject } from './vk8s-heap.js';
 import { watchFanout } from './vk8s-watch.js';
 import { runWrk, type WrkJob, type WrkResult } from './wrk.js';
 
@@ -17,7 +18,8 @@ const HELP = `Usage: npm run bench -- vk8s [options]
 The virtual Kubernetes API of a real control plane (SQLite in a temporary home, HTTPS, an API
 token) next to a bare node:https server with the same TLS settings answering fixed bodies of
 the same sizes, in the same run. Loads come from wrk (GET, LIST, CREATE) and from separate
-client processes (watch fan-out: one holds the watches, another writes).
+client processes (watch fan-out: one holds the watches, another writes). Last, the live heap
+per ConfigMap (and its Placed event) after full collections, next to their JSON.
 
 Options:
   --seconds N        wrk duration of each measurement (default 5)
@@ -30,7 +32,8 @@ Options:
                      (default 3; the same for the bare server): a long-running server's
                      steady state, not the first seconds of its JIT and TLS buffers
   --bookmarks        watches ask for bookmarks (allowWatchBookmarks, as client-go informers do)
-  --only LIST        comma-separated subset of get,list,create,watch
+  --heap-objects N   ConfigMaps created for the live-heap figure (default 5000)
+  --only LIST        comma-separated subset of get,list,create,watch,heap
   --profile DIR      write a V8 CPU profile of the control plane (this process) during the
                      watch fan-out into DIR
   -h, --help         this text`;
@@ -53,6 +56,7 @@ interface Options {
   rate: number;
   watchSeconds: number;
   watchWarmup: number;
+  heapObjects: number;
   bookmarks: boolean;
   only: Set<string>;
   profileDir?: string;
@@ -69,8 +73,9 @@ function parseOptions(args: string[]): Options | undefined {
       rate: { type: 'string', default: '100' },
       'watch-seconds': { type: 'string', default: '10' },
       'watch-warmup': { type: 'string', default: '3' },
+      'heap-objects': { type: 'string', default: '5000' },
       bookmarks: { type: 'boolean', default: false },
-      only: { type: 'string', default: 'get,list,create,watch' },
+      only: { type: 'string', default: 'get,list,create,watch,heap' },
       profile: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -94,13 +99,14 @@ function parseOptions(args: string[]): Options | undefined {
     rate: positive('rate', values.rate),
     watchSeconds: positive('watch-seconds', values['watch-seconds']),
     watchWarmup: wholeOrZero('watch-warmup', values['watch-warmup']),
+    heapObjects: positive('heap-objects', values['heap-objects']),
     bookmarks: values.bookmarks,
     only: parts(values.only),
     ...(values.profile === undefined ? {} : { profileDir: values.profile }),
   };
 }
 
-const PARTS = ['get', 'list', 'create', 'watch'];
+const PARTS = ['get', 'list', 'create', 'watch', 'heap'];
 
 function parts(list: string): Set<string> {
   const names = list.split(',').map((s) => s.trim());
@@ -230,7 +236,7 @@ export async function benchVk8s(args: string[]): Promise<void> {
       headers,
       call: (method, path, body) => httpsRequest(`${controlPlane.url}${path}`, ca, { method, agent, headers: { ...headers, 'content-type': 'application/json' }, ...(body === undefined ? {} : { body }) }),
     };
-    for (const namespace of ['reads', 'creates', 'fanout']) {
+    for (const namespace of ['reads', 'creates', 'fanout', 'heap']) {
       await expectStatus(s.call('POST', '/api/web/namespaces', JSON.stringify({ metadata: { name: namespace } })), 200, `create namespace ${namespace}`);
       await expectStatus(s.call('POST', `/api/config/namespaces/${namespace}/virtual_k8ss`, JSON.stringify({ metadata: { name: 'vk' }, spec: {} })), 200, `create virtual_k8s ${namespace}/vk`);
     }
@@ -248,6 +254,10 @@ export async function benchVk8s(args: string[]): Promise<void> {
         verdict(`watch delivery p99 ≤ 50 ms at ${o.watchers} watches × ${o.rate} writes/s`, fmtMs(fanout.p99), fanout.p99 <= 50),
         verdict('no watch event lost', String(fanout.lost), fanout.lost === 0),
       );
+    }
+    if (o.only.has('heap')) {
+      const events = collection('heap').replace(/configmaps$/, 'events');
+      rows.push(...(await heapPerObject(s, { configMaps: collection('heap'), events }, o.heapObjects, (name) => configMap(name))));
     }
   } finally {
     agent.destroy();

@@ -8,19 +8,20 @@ export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
 /**
  * Objects are stored as JSON without `metadata.resourceVersion`: the store's modRevision
  * is the resourceVersion, set when an object is read (as kube-apiserver's etcd3 store does).
- * {@link decode} memoizes per KeyValue, so the watch cache's thousands of readers parse each
- * stored value once; those objects are shared and must be treated as read-only. A KeyValue
- * read once from the store goes through {@link decodeOnce}: an entry in the memo's WeakMap
- * would keep a short-lived object graph alive through young-generation collections, which
- * costs more than the parse it could save.
+ * {@link decode} memoizes per KeyValue, so the readers that keep the watch cache's objects
+ * (informers, lists from the cache) parse each stored value once; those objects are shared
+ * and must be treated as read-only. A KeyValue read once from the store goes through
+ * {@link decodeOnce}: an entry in the memo's WeakMap would keep a short-lived object graph
+ * alive through young-generation collections, which costs more than the parse it could save.
  *
  * A watch event goes to every watch of its resource: {@link eventLine} and {@link eventChunk}
  * encode it once for all of them, from the object {@link decodeChange} memoizes with the
- * cache's event (not with the stored value, so it leaves memory with the event). An event made from one of the watch cache's events is
- * remembered with that event (like kube-apiserver's caching of serializations on its watch
- * cache's events), so for as long as the cache or a fan-out in progress holds the event,
- * however many events the fan-out is behind; a synthetic one (a watch's initial state) with
- * its shared object, among the `lineMemo` most recent ones.
+ * cache's event (not with the stored value, so it leaves memory with the event). An event
+ * made from one of the watch cache's events is remembered with that event (like
+ * kube-apiserver's caching of serializations on its watch cache's events), so for as long as
+ * the cache or a fan-out in progress holds the event, however many events the fan-out is
+ * behind; a synthetic one (a watch's initial state) with its shared object, among the
+ * `lineMemo` most recent ones.
  */
 export class ObjectCodec {
   private readonly decoded = new WeakMap<KeyValue, KubeObject>();

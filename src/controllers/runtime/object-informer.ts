@@ -37,7 +37,8 @@ export interface Informer {
 
 /**
  * client-go's shared informer over one resource's watch cache (every cluster of every
- * tenant): a decoded, read-only mirror of the objects, an index of dependents by owner uid
+ * tenant): a decoded, read-only mirror of the objects (or of their metadata only, see
+ * {@link ObjectInformerOptions.metadataOnly}), an index of dependents by owner uid
  * and of objects by cluster, and handlers told every change in order. When its cache watch
  * fails (the cache relisted, or the informer fell behind) it takes a fresh snapshot and
  * tells the handlers the difference, so level-based controllers never miss a state.
