@@ -123,8 +123,8 @@ interface Subject {
   call(method: string, path: string, body?: string): Promise<HttpsResponse>;
 }
 
-/** Each cluster is `vk` in its own platform namespace (a namespace holds one), whose name is the cluster's one namespace. */
-const collection = (namespace: string): string => `/api/vk8s/namespaces/${namespace}/vk/api/v1/namespaces/${namespace}/configmaps`;
+/** A collection of cluster `vk`, which lives in its own platform namespace (a namespace holds one), whose name is the cluster's one namespace. */
+const collection = (namespace: string, resource = 'configmaps'): string => `/api/vk8s/namespaces/${namespace}/vk/api/v1/namespaces/${namespace}/${resource}`;
 
 async function expectStatus(response: Promise<HttpsResponse>, status: number, what: string): Promise<HttpsResponse> {
   const r = await response;
@@ -256,8 +256,7 @@ export async function benchVk8s(args: string[]): Promise<void> {
       );
     }
     if (o.only.has('heap')) {
-      const events = collection('heap').replace(/configmaps$/, 'events');
-      rows.push(...(await heapPerObject(s, { configMaps: collection('heap'), events }, o.heapObjects, (name) => configMap(name))));
+      rows.push(...(await heapPerObject(s, { configMaps: collection('heap'), events: collection('heap', 'events') }, o.heapObjects, (name) => configMap(name))));
     }
   } finally {
     agent.destroy();
