@@ -39,6 +39,19 @@ describe('metric cells', () => {
     assert.deepEqual(await series(cells), await series(reference));
   });
 
+  it('a label set passed with more properties than the metric has labels renders only its labels', async () => {
+    const registry = new Registry();
+    const counter = new CellCounter({ name: 'c_total', help: 'C.', labelNames: ['group', 'resource'], registers: [registry] });
+    const histogram = new CellHistogram({ name: 'h_seconds', help: 'H.', labelNames: ['group', 'resource'], buckets: [1], registers: [registry] });
+    const resource = { group: 'apps', resource: 'deployments', kind: 'Deployment', verbs: ['get'] };
+    counter.inc(resource);
+    histogram.observe(resource, 0.5);
+    const text = await registry.metrics();
+    assert.match(text, /^c_total\{group="apps",resource="deployments"\} 1$/m);
+    assert.match(text, /^h_seconds_count\{group="apps",resource="deployments"\} 1$/m);
+    assert.doesNotMatch(text, /kind=|verbs=/);
+  });
+
   it('cell histogram timers observe the elapsed seconds', () => {
     const histogram = new CellHistogram({ name: 't_seconds', help: 'T.', labelNames: ['op'], buckets: BUCKETS, registers: [] });
     const end = histogram.startTimer({ op: 'x' });

@@ -17,6 +17,10 @@ interface MetricConfig<L extends string> {
   readonly registers: readonly Registry[];
 }
 
+/** Only the metric's own labels: an object passed with more properties must not add labels to its series. */
+const ownLabels = <L extends string>(labelNames: readonly L[], labels: Readonly<Record<L, string>>): Record<L, string> =>
+  Object.fromEntries(labelNames.map((name) => [name, labels[name]])) as Record<L, string>;
+
 const keyOf = <L extends string>(labelNames: readonly L[], labels: Readonly<Record<L, string>>): string => {
   let key = '';
   for (const name of labelNames) key += `${labels[name]}\u0000`;
@@ -54,7 +58,7 @@ export class CellCounter<L extends string> {
     let cell = this.cells.get(key);
     if (cell === undefined) {
       const created = {
-        labels: { ...labels },
+        labels: ownLabels(this.config.labelNames, labels),
         pending: 0,
         inc(by = 1): void {
           created.pending += by;
@@ -139,7 +143,7 @@ export class CellHistogram<L extends string> {
     const key = keyOf(this.config.labelNames, labels);
     let cell = this.cells.get(key);
     if (cell === undefined) {
-      cell = new Cell({ ...labels }, this.bounds);
+      cell = new Cell(ownLabels(this.config.labelNames, labels), this.bounds);
       this.cells.set(key, cell);
     }
     return cell;
