@@ -1,4 +1,5 @@
 import type { BareServer } from './bare-server.js';
+import { type FanOutFigures, type FanOutTotals, fanOutBetween, fanOutTotals } from './fanout-metrics.js';
 import { type GcActivity, withGcActivity } from './gc-recorder.js';
 import { fmtMs, nowMs, percentile, progress, withCpu, type Row } from './stats.js';
 import { pushAtRate, WatchClients } from './watch-fanout.js';
@@ -11,6 +12,8 @@ export interface WatchSubject {
   readonly headers: Record<string, string>;
   /** The list's resourceVersion of `path` (a collection), to watch from. */
   listRevision(path: string): Promise<string>;
+  /** Its /metrics text. */
+  scrapeMetrics(): Promise<string>;
 }
 
 export interface FanoutOptions {
@@ -33,6 +36,8 @@ interface FanoutFigures {
   readonly ack?: { readonly p50: number; readonly p99: number; readonly errors: number };
   /** The bare server's pushes: how late each was on its schedule (ms, sorted). */
   readonly lags?: readonly number[];
+  /** The control plane's watch cache passes over the writes (warm-up included), from its metrics. */
+  readonly passes?: FanOutFigures;
   /** This process's GCs (the control plane's, or the bare server's) during the writes and deliveries. */
   readonly gc: GcActivity;
 }
@@ -55,6 +60,8 @@ async function vk8sFanout(s: WatchSubject, o: FanoutOptions, total: number, warm
     await clients.open({ url: s.url, ca: s.ca, headers: s.headers, path: `${o.path}?${query}` }, o.watchers, total, warmup);
     progress(`vK8s: ${total} creates at ${o.rate}/s (send time in each object; the first ${warmup} are the warm-up), delivered to ${o.watchers} watches`);
     const target: Target = { url: s.url, ca: s.ca, headers: s.headers, path: o.path };
+    const totals = async (): Promise<FanOutTotals> => fanOutTotals(await s.scrapeMetrics(), '', 'configmaps');
+    const before = await totals();
     const { result: measured, gc } = await withGcActivity(() =>
       withCpu(async () => {
         const written = await writer.write(target, o.body, o.rate, total, warmup);
@@ -63,7 +70,8 @@ async function vk8sFanout(s: WatchSubject, o: FanoutOptions, total: number, warm
     );
     const { result, cpuSeconds, wallSeconds } = measured;
     const { ackP50, ackP99, errors } = result.written;
-    return { delivery: result.delivery, cpuSeconds, wallSeconds, ack: { p50: ackP50, p99: ackP99, errors }, gc };
+    const passes = fanOutBetween(before, await totals());
+    return { delivery: result.delivery, cpuSeconds, wallSeconds, ack: { p50: ackP50, p99: ackP99, errors }, gc, passes };
   } finally {
     clients.close();
     writer.close();
@@ -92,6 +100,8 @@ async function bareFanout(bare: BareServer, ca: string, o: FanoutOptions, total:
 }
 
 const ratio = (a: number, b: number): string => `${(a / b).toFixed(2)}×`;
+const passFigure = (p: FanOutFigures | undefined): string =>
+  p === undefined ? 'n/a' : `p50 ≤ ${p.p50AtMostMs} ms, p99 ≤ ${p.p99AtMostMs} ms, mean ${fmtMs(p.meanMs)} (${p.passes} passes)`;
 /** A major GC during the watch window shows as a latency spike of 100–170 ms here: its incremental marking runs on the loop (both cores are busy). */
 const gcSummary = (gc: GcActivity): string => `${gc.major} major (${fmtMs(gc.majorPauseMs)}), ${gc.minor} minor (p99 ${fmtMs(percentile(gc.minorPausesMs, 99))})`;
 const core = (f: FanoutFigures): string => `${Math.round((f.cpuSeconds / f.wallSeconds) * 100)}% of a core`;
@@ -129,6 +139,14 @@ export async function watchFanout(s: WatchSubject, bare: BareServer, o: FanoutOp
     { area: 'vk8s', measure: `${m}: server CPU per event`, value: perEvent(vk8s.cpuSeconds, total, 'ms'), baseline: `${perEvent(base.cpuSeconds, total, 'ms')} bare`, ratio: ratio(vk8s.cpuSeconds, base.cpuSeconds) },
     { area: 'vk8s', measure: `${m}: client process CPU`, value: `${Math.round((d.clientCpuSeconds / vk8s.wallSeconds) * 100)}% of a core`, baseline: `${Math.round((b.clientCpuSeconds / base.wallSeconds) * 100)}% bare`, ratio: '' },
     { area: 'vk8s', measure: `${m}: client CPU per event and watch`, value: perEvent(d.clientCpuSeconds, d.received, 'µs'), baseline: `${perEvent(b.clientCpuSeconds, b.received, 'µs')} bare`, ratio: ratio(d.clientCpuSeconds / d.received, b.clientCpuSeconds / b.received) },
+    {
+      area: 'vk8s',
+      measure: `${m}: server fan-out pass over every watch (its /metrics)`,
+      value: passFigure(vk8s.passes),
+      baseline: 'bare: each push written to every watch at once',
+      ratio: '',
+    },
+    { area: 'vk8s', measure: `${m}: events per write to a watch`, value: (vk8s.passes?.eventsPerWrite ?? Number.NaN).toFixed(2), baseline: '1.00 bare', ratio: '' },
     { area: 'vk8s', measure: `${m}: GCs of the server process (major: final pauses only)`, value: gcSummary(vk8s.gc), baseline: `${gcSummary(base.gc)} bare`, ratio: '' },
     {
       area: 'vk8s',

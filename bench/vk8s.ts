@@ -247,7 +247,8 @@ export async function benchVk8s(args: string[]): Promise<void> {
         (await expectStatus(s.call('GET', path), 200, 'list')).json<{ metadata: { resourceVersion: string } }>().metadata.resourceVersion;
       const body = configMap('ev-{seq}', { seq: '{seq}', sent: '{sent}' });
       const profiler = o.profileDir === undefined ? undefined : await startInProcessProfiler();
-      const fanout = await watchFanout({ ...s, listRevision }, bare, { watchers: o.watchers, rate: o.rate, seconds: o.watchSeconds, warmupSeconds: o.watchWarmup, bookmarks: o.bookmarks, path: collection('fanout'), body });
+      const scrapeMetrics = async (): Promise<string> => (await expectStatus(s.call('GET', '/metrics'), 200, 'metrics')).body;
+      const fanout = await watchFanout({ ...s, listRevision, scrapeMetrics }, bare, { watchers: o.watchers, rate: o.rate, seconds: o.watchSeconds, warmupSeconds: o.watchWarmup, bookmarks: o.bookmarks, path: collection('fanout'), body });
       if (profiler !== undefined && o.profileDir !== undefined) progress(`control plane CPU profile (the watch phase, then the bare one) written to ${await profiler.stop(o.profileDir, 'vk8s-watch')}`);
       rows.push(...fanout.rows);
       goals.push(

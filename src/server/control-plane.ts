@@ -204,6 +204,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
       clock,
       logger,
       fieldManagement: fieldManager.fieldManagement,
+      metrics: metrics.watchCache,
       ...(options.watchHistory === undefined ? {} : { watchHistory: options.watchHistory }),
     });
     cleanups.push(() => clusters.stop());

@@ -4,8 +4,21 @@ import type { WatchEvent } from './types.js';
 export interface SweepTarget {
   /** The sequence number of the first event this watch has not been offered yet. */
   next: number;
-  /** Offers `events[from..to)` (the ones it has not had: revision order), then one flush. */
-  offer(events: readonly WatchEvent[], from: number, to: number): void;
+  /**
+   * Offers `events[from..to)` (the ones it has not had: revision order), then one flush;
+   * returns how many of them it passed on (those outside its key range are not).
+   */
+  offer(events: readonly WatchEvent[], from: number, to: number): number;
+}
+
+/** What one pass of a sweep did, reported when it ends (metrics); a pass that visited no watch is not. */
+export interface SweepPass {
+  /** From the pass's start to its end, the yields to the event loop included (ms). */
+  readonly durationMs: number;
+  /** Watches that were passed at least one event: one flush (one write) each. */
+  readonly flushes: number;
+  /** Events passed on, summed over the watches. */
+  readonly events: number;
 }
 
 /**
@@ -56,10 +69,16 @@ export class FanOutSweep {
   private cursor: Iterator<SweepTarget> | undefined;
   private running = false;
   private generation = 0;
+  private passStartedAt = 0;
+  private passVisits = 0;
+  private passFlushes = 0;
+  private passEvents = 0;
 
+  /** `onPass` is told about each pass when it ends. */
   constructor(
     private readonly targets: ReadonlySet<SweepTarget>,
     private readonly sliceMs: number = DEFAULT_SLICE_MS,
+    private readonly onPass?: (pass: SweepPass) => void,
   ) {}
 
   /** The sequence number the next event gets: a new watch has been offered everything before it. */
@@ -101,6 +120,7 @@ export class FanOutSweep {
       if (step.done === true) {
         this.cursor = undefined;
         this.floor = Math.min(this.lowest, this.head);
+        if (this.passVisits > 0) this.onPass?.({ durationMs: performance.now() - this.passStartedAt, flushes: this.passFlushes, events: this.passEvents });
         continue;
       }
       this.visit(step.value);
@@ -117,6 +137,10 @@ export class FanOutSweep {
     this.base = this.floor;
     if (this.events.length === 0) return false;
     this.lowest = Number.POSITIVE_INFINITY;
+    this.passStartedAt = performance.now();
+    this.passVisits = 0;
+    this.passFlushes = 0;
+    this.passEvents = 0;
     // A Set's iterator stays valid while watches come and go: new ones are visited at the end
     // (already caught up), closed ones are skipped.
     this.cursor = this.targets.values();
@@ -125,12 +149,17 @@ export class FanOutSweep {
 
   /** Offers the watch what it has not had, at most {@link MAX_EVENTS_PER_VISIT} events of it. */
   private visit(target: SweepTarget): void {
+    this.passVisits++;
     const head = this.head;
     if (target.next < head) {
       const start = Math.max(target.next, this.base);
       const end = Math.min(head, start + MAX_EVENTS_PER_VISIT);
       target.next = end;
-      target.offer(this.events, start - this.base, end - this.base);
+      const passed = target.offer(this.events, start - this.base, end - this.base);
+      if (passed > 0) {
+        this.passFlushes++;
+        this.passEvents += passed;
+      }
     }
     if (target.next < this.lowest) this.lowest = target.next;
   }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { isStoreError, StoreError } from './errors.js';
-import { MAX_EVENTS_PER_VISIT } from './fan-out-sweep.js';
+import { MAX_EVENTS_PER_VISIT, type SweepPass } from './fan-out-sweep.js';
 import { openMemoryStore } from './memory/index.js';
 import { eventually, takeEvents } from './testing/watch-helpers.js';
 import type { WatchEvent } from './types.js';
@@ -258,6 +258,30 @@ describe('watch cache subscriptions', () => {
     for (let n = 1; n <= total; n++) cache.changed(addedAt(base + n));
     await eventually(() => log.length === 4, 'two passes');
     assert.deepEqual(log, [`a:${MAX_EVENTS_PER_VISIT}`, `b:${MAX_EVENTS_PER_VISIT}`, 'a:8', 'b:8']);
+    cache.stop();
+    await store.close();
+  });
+
+  it('reports each pass when it ends: its duration, the watches it wrote to and the events it passed on', async () => {
+    const store = openMemoryStore();
+    const passes: SweepPass[] = [];
+    const cache = new WatchCache(store, '/r/', { sliceMs: 0, onPass: (pass) => passes.push(pass) });
+    await cache.start();
+    const base = cache.revision;
+    cache.changed(addedAt(base + 1));
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    assert.equal(passes.length, 0, 'a pass that visited no watch is not reported');
+    const all = [recordingSink(), recordingSink()];
+    for (const sink of all) cache.subscribe('/r/', base + 1, sink);
+    const other = recordingSink();
+    cache.subscribe('/r/other/', base + 1, other);
+    cache.changed(addedAt(base + 2));
+    cache.changed(addedAt(base + 3));
+    await eventually(() => passes.length === 1, 'the pass');
+    const [pass] = passes;
+    assert.deepEqual({ flushes: pass?.flushes, events: pass?.events }, { flushes: 2, events: 4 }, 'two watches, two events each; the other key range none');
+    assert.ok(pass !== undefined && pass.durationMs >= 0 && Number.isFinite(pass.durationMs));
+    assert.deepEqual(other.events, []);
     cache.stop();
     await store.close();
   });

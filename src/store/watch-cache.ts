@@ -1,6 +1,6 @@
 import type { Logger } from '../observability/logger.js';
 import { StoreError } from './errors.js';
-import { DEFAULT_SLICE_MS, FanOutSweep, type SweepTarget } from './fan-out-sweep.js';
+import { DEFAULT_SLICE_MS, FanOutSweep, type SweepPass, type SweepTarget } from './fan-out-sweep.js';
 import { type CacheListener, type CacheLookup, PrefixCache } from './prefix-cache.js';
 import type { KeyValue, Revision, Store, WatchEvent } from './types.js';
 import { WatchIterator } from './watch-iterator.js';
@@ -13,6 +13,8 @@ export interface WatchCacheOptions {
   /** How long a slice of the fan-out runs before it yields to the event loop (ms; see {@link FanOutSweep}). */
   readonly sliceMs?: number;
   readonly logger?: Logger;
+  /** Told about each pass of the fan-out when it ends (metrics). */
+  readonly onPass?: (pass: SweepPass) => void;
 }
 
 /**
@@ -72,7 +74,7 @@ export class WatchCache implements CacheListener {
     this.capacity = options.history ?? 1000;
     this.maxQueue = options.maxQueue ?? 1000;
     this.logger = options.logger;
-    this.sweep = new FanOutSweep(this.subscriptions, options.sliceMs ?? DEFAULT_SLICE_MS);
+    this.sweep = new FanOutSweep(this.subscriptions, options.sliceMs ?? DEFAULT_SLICE_MS, options.onPass);
     this.cache = new PrefixCache(store, prefix, options.logger, this);
   }
 
@@ -177,32 +179,36 @@ class Subscription implements CacheSubscription, SweepTarget {
     private readonly logger: Logger | undefined,
   ) {}
 
-  offer(events: readonly WatchEvent[], from: number, to: number): void {
-    this.deliver(events, from, to, this.maxQueue);
+  offer(events: readonly WatchEvent[], from: number, to: number): number {
+    return this.deliver(events, from, to, this.maxQueue);
   }
 
-  /** Delivers the events of `events[from..]` (in revision order) this watch has not had, then a flush. */
-  deliver(events: readonly WatchEvent[], from: number, to: number, maxQueue: number): void {
-    let delivered = false;
+  /**
+   * Delivers the events of `events[from..to)` (in revision order) this watch has not had,
+   * then a flush; returns how many it delivered.
+   */
+  deliver(events: readonly WatchEvent[], from: number, to: number, maxQueue: number): number {
+    let delivered = 0;
     try {
       for (let i = from; i < to; i++) {
         const event = events[i] as WatchEvent;
         if (event.revision <= this.position || !event.key.startsWith(this.prefix)) continue;
         if (this.sink.backlog >= maxQueue) {
-          if (delivered) this.sink.flush();
+          if (delivered > 0) this.sink.flush();
           this.end(StoreError.unavailable(`the watch fell more than ${maxQueue} events behind and was closed; watch again from revision ${this.position}`));
-          return;
+          return delivered;
         }
         this.position = event.revision;
         this.sink.event(event);
-        delivered = true;
+        delivered++;
       }
-      if (delivered) this.sink.flush();
+      if (delivered > 0) this.sink.flush();
     } catch (error) {
       // A sink breaking its contract must not stop the fan-out to the others.
       this.logger?.error({ err: error instanceof Error ? error.message : String(error), prefix: this.prefix }, 'watch sink failed; closing the watch');
       this.end(StoreError.unavailable('the watch failed', error));
     }
+    return delivered;
   }
 
   /** Ends the watch from the cache's side, telling the sink. */

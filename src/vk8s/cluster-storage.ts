@@ -1,5 +1,6 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import type { Logger } from '../observability/logger.js';
+import { fanOutPassRecorder, type WatchCacheMetrics } from '../observability/metrics.js';
 import { NO_FIELD_MANAGEMENT, type FieldManagement } from '../registry/field-management.js';
 import { GenericStore } from '../registry/generic-store.js';
 import { clusterPrefix, resourcePrefix } from '../registry/keys.js';
@@ -19,6 +20,8 @@ export interface VirtualClusterStorageOptions {
   readonly fieldManagement?: FieldManagement;
   /** Events a watch cache keeps for watches resuming from the past (default 1000). */
   readonly watchHistory?: number;
+  /** Where the watch caches' fan-out is measured. */
+  readonly metrics?: WatchCacheMetrics;
 }
 
 /** kube's generateName alphabet (no vowels, no lookalikes): five characters of it. */
@@ -44,7 +47,11 @@ export class VirtualClusterStorage {
     const codec = new ObjectCodec();
     for (const resource of RESOURCES) {
       if (SYNTHESIZED_RESOURCES.has(strategyKey(resource))) continue;
-      const cache = new WatchCache(options.store, resourcePrefix(resource), { history: options.watchHistory, logger: options.logger });
+      const cache = new WatchCache(options.store, resourcePrefix(resource), {
+        history: options.watchHistory,
+        logger: options.logger,
+        ...(options.metrics === undefined ? {} : { onPass: fanOutPassRecorder(options.metrics, { group: resource.group, resource: resource.resource }) }),
+      });
       this.stores.set(
         strategyKey(resource),
         new GenericStore({

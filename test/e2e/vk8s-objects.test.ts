@@ -179,6 +179,9 @@ describe('virtual cluster objects over HTTPS', () => {
     assert.deepEqual(seen.map((e) => e.type), ['ADDED', 'DELETED', 'BOOKMARK']);
     assert.equal(seen[0]?.object.metadata.name, 'w1');
     assert.deepEqual((await initial).map((e) => `${e.type} ${e.object.metadata.name}`), ['ADDED p1', 'ADDED p2', 'ADDED p3']);
+    const metrics = (await h.call('GET', '/metrics')).body;
+    assert.match(metrics, /^edgeplane_watch_events_total\{group="",resource="configmaps"\} [1-9]\d*$/m, 'the watch cache counts what it sent');
+    assert.match(metrics, /^edgeplane_watch_cache_fanout_pass_duration_seconds_count\{group="",resource="configmaps"\} [1-9]\d*$/m);
     const expired = await watchEvents(h, `${CM}?watch=true&resourceVersion=1`, 1);
     assert.equal(expired[0]?.type, 'ERROR');
     assert.deepEqual([expired[0]?.object.code, expired[0]?.object.reason], [410, 'Expired']);
