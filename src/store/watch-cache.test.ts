@@ -281,6 +281,7 @@ describe('watch cache subscriptions', () => {
     const [pass] = passes;
     assert.deepEqual({ flushes: pass?.flushes, events: pass?.events }, { flushes: 2, events: 4 }, 'two watches, two events each; the other key range none');
     assert.ok(pass !== undefined && pass.durationMs >= 0 && Number.isFinite(pass.durationMs));
+    for (const sink of all) assert.deepEqual(sink.events, [base + 2, base + 3]);
     assert.deepEqual(other.events, []);
     cache.stop();
     await store.close();
