@@ -62,12 +62,13 @@ export function fanOutBetween(before: FanOutTotals, after: FanOutTotals): FanOut
   const passes = after.passes - before.passes;
   const earlier = new Map(before.buckets);
   const counts = after.buckets.map(([le, n]) => [le, n - (earlier.get(le) ?? 0)] as const);
-  const bound = (q: number): number => (counts.find(([, n]) => n >= q * passes)?.[0] ?? Number.NaN) * 1000;
+  const bound = (q: number): number => (passes === 0 ? Number.NaN : (counts.find(([, n]) => n >= q * passes)?.[0] ?? Number.NaN) * 1000);
   return {
     passes,
-    meanMs: passes === 0 ? Number.NaN : ((after.seconds - before.seconds) / passes) * 1000,
-    p50AtMostMs: passes === 0 ? Number.NaN : bound(0.5),
-    p99AtMostMs: passes === 0 ? Number.NaN : bound(0.99),
+    // No pass: 0 / 0, NaN.
+    meanMs: ((after.seconds - before.seconds) / passes) * 1000,
+    p50AtMostMs: bound(0.5),
+    p99AtMostMs: bound(0.99),
     eventsPerWrite: (after.events - before.events) / (after.flushes - before.flushes),
   };
 }
