@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createMetrics, fanOutPassRecorder } from '../src/observability/metrics.js';
+import { createMetrics } from '../src/observability/metrics.js';
+import { fanOutPassRecorder } from '../src/store/fan-out-pass-recorder.js';
 import { fanOutBetween, fanOutTotals } from './fanout-metrics.js';
 
 describe('fan-out figures from /metrics', () => {

@@ -9,12 +9,12 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
 import { httpsRequest } from '../src/client/https-client.js';
-import type { BootstrapToken } from '../src/identity/identity-bundle.js';
+import type { BootstrapToken } from '../src/site-api/identity-bundle.js';
 import { createLogger } from '../src/observability/logger.js';
 import { blindfoldEncrypt } from '../src/secrets/blindfold-encrypt.js';
 import { encryptionTargetFrom } from '../src/secrets/encryption-target.js';
 import { startControlPlane, type ControlPlane } from '../src/server/control-plane.js';
-import { registerTestSites } from '../src/sites/testing/register-test-sites.js';
+import { registerTestSites } from '../src/site-plane/testing/register-test-sites.js';
 import { fmtMs, fmtRate, printTable, progress, type Row, withCpu } from './stats.js';
 import { runWrk } from './wrk.js';
 

@@ -1,4 +1,4 @@
-import { generateEcKeyPair, importEcPrivateKey, privateKeyToPem, randomSerial, SIGN_ECDSA_SHA256, x509 } from '../identity/x509.js';
+import { generateEcKeyPair, importEcPrivateKey, privateKeyToPem, randomSerial, SIGN_ECDSA_SHA256, x509 } from '../common/x509.js';
 
 export interface IssuedCertificate {
   readonly serial: string;

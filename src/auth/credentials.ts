@@ -1,9 +1,10 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { dns1035LabelProblems } from '../apimachinery/index.js';
-import { ConfigError, toConfigError } from '../config/errors.js';
-import type { Clock } from '../server/clock.js';
+import type { Clock } from '../common/clock.js';
 import type { PrefixCache } from '../store/prefix-cache.js';
 import type { KeyValue, Store } from '../store/types.js';
+import { isStoreError } from '../store/errors.js';
+import { CredentialError } from './credential-error.js';
 import { AuthenticationMemo } from './authentication-memo.js';
 import { roleIn } from './authorize.js';
 import type { ClientCertificateIssuer } from './client-certificates.js';
@@ -92,16 +93,16 @@ export class CredentialService {
 
   async issue(issuer: Principal, request: IssueRequest): Promise<Issued> {
     const nameProblems = dns1035LabelProblems(request.name);
-    if (nameProblems.length > 0) throw ConfigError.invalid(`name: "${request.name}": ${nameProblems.join('; ')}`);
+    if (nameProblems.length > 0) throw CredentialError.invalid(`name: "${request.name}": ${nameProblems.join('; ')}`);
     if (!Number.isInteger(request.expirationDays) || request.expirationDays < 1 || request.expirationDays > MAX_EXPIRATION_DAYS) {
-      throw ConfigError.invalid(`expiration_days: must be a whole number from 1 to ${MAX_EXPIRATION_DAYS}, got ${String(request.expirationDays)}`);
+      throw CredentialError.invalid(`expiration_days: must be a whole number from 1 to ${MAX_EXPIRATION_DAYS}, got ${String(request.expirationDays)}`);
     }
     const roles = request.roles ?? issuer.roles;
     for (const [namespace, role] of Object.entries(roles)) {
-      if (!ROLES.includes(role)) throw ConfigError.invalid(`spec.namespace_roles: role "${String(role)}" is not one of ${ROLES.join(', ')}`);
+      if (!ROLES.includes(role)) throw CredentialError.invalid(`spec.namespace_roles: role "${String(role)}" is not one of ${ROLES.join(', ')}`);
       const held = roleIn(issuer, namespace);
       if (held === undefined || RANK[held] < RANK[role] || (namespace === '*' && issuer.roles['*'] === undefined)) {
-        throw new ConfigError('PermissionDenied', `cannot grant role ${role} in ${namespace === '*' ? 'every namespace' : `namespace ${namespace}`}: ${issuer.user} does not hold it`);
+        throw new CredentialError('PermissionDenied', `cannot grant role ${role} in ${namespace === '*' ? 'every namespace' : `namespace ${namespace}`}: ${issuer.user} does not hold it`);
       }
     }
     return this.issueFor(issuer.tenant, `${request.name}@${issuer.tenant}`, { ...request, roles });
@@ -136,9 +137,8 @@ export class CredentialService {
       await this.write(this.store.create(certificateKey(record.certificate_serial ?? ''), JSON.stringify({ tenant, name: request.name })));
       return { record, secret: { certificate: issued.certificate, key: issued.key, ca: issued.ca } };
     } catch (error) {
-      const mapped = toConfigError(error);
-      if (mapped.code === 'AlreadyExists') throw new ConfigError('AlreadyExists', `Object already exists: api_credential ${request.name}`);
-      throw mapped;
+      if (isStoreError(error, 'KeyExists')) throw new CredentialError('AlreadyExists', `Object already exists: api_credential ${request.name}`);
+      throw error;
     }
   }
 
@@ -149,18 +149,16 @@ export class CredentialService {
 
   async get(tenant: string, name: string): Promise<CredentialRecord> {
     const kv = await this.store.get(recordKey(tenant, name));
-    if (kv === undefined) throw new ConfigError('NotFound', `api_credential ${name} does not exist in namespace system`);
+    if (kv === undefined) throw new CredentialError('NotFound', `api_credential ${name} does not exist in namespace system`);
     return JSON.parse(kv.value) as CredentialRecord;
   }
 
   /** Revokes at once: the next request with it is refused. */
   async revoke(tenant: string, name: string): Promise<void> {
     const kv = await this.store.get(recordKey(tenant, name));
-    if (kv === undefined) throw new ConfigError('NotFound', `api_credential ${name} does not exist in namespace system`);
+    if (kv === undefined) throw new CredentialError('NotFound', `api_credential ${name} does not exist in namespace system`);
     const record = JSON.parse(kv.value) as CredentialRecord;
-    await this.write(this.store.update(kv.key, JSON.stringify({ ...record, active: false }), kv.modRevision)).catch((e: unknown) => {
-      throw toConfigError(e);
-    });
+    await this.write(this.store.update(kv.key, JSON.stringify({ ...record, active: false }), kv.modRevision));
   }
 
   async authenticateToken(token: string): Promise<Principal> {

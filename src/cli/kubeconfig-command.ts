@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Command, Option } from 'commander';
-import { writeFileAtomic } from '../server/atomic-file.js';
+import { writeFileAtomic } from '../common/atomic-file.js';
 import { addConnectionOptions, ApiClient, type ConnectionOptions } from './api-client.js';
 
 interface KubeconfigOptions extends ConnectionOptions {

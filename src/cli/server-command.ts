@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { createLogger, LOG_LEVELS } from '../observability/logger.js';
 import type { LocalSites } from '../server/local-sites.js';
-import { type ListenAddress, parseListenAddress } from '../server/listen-address.js';
+import { type ListenAddress, parseListenAddress } from '../common/listen-address.js';
 import type { StoreConfig } from '../store/open-store.js';
 import { IDENTITY_KEY_ALGORITHMS, type IdentityKeyAlgorithm } from '../identity/identity-key-algorithm.js';
 import { durationArgument } from './duration-argument.js';

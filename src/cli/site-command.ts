@@ -3,8 +3,8 @@ import { resolve } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { Quantity } from '../apimachinery/quantity/quantity.js';
 import { createLogger, LOG_LEVELS } from '../observability/logger.js';
-import { checkSiteName, parseLabels, siteSpecsFor } from '../site/site-specs.js';
-import type { SiteType } from '../sites/site-model.js';
+import { checkSiteName, parseLabels, siteSpecsFor } from '../site-agent/site-specs.js';
+import type { SiteType } from '../site-api/site-model.js';
 import { addConnectionOptions, ApiClient, type ConnectionOptions } from './api-client.js';
 
 interface SiteOptions {
@@ -130,7 +130,7 @@ The agent runs until SIGINT or SIGTERM, then sends waiting status reports and ex
       });
       sites.forEach((s) => checkSiteName(s.name));
       const logger = createLogger({ level: o.logLevel, name: 'edgeplane-site' });
-      const { startSiteAgent } = await import('../site/site-agent.js'); // only this command needs the agent
+      const { startSiteAgent } = await import('../site-agent/site-agent.js'); // only this command needs the agent
       const agent = await startSiteAgent({
         home: resolve(o.home),
         agent: o.name,

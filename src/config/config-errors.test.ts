@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startConfigHarness, type ConfigHarness } from './testing/config-harness.js';
+import { startConfigHarness, type ConfigHarness } from '../server/testing/config-harness.js';
 
 interface Case {
   readonly what: string;

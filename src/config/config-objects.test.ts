@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { PLATFORM_TENANT } from '../auth/principal.js';
 import { NAMESPACED_KINDS, type ConfigKind } from './kinds/index.js';
-import { startConfigHarness, type ConfigHarness } from './testing/config-harness.js';
+import { startConfigHarness, type ConfigHarness } from '../server/testing/config-harness.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const RFC3339_NANO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{9}Z$/;

@@ -1,5 +1,5 @@
 import { Resolver } from 'node:dns/promises';
-import type { Clock } from '../server/clock.js';
+import type { Clock } from '../common/clock.js';
 import type { StoredObject } from './envelope.js';
 import { VERIFICATION } from './kinds/dns-domain.js';
 import type { ObjectRegistry, Target } from './registry.js';

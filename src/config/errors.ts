@@ -1,3 +1,4 @@
+import { CredentialError } from '../auth/credential-error.js';
 import { isStoreError } from '../store/errors.js';
 
 /**
@@ -77,6 +78,7 @@ export class ConfigError extends Error {
 /** Maps anything thrown below the HTTP layer to a ConfigError, once. */
 export function toConfigError(error: unknown): ConfigError {
   if (error instanceof ConfigError) return error;
+  if (error instanceof CredentialError) return new ConfigError(error.code, error.message);
   if (isStoreError(error)) {
     switch (error.code) {
       case 'KeyExists':

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { guaranteedUpdate } from '../store/guaranteed-update.js';
 import type { KeyValue, Store } from '../store/types.js';
-import type { Clock } from '../server/clock.js';
+import type { Clock } from '../common/clock.js';
 import { decodeObjectBody } from './decode.js';
 import { ConfigError, toConfigError } from './errors.js';
 import type { ObjectMetadata, StoredObject, SystemMetadata, VersionedObject } from './envelope.js';

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createLogger } from '../observability/logger.js';
 import { runWorkers } from './run-workers.js';
-import { backoffDelay, WorkQueue, type Scheduler } from './work-queue.js';
+import { backoffDelay, WorkQueue } from './work-queue.js';
+import { type Scheduler } from '../common/timers.js';
 
 /** A scheduler whose timers fire only when the test says so. */
 function manualTime(): { schedule: Scheduler; now: () => number; advance(ms: number): void; pending(): number[] } {

@@ -1,5 +1,4 @@
-/** Runs `fire` after `ms`; returns a cancel function. Injectable so tests control time. */
-export type Scheduler = (fire: () => void, ms: number) => () => void;
+import { realScheduler, type Scheduler } from '../common/timers.js';
 
 export interface WorkQueueOptions {
   /** The first retry's delay; each further failure doubles it (default 5 ms, as client-go). */
@@ -10,13 +9,6 @@ export interface WorkQueueOptions {
   /** Milliseconds on a monotonic clock, to keep the earliest of two delays (default performance.now). */
   readonly now?: () => number;
 }
-
-/** A timer that does not keep the process alive. */
-export const realScheduler: Scheduler = (fire, ms) => {
-  const timer = setTimeout(fire, ms);
-  timer.unref();
-  return () => clearTimeout(timer);
-};
 
 /** client-go's ItemExponentialFailureRateLimiter: `base · 2^failures`, at most `max`. */
 export function backoffDelay(failures: number, baseMs: number, maxMs: number): number {

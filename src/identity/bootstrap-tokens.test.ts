@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { generateKeyPairSync } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { decodeJwt, decodeProtectedHeader, SignJWT } from 'jose';
-import { fakeClock } from '../server/clock.js';
+import { fakeClock } from '../common/clock.js';
 import { BootstrapTokens, type TokenBinding } from './bootstrap-tokens.js';
 import { IdentityError } from './identity-error.js';
 import { TOKEN_SIGNING_KEY } from './identity-records.js';

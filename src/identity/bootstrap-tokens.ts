@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { errors, type JWTPayload, jwtVerify, SignJWT } from 'jose';
-import type { Clock } from '../server/clock.js';
+import type { Clock } from '../common/clock.js';
 import { IdentityError } from './identity-error.js';
 import type { TokenSigningKey } from './token-signing-key.js';
 

@@ -1,7 +1,7 @@
 import type { KeyObject } from 'node:crypto';
-import { buildCertificate } from './der/certificate-builder.js';
-import { distinguishedName } from './der/distinguished-name.js';
-import { authorityKeyIdentifier, basicConstraints, KEY_USAGE, keyIdentifier, keyUsage, subjectKeyIdentifier } from './der/x509-extensions.js';
+import { buildCertificate } from './certificate-builder.js';
+import { distinguishedName } from '../common/der/distinguished-name.js';
+import { authorityKeyIdentifier, basicConstraints, KEY_USAGE, keyIdentifier, keyUsage, subjectKeyIdentifier } from '../common/der/x509-extensions.js';
 import { randomSerialNumber } from './serial-number.js';
 import { signerFor } from './signer.js';
 

@@ -2,13 +2,13 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createLogger } from '../observability/logger.js';
-import { fakeClock } from '../server/clock.js';
+import { fakeClock } from '../common/clock.js';
 import { CertificateAuthorities } from './certificate-authorities.js';
 import { IdentityError } from './identity-error.js';
 import { ROOT_CA_KEY, tenantCaKey } from './identity-records.js';
 import { loadKeyEncryptionKey } from './key-encryption-key.js';
 import { startIdentityFixture, type IdentityFixture } from './testing/identity-fixture.js';
-import { x509 } from './x509.js';
+import { x509 } from '../common/x509.js';
 
 const clock = fakeClock(new Date('2026-03-01T12:00:00Z'));
 const logger = createLogger({ level: 'silent' });

@@ -1,11 +1,11 @@
 import { createPublicKey, type KeyObject, X509Certificate } from 'node:crypto';
 import type { Logger } from '../observability/logger.js';
-import type { Clock } from '../server/clock.js';
+import type { Clock } from '../common/clock.js';
 import type { Store } from '../store/types.js';
 import { type RootIssuer, rootCertificate, tenantCaCertificates } from './ca-certificates.js';
-import { certificateParts } from './der/certificate-parts.js';
-import { pemDecodeAll, pemEncode } from './der/pem.js';
-import { authorityKeyIdentifier, keyIdentifier } from './der/x509-extensions.js';
+import { certificateParts } from '../common/der/certificate-parts.js';
+import { pemDecodeAll, pemEncode } from '../common/der/pem.js';
+import { authorityKeyIdentifier, keyIdentifier } from '../common/der/x509-extensions.js';
 import { generateCaKeyPair, type IdentityKeyAlgorithm } from './identity-key-algorithm.js';
 import { ROOT_CA_KEY, type RootCaRecord, tenantCaKey, type TenantCaRecord } from './identity-records.js';
 import type { KeyEncryptionKey } from './key-encryption-key.js';

@@ -1,6 +1,6 @@
-import type { ClusterRef } from '../registry/strategy.js';
-import type { KubeObject } from '../vk8s/object.js';
-import type { NameAttribute } from './der/distinguished-name.js';
+import type { ClusterRef } from '../apimachinery/cluster-ref.js';
+import type { KubeObject } from '../apimachinery/object.js';
+import type { NameAttribute } from '../common/der/distinguished-name.js';
 import type { WorkloadIdentity } from './identity-extension.js';
 
 /** What a workload's certificates say, derived from the pod object alone (never from a CSR). */

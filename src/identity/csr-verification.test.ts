@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { createPublicKey, ECDH } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { verifyCsr } from './csr-verification.js';
-import { bitString, oid, sequence } from './der/der-writer.js';
-import { pemEncode } from './der/pem.js';
+import { bitString, oid, sequence } from '../common/der/der-writer.js';
+import { pemEncode } from '../common/der/pem.js';
 import { IdentityError } from './identity-error.js';
 import { makeTestCsr, type TestKeyType } from './testing/test-csr.js';
 

@@ -1,7 +1,7 @@
 import { type KeyObject, verify } from 'node:crypto';
-import { child, children, DerError, readOid, readTop } from './der/der-reader.js';
-import { TAG } from './der/der-writer.js';
-import { pemDecodeAll } from './der/pem.js';
+import { child, children, DerError, readOid, readTop } from '../common/der/der-reader.js';
+import { TAG } from '../common/der/der-writer.js';
+import { pemDecodeAll } from '../common/der/pem.js';
 import { IdentityError } from './identity-error.js';
 import { subjectPublicKey } from './subject-public-key.js';
 

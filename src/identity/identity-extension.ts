@@ -1,7 +1,7 @@
 import { canonicalJson } from './canonical-json.js';
-import { child, children, DerError, readOid, readTop } from './der/der-reader.js';
-import { TAG, utf8String } from './der/der-writer.js';
-import { extension } from './der/x509-extensions.js';
+import { child, children, DerError, readOid, readTop } from '../common/der/der-reader.js';
+import { TAG, utf8String } from '../common/der/der-writer.js';
+import { extension } from '../common/der/x509-extensions.js';
 
 /**
  * The "Edgeplane workload identity" extension's OID: `2.25.<UUID as a decimal>` (X.667),

@@ -1,20 +1,20 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { fakeClock } from '../server/clock.js';
+import { fakeClock } from '../common/clock.js';
 import { tenantCaSubject } from './ca-certificates.js';
 import { certificateContents } from './certificate-contents.js';
-import { certificateParts } from './der/certificate-parts.js';
-import { readTop } from './der/der-reader.js';
-import { oid } from './der/der-writer.js';
+import { certificateParts } from '../common/der/certificate-parts.js';
+import { readTop } from '../common/der/der-reader.js';
+import { oid } from '../common/der/der-writer.js';
 import { verifyCsr } from './csr-verification.js';
-import type { IdentityBundle } from './identity-bundle.js';
+import type { IdentityBundle } from '../site-api/identity-bundle.js';
 import { WORKLOAD_IDENTITY_OID } from './identity-extension.js';
 import type { IdentityKeyAlgorithm } from './identity-key-algorithm.js';
 import { issueLeafCertificates } from './leaf-certificates.js';
 import { startIdentityFixture, type IdentityFixture } from './testing/identity-fixture.js';
 import { opensslText, opensslVerify } from './testing/openssl.js';
 import { makeTestCsr, type TestKeyType } from './testing/test-csr.js';
-import { x509 } from './x509.js';
+import { x509 } from '../common/x509.js';
 
 const NOW = new Date('2026-03-01T12:00:00.750Z');
 const DAY_MS = 24 * 3600 * 1000;

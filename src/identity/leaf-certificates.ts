@@ -2,11 +2,11 @@ import type { CertificateAuthorities } from './certificate-authorities.js';
 import { BACKDATE_MS, wholeSeconds } from './ca-certificates.js';
 import type { CertificateContents } from './certificate-contents.js';
 import type { VerifiedCsrKey } from './csr-verification.js';
-import { buildCertificate } from './der/certificate-builder.js';
-import { distinguishedName } from './der/distinguished-name.js';
-import { pemEncode } from './der/pem.js';
-import { basicConstraints, EXTENDED_KEY_USAGE, extendedKeyUsage, KEY_USAGE, keyIdentifier, keyUsage, subjectAltName, subjectKeyIdentifier } from './der/x509-extensions.js';
-import type { IdentityBundle } from './identity-bundle.js';
+import { buildCertificate } from './certificate-builder.js';
+import { distinguishedName } from '../common/der/distinguished-name.js';
+import { pemEncode } from '../common/der/pem.js';
+import { basicConstraints, EXTENDED_KEY_USAGE, extendedKeyUsage, KEY_USAGE, keyIdentifier, keyUsage, subjectAltName, subjectKeyIdentifier } from '../common/der/x509-extensions.js';
+import type { IdentityBundle } from '../site-api/identity-bundle.js';
 import { workloadIdentityExtension } from './identity-extension.js';
 import { randomSerialNumber } from './serial-number.js';
 

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { ensurePlatformPki } from './platform-ca.js';
-import { x509 } from './x509.js';
+import { x509 } from '../common/x509.js';
 
 function openssl(args: string[]): string {
   try {

@@ -2,8 +2,8 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../server/atomic-file.js';
-import { type CryptoKey, generateEcKeyPair, importEcPrivateKey, privateKeyToPem, randomSerial, SIGN_ECDSA_SHA256, x509 } from './x509.js';
+import { writeFileAtomic } from '../common/atomic-file.js';
+import { type CryptoKey, generateEcKeyPair, importEcPrivateKey, privateKeyToPem, randomSerial, SIGN_ECDSA_SHA256, x509 } from '../common/x509.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const CA_LIFETIME_DAYS = 3650;

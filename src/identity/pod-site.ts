@@ -1,5 +1,5 @@
-import { POD_SITE_LABEL } from '../sites/site-model.js';
-import type { KubeObject } from '../vk8s/object.js';
+import { POD_SITE_LABEL } from '../site-api/site-model.js';
+import type { KubeObject } from '../apimachinery/object.js';
 
 /**
  * Pure: the site a pod is bound to — its `svc.io/siteName` label once the scheduler has set

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { X509Certificate } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import type { ClusterRef } from '../registry/strategy.js';
-import { fakeClock } from '../server/clock.js';
+import type { ClusterRef } from '../apimachinery/cluster-ref.js';
+import { fakeClock } from '../common/clock.js';
 import type { TenantCa } from './certificate-authorities.js';
 import { certificateContents } from './certificate-contents.js';
 import { verifyCsr } from './csr-verification.js';

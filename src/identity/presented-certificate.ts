@@ -1,6 +1,6 @@
 import type { X509Certificate } from 'node:crypto';
 import type { TenantCa } from './certificate-authorities.js';
-import { EXTENDED_KEY_USAGE } from './der/x509-extensions.js';
+import { EXTENDED_KEY_USAGE } from '../common/der/x509-extensions.js';
 import { IdentityError } from './identity-error.js';
 import { readWorkloadIdentity, type WorkloadIdentity } from './identity-extension.js';
 

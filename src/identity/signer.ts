@@ -1,5 +1,5 @@
 import { type KeyObject, sign } from 'node:crypto';
-import { derNull, oid, sequence } from './der/der-writer.js';
+import { derNull, oid, sequence } from '../common/der/der-writer.js';
 
 /** What signs certificates: the AlgorithmIdentifier it writes and the signature over the bytes. */
 export interface Signer {

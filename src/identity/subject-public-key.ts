@@ -1,6 +1,6 @@
 import { createPublicKey, type JsonWebKey, type KeyObject } from 'node:crypto';
-import { child, children, DerError, readOid, readTop } from './der/der-reader.js';
-import { TAG } from './der/der-writer.js';
+import { child, children, DerError, readOid, readTop } from '../common/der/der-reader.js';
+import { TAG } from '../common/der/der-writer.js';
 import { IdentityError } from './identity-error.js';
 
 export const ACCEPTED_KEYS = 'EC P-256, EC P-384 or RSA of 2048 to 8192 bits';

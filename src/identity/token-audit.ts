@@ -1,11 +1,11 @@
 import { hostname } from 'node:os';
 import { StatusError } from '../apimachinery/errors/status-error.js';
 import type { Principal } from '../auth/principal.js';
-import { eventName, newEvent } from '../controllers/events/event-object.js';
+import { eventName, newEvent } from '../vk8s/event-object.js';
 import type { GenericStore } from '../registry/generic-store.js';
-import type { ClusterRef } from '../registry/strategy.js';
-import type { Clock } from '../server/clock.js';
-import type { KubeObject } from '../vk8s/object.js';
+import type { ClusterRef } from '../apimachinery/cluster-ref.js';
+import type { Clock } from '../common/clock.js';
+import type { KubeObject } from '../apimachinery/object.js';
 
 export const TOKEN_ISSUED_REASON = 'IdentityTokenIssued';
 const COMPONENT = 'edgeplane-identity';

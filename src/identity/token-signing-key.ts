@@ -1,6 +1,6 @@
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import { calculateJwkThumbprint } from 'jose';
-import type { Clock } from '../server/clock.js';
+import type { Clock } from '../common/clock.js';
 import type { Store } from '../store/types.js';
 import { generateCaKeyPair } from './identity-key-algorithm.js';
 import { TOKEN_SIGNING_KEY, type TokenSigningKeyRecord } from './identity-records.js';

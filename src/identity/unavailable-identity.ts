@@ -1,5 +1,5 @@
 import type { WorkloadIdentity } from './identity-extension.js';
-import type { BootstrapToken, IdentityBundle } from './identity-bundle.js';
+import type { BootstrapToken, IdentityBundle } from '../site-api/identity-bundle.js';
 import { IdentityError } from './identity-error.js';
 import type { IdentityOperations } from './identity-service.js';
 

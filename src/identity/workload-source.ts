@@ -1,8 +1,8 @@
 import { readConsistentFrom } from '../registry/consistent-read.js';
 import { clusterPrefix, objectKey } from '../registry/keys.js';
-import type { ClusterRef } from '../registry/strategy.js';
+import type { ClusterRef } from '../apimachinery/cluster-ref.js';
 import type { VirtualClusterStorage } from '../vk8s/cluster-storage.js';
-import type { KubeObject } from '../vk8s/object.js';
+import type { KubeObject } from '../apimachinery/object.js';
 
 /** The pods and Services certificates are derived from. Objects are shared: never modify them. */
 export interface WorkloadSource {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createMetrics, fanOutPassRecorder } from './metrics.js';
+import { createMetrics } from './metrics.js';
+import { fanOutPassRecorder } from '../store/fan-out-pass-recorder.js';
 
 describe('watch cache metrics', () => {
   it('a pass recorder adds each pass to its resource: duration histogram, writes and events counters', async () => {

@@ -1,5 +1,4 @@
 import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
-import type { SweepPass } from '../store/fan-out-sweep.js';
 import { CellCounter, CellHistogram } from './metric-cells.js';
 
 /**
@@ -88,17 +87,5 @@ export function createMetrics(build: { version: string; gitCommit: string }): Me
         registers: [registry],
       }),
     },
-  };
-}
-
-/** What a watch cache reports when a pass of its fan-out ends (`WatchCacheOptions.onPass`), recorded for one resource. */
-export function fanOutPassRecorder(metrics: WatchCacheMetrics, labels: { readonly group: string; readonly resource: string }): (pass: SweepPass) => void {
-  const duration = metrics.passDuration.cell(labels);
-  const flushes = metrics.flushes.cell(labels);
-  const events = metrics.events.cell(labels);
-  return (pass) => {
-    duration.observe(pass.durationMs / 1000);
-    flushes.inc(pass.flushes);
-    events.inc(pass.events);
   };
 }

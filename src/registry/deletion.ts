@@ -1,4 +1,4 @@
-import type { KubeObject } from '../vk8s/object.js';
+import type { KubeObject } from '../apimachinery/object.js';
 import type { PropagationPolicy, Strategy } from './strategy.js';
 
 export const ORPHAN_FINALIZER = 'orphan';

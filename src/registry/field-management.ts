@@ -1,4 +1,4 @@
-import type { KubeObject } from '../vk8s/object.js';
+import type { KubeObject } from '../apimachinery/object.js';
 
 /**
  * Who owns which fields (`metadata.managedFields`), kept by the generic store on every write

@@ -1,10 +1,10 @@
 import { StatusError, type ResourceRef, type StatusCause } from '../apimachinery/errors/status-error.js';
 import { validateObjectMeta, validateObjectMetaUpdate } from '../apimachinery/validation/object-meta.js';
-import type { Clock } from '../server/clock.js';
+import type { Clock } from '../common/clock.js';
 import { isStoreError } from '../store/errors.js';
 import type { KeyValue, Store } from '../store/types.js';
 import type { WatchCache } from '../store/watch-cache.js';
-import { cloneObject, jsonEqual, type KubeObject } from '../vk8s/object.js';
+import { cloneObject, jsonEqual, type KubeObject } from '../apimachinery/object.js';
 import { planDeletion, rfc3339Seconds, shouldRemoveAfterUpdate, type DeleteRequest } from './deletion.js';
 import { readConsistentFrom } from './consistent-read.js';
 import type { FieldManagement } from './field-management.js';
@@ -12,7 +12,8 @@ import { clusterPrefix, objectKey } from './keys.js';
 import { listObjects, type ListQuery, type ListResponse } from './list.js';
 import type { ObjectCodec } from './object-codec.js';
 import { storeErrorToStatus } from './store-errors.js';
-import type { AllocationContext, ClusterRef, Strategy, StrategyContext } from './strategy.js';
+import type { AllocationContext, Strategy, StrategyContext } from './strategy.js';
+import type { ClusterRef } from '../apimachinery/cluster-ref.js';
 
 /** Who asks and how: the cluster, dry-run, and the field manager recorded in managedFields. */
 export interface RequestScope {

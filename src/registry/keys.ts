@@ -1,5 +1,5 @@
-import type { ResourceType } from '../vk8s/resources.js';
-import type { ClusterRef } from './strategy.js';
+import type { ResourceType } from '../apimachinery/resource-type.js';
+import type { ClusterRef } from '../apimachinery/cluster-ref.js';
 
 /**
  * Where virtual-cluster objects live in the store:

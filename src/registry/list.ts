@@ -5,7 +5,7 @@ import { encodeContinue } from '../store/continue-token.js';
 import { isStoreError } from '../store/errors.js';
 import type { KeyValue, Store } from '../store/types.js';
 import type { WatchCache } from '../store/watch-cache.js';
-import type { KubeObject } from '../vk8s/object.js';
+import type { KubeObject } from '../apimachinery/object.js';
 import { cacheIsCurrent } from './consistent-read.js';
 import type { ObjectCodec } from './object-codec.js';
 import { storeErrorToStatus } from './store-errors.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { KeyValue, WatchEvent } from '../store/types.js';
-import type { KubeObject } from '../vk8s/object.js';
+import type { KubeObject } from '../apimachinery/object.js';
 import { ObjectCodec } from './object-codec.js';
 
 const kv = (modRevision: number): KeyValue => ({

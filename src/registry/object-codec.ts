@@ -1,5 +1,5 @@
 import type { KeyValue, WatchEvent } from '../store/types.js';
-import type { KubeObject } from '../vk8s/object.js';
+import type { KubeObject } from '../apimachinery/object.js';
 import { chunkBody, frameChunk } from './chunk-framing.js';
 
 /** The event types whose object is a stored object. */

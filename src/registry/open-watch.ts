@@ -2,7 +2,7 @@ import { StatusError } from '../apimachinery/errors/status-error.js';
 import type { StoreError } from '../store/errors.js';
 import type { WatchEvent } from '../store/types.js';
 import type { CacheSubscription, WatchCache, WatchSink } from '../store/watch-cache.js';
-import type { KubeObject } from '../vk8s/object.js';
+import type { KubeObject } from '../apimachinery/object.js';
 import { matchesQuery, parseResourceVersion, type ListQuery } from './list.js';
 import type { ObjectCodec } from './object-codec.js';
 import type { Strategy } from './strategy.js';

@@ -1,15 +1,9 @@
+import type { ClusterRef } from '../apimachinery/cluster-ref.js';
+import type { NameRule } from '../apimachinery/validation/name-rule.js';
 import type { StatusCause } from '../apimachinery/errors/status-error.js';
 import type { Store } from '../store/types.js';
-import type { KubeObject } from '../vk8s/object.js';
-import type { ResourceType } from '../vk8s/resources.js';
-
-/** The virtual cluster a request is for: one tenant's virtual_k8s object. */
-export interface ClusterRef {
-  readonly tenant: string;
-  /** The platform namespace of the virtual_k8s object: the one Kubernetes namespace inside. */
-  readonly namespace: string;
-  readonly name: string;
-}
+import type { KubeObject } from '../apimachinery/object.js';
+import type { ResourceType } from '../apimachinery/resource-type.js';
 
 /** What a strategy's rules may look at besides the objects. */
 export interface StrategyContext {
@@ -17,9 +11,6 @@ export interface StrategyContext {
   /** The request's time (RFC 3339, seconds), for timestamps the strategy sets. */
   readonly now: string;
 }
-
-/** How object names of a kind are validated (kube-apiserver's per-kind NameFn). */
-export type NameRule = 'dns1123Subdomain' | 'dns1123Label' | 'dns1035Label' | 'pathSegment';
 
 /** kube-apiserver's DeletionPropagation. */
 export type PropagationPolicy = 'Background' | 'Foreground' | 'Orphan';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { fakeClock } from '../server/clock.js';
+import { fakeClock } from '../common/clock.js';
 import { createLogger } from '../observability/logger.js';
 import { openMemoryStore } from '../store/memory/index.js';
 import { BLINDFOLD_KEYS_PREFIX, BlindfoldKeyRing, blindfoldKeyStoreKey, type StoredBlindfoldKey } from './blindfold-key-ring.js';

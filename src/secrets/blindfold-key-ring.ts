@@ -1,7 +1,7 @@
 import { importPKCS8 } from 'jose';
 import type { webcrypto } from 'node:crypto';
 import type { Logger } from '../observability/logger.js';
-import type { Clock } from '../server/clock.js';
+import type { Clock } from '../common/clock.js';
 import { isStoreError } from '../store/errors.js';
 import type { Store } from '../store/types.js';
 import { BLINDFOLD_ALG } from './blindfold-format.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import type { VersionedObject } from '../config/envelope.js';
-import { builtinPolicySpec } from './builtin-policy.js';
+import { builtinPolicySpec } from '../config/builtin-secret-policy.js';
 import { evaluatePolicy, type SecretPolicySpec } from './policy-evaluation.js';
 import { policyCallerOf } from './client-name.js';
 import { SecretError } from './secret-error.js';

@@ -1,6 +1,6 @@
 import { Counter, type Registry } from 'prom-client';
 import type { Logger } from '../observability/logger.js';
-import type { Clock } from '../server/clock.js';
+import type { Clock } from '../common/clock.js';
 import type { Store } from '../store/types.js';
 import type { BlindfoldKeyPair } from './blindfold-key-pair.js';
 import { BlindfoldKeyRing } from './blindfold-key-ring.js';

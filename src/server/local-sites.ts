@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { httpsRequest } from '../client/https-client.js';
 import type { Logger } from '../observability/logger.js';
-import type { RegisterSite } from '../site/site-api-types.js';
-import { startSiteAgent, type SiteAgent } from '../site/site-agent.js';
-import type { SiteType } from '../sites/site-model.js';
+import type { RegisterSite } from '../site-api/site-api-types.js';
+import { startSiteAgent, type SiteAgent } from '../site-agent/site-agent.js';
+import type { SiteType } from '../site-api/site-model.js';
 
 export interface LocalSitesOptions {
   /** The control plane's `$EDGEPLANE_HOME` (its CA, admin tokens); agents keep their credentials under `<home>/sites/`. */

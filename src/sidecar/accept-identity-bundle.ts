@@ -1,5 +1,5 @@
-import { type CertificateParts, certificateParts } from '../identity/der/certificate-parts.js';
-import { pemDecodeAll, pemEncode } from '../identity/der/pem.js';
+import { type CertificateParts, certificateParts } from '../common/der/certificate-parts.js';
+import { pemDecodeAll, pemEncode } from '../common/der/pem.js';
 import type { IdentityBundle } from './identity-bundle.js';
 import type { IdentityRequest } from './identity-request.js';
 import { type IdentityMaterial, pemBlock } from './identity-material.js';

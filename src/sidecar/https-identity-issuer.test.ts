@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { generateEcKeyPair, privateKeyToPem, randomSerial, SIGN_ECDSA_SHA256, x509 } from '../identity/x509.js';
+import { generateEcKeyPair, privateKeyToPem, randomSerial, SIGN_ECDSA_SHA256, x509 } from '../common/x509.js';
 import { acceptIdentityBundle } from './accept-identity-bundle.js';
 import { decodeBootstrapToken } from './bootstrap-token.js';
 import { HttpsIdentityIssuer } from './https-identity-issuer.js';

@@ -1,4 +1,4 @@
-import type { IdentityBundle } from '../identity/identity-bundle.js';
+import type { IdentityBundle } from '../site-api/identity-bundle.js';
 
 /** What `POST /api/identity/v1/certificates` and `…/certificates/renew` answer: the identity service's contract type. */
 export type { IdentityBundle };

@@ -1,5 +1,5 @@
 import { mkdir } from 'node:fs/promises';
-import { writeFilesAtomic } from '../server/atomic-file.js';
+import { writeFilesAtomic } from '../common/atomic-file.js';
 import { credentialPem, type IdentityMaterial, caBundlePem } from './identity-material.js';
 
 /** Where the sidecar writes the pod's identity unless told otherwise (the seed's folder). */

@@ -1,7 +1,7 @@
 import { generateKeyPair, type KeyObject, sign } from 'node:crypto';
-import { bitString, derNull, explicit, oid, sequence, smallInteger } from '../identity/der/der-writer.js';
-import { distinguishedName } from '../identity/der/distinguished-name.js';
-import { pemEncode } from '../identity/der/pem.js';
+import { bitString, derNull, explicit, oid, sequence, smallInteger } from '../common/der/der-writer.js';
+import { distinguishedName } from '../common/der/distinguished-name.js';
+import { pemEncode } from '../common/der/pem.js';
 import type { IdentityCsrs } from './identity-bundle.js';
 
 /** The key algorithms the sidecar can make its key pairs with (the identity service signs both). */

@@ -1,6 +1,6 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
 import { BlockList, isIP } from 'node:net';
-import { type ListenAddress, parseListenAddress, urlFor } from '../server/listen-address.js';
+import { type ListenAddress, parseListenAddress, urlFor } from '../common/listen-address.js';
 
 /** An address to bind; an optional one is skipped when the host has no such address (no IPv6 loopback). */
 export interface LoopbackAddress extends ListenAddress {

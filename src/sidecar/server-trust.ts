@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { fetchPinnedCa } from '../site/fetch-pinned-ca.js';
+import { fetchPinnedCa } from '../common/fetch-pinned-ca.js';
 import type { BootstrapToken } from './bootstrap-token.js';
 
 export interface ServerTrustOptions {

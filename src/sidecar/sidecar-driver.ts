@@ -1,5 +1,5 @@
 import type { Logger } from '../observability/logger.js';
-import type { SiteTimers } from '../site/site-timers.js';
+import type { SiteTimers } from '../common/timers.js';
 import { acceptIdentityBundle } from './accept-identity-bundle.js';
 import { writeIdentityFiles } from './identity-files.js';
 import type { IdentityIssuer } from './identity-issuer.js';

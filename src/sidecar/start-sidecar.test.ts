@@ -7,9 +7,9 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import type { TLSSocket } from 'node:tls';
 import { after, before, describe, it } from 'node:test';
-import { x509 } from '../identity/x509.js';
+import { x509 } from '../common/x509.js';
 import { createLogger } from '../observability/logger.js';
-import { fakeTimers } from '../site/testing/fake-timers.js';
+import { fakeTimers } from '../common/testing/fake-timers.js';
 import { startSidecar } from './start-sidecar.js';
 import { IdentityTestServer } from './testing/identity-test-server.js';
 

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { createLogger, type Logger } from '../observability/logger.js';
-import { type SiteTimers, systemTimers } from '../site/site-timers.js';
+import { type SiteTimers, systemTimers } from '../common/timers.js';
 import { readBootstrapToken } from './bootstrap-token.js';
 import { HttpsIdentityIssuer } from './https-identity-issuer.js';
 import { DEFAULT_IDENTITY_DIR } from './identity-files.js';

@@ -1,6 +1,6 @@
 import { objectKey as configKey } from '../config/keys.js';
 import type { Logger } from '../observability/logger.js';
-import type { ClusterRef } from '../registry/strategy.js';
+import type { ClusterRef } from '../apimachinery/cluster-ref.js';
 import type { Store } from '../store/types.js';
 import type { VirtualClusterStorage } from './cluster-storage.js';
 

@@ -1,17 +1,19 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import type { Logger } from '../observability/logger.js';
-import { fanOutPassRecorder, type WatchCacheMetrics } from '../observability/metrics.js';
+import { type WatchCacheMetrics } from '../observability/metrics.js';
+import { fanOutPassRecorder } from '../store/fan-out-pass-recorder.js';
 import { NO_FIELD_MANAGEMENT, type FieldManagement } from '../registry/field-management.js';
 import { GenericStore } from '../registry/generic-store.js';
 import { clusterPrefix, resourcePrefix } from '../registry/keys.js';
 import { ObjectCodec } from '../registry/object-codec.js';
-import type { ClusterRef } from '../registry/strategy.js';
-import type { Clock } from '../server/clock.js';
+import type { ClusterRef } from '../apimachinery/cluster-ref.js';
+import type { Clock } from '../common/clock.js';
 import type { Store } from '../store/types.js';
 import { WatchCache } from '../store/watch-cache.js';
 import { serviceIpKeyPrefix } from './allocation/service-ip-allocation.js';
 import { strategyFor, strategyKey } from './kinds/index.js';
-import { RESOURCES, type ResourceType } from './resources.js';
+import { RESOURCES } from './resources.js';
+import { type ResourceType } from '../apimachinery/resource-type.js';
 
 export interface VirtualClusterStorageOptions {
   readonly store: Store;

@@ -1,4 +1,5 @@
-import { groupVersion, RESOURCES, servedGroupVersions, type ResourceType } from './resources.js';
+import { RESOURCES, servedGroupVersions } from './resources.js';
+import { groupVersion, type ResourceType } from '../apimachinery/resource-type.js';
 
 /**
  * Discovery documents as a 1.17 kube-apiserver emits them: `/api` (APIVersions), `/apis`

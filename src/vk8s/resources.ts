@@ -1,37 +1,11 @@
+import { groupVersion, type ResourceType, type Subresource, type Verb } from '../apimachinery/resource-type.js';
+
 /**
  * The resources the virtual cluster serves and, for each, exactly the operations the seed
  * lists (anything else answers 405). Discovery, routing and authorization are derived from
  * this table. Verbs are discovery's names: get, list, watch, create, update, patch, delete,
  * deletecollection.
  */
-export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
-
-export interface Subresource {
-  readonly name: 'status' | 'scale' | 'log' | 'exec' | 'portforward';
-  readonly verbs: readonly Verb[];
-  /** The kind the subresource speaks (Scale is autoscaling/v1). */
-  readonly kind: string;
-  readonly group?: string;
-  readonly version?: string;
-}
-
-export interface ResourceType {
-  readonly group: string;
-  readonly version: string;
-  /** Plural, lower case: the path segment. */
-  readonly resource: string;
-  readonly kind: string;
-  readonly namespaced: boolean;
-  readonly verbs: readonly Verb[];
-  readonly shortNames: readonly string[];
-  readonly categories: readonly string[];
-  readonly subresources: readonly Subresource[];
-  /** Written only by the platform itself (controllers, sites), never with user credentials. */
-  readonly platformWritten: boolean;
-  /** Also listable and watchable across namespaces (`GET /api/v1/serviceaccounts`). */
-  readonly allNamespaces: boolean;
-}
-
 const FULL: readonly Verb[] = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
 const READ: readonly Verb[] = ['get', 'list', 'watch'];
 const scale = (verbs: readonly Verb[]): Subresource => ({ name: 'scale', verbs, kind: 'Scale', group: 'autoscaling', version: 'v1' });
@@ -75,11 +49,6 @@ export const RESOURCES: readonly ResourceType[] = [
   resource({ group: '', version: 'v1', resource: 'persistentvolumes', kind: 'PersistentVolume', verbs: READ, namespaced: false, shortNames: ['pv'], subresources: [status('PersistentVolume')], platformWritten: true }),
 ];
 
-/** `""/v1` for core, `apps/v1` otherwise. */
-export function groupVersion(group: string, version: string): string {
-  return group === '' ? version : `${group}/${version}`;
-}
-
 export function findResource(group: string, version: string, plural: string): ResourceType | undefined {
   return RESOURCES.find((r) => r.group === group && r.version === version && r.resource === plural);
 }
@@ -89,9 +58,4 @@ export function servedGroupVersions(): Array<{ group: string; version: string }>
   const seen = new Map<string, { group: string; version: string }>();
   for (const r of RESOURCES) seen.set(groupVersion(r.group, r.version), { group: r.group, version: r.version });
   return [...seen.values()];
-}
-
-/** The OpenAPI definition of a kind: `io.k8s.api.apps.v1.Deployment`. */
-export function definitionOf(resource: Pick<ResourceType, 'group' | 'version' | 'kind'>): string {
-  return `io.k8s.api.${resource.group === '' ? 'core' : resource.group}.${resource.version}.${resource.kind}`;
 }

@@ -1,15 +1,16 @@
+import { loadKubernetesOpenApi } from './openapi/kubernetes-document.js';
 import { ApplyConflictError, applyConflictStatus } from '../apimachinery/apply/apply-errors.js';
 import { ApplyTypes } from '../apimachinery/apply/apply-types.js';
 import { applyObject, updateManagedFields } from '../apimachinery/apply/field-manager.js';
 import type { FieldManagement } from '../registry/field-management.js';
 import type { ApplyFunction } from './http/resource-request.js';
-import { definitionOf, groupVersion } from './resources.js';
+import { definitionOf, groupVersion } from '../apimachinery/resource-type.js';
 
 /**
  * kube-apiserver 1.17's field manager for the virtual clusters: managedFields kept on every
  * write, and server-side apply (`application/apply-patch+yaml`) with ownership conflicts.
  */
-export function serverSideApply(types: ApplyTypes = ApplyTypes.fromKubernetesOpenApi()): { fieldManagement: FieldManagement; apply: ApplyFunction } {
+export function serverSideApply(types: ApplyTypes = new ApplyTypes(loadKubernetesOpenApi().definitions)): { fieldManagement: FieldManagement; apply: ApplyFunction } {
   return {
     fieldManagement: {
       recordUpdate: ({ old, updated, manager, subresource, now }) => {

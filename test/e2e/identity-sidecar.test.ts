@@ -10,7 +10,7 @@ import type { TLSSocket } from 'node:tls';
 import { after, before, describe, it } from 'node:test';
 import { readWorkloadIdentity, type WorkloadIdentity } from '../../src/identity/identity-extension.js';
 import { type RunningSidecar, type SidecarStateName, startSidecar } from '../../src/sidecar/index.js';
-import { registerTestSites } from '../../src/sites/testing/register-test-sites.js';
+import { registerTestSites } from '../../src/site-plane/testing/register-test-sites.js';
 import { curl } from './support/curl.js';
 import type { Pod } from './support/multisite-objects.js';
 import { EDGEPLANE_BIN, type ServerProcess, startServer } from './support/server-process.js';

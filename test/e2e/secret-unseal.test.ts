@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { BUILTIN_POLICY_NAME } from '../../src/secrets/builtin-policy.js';
+import { BUILTIN_POLICY_NAME } from '../../src/config/builtin-secret-policy.js';
 import { UNSEAL_MESSAGES } from '../../src/secrets/secret-error.js';
 import { captureLogger } from '../../src/secrets/testing/capture-logger.js';
 import { createPrivateCa, type PrivateCa } from '../../src/secrets/testing/private-ca.js';

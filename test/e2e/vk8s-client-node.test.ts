@@ -17,7 +17,7 @@ import {
   type V1Deployment,
   type V1Status,
 } from '@kubernetes/client-node';
-import { startConfigHarness, type ConfigHarness } from '../../src/config/testing/config-harness.js';
+import { startConfigHarness, type ConfigHarness } from '../../src/server/testing/config-harness.js';
 import { eventually } from '../../src/store/testing/watch-helpers.js';
 
 const NS = 'default';

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { startConfigHarness, type ConfigHarness } from '../../src/config/testing/config-harness.js';
+import { startConfigHarness, type ConfigHarness } from '../../src/server/testing/config-harness.js';
 import { deploymentController } from '../../src/controllers/deployment/deployment-controller.js';
 import { startControllerManager, type ControllerManager } from '../../src/controllers/manager/controller-manager.js';
 import { replicaSetController } from '../../src/controllers/replicaset/replica-set-controller.js';
@@ -11,8 +11,8 @@ import { isPodActive, isPodReady, podStatusOf } from '../../src/controllers/runt
 import { FakePlacement, FakeSites, HARNESS_CLUSTER, labelOnlyTemplate } from '../../src/controllers/testing/controller-harness.js';
 import { createLogger } from '../../src/observability/logger.js';
 import type { GenericStore, RequestScope } from '../../src/registry/generic-store.js';
-import type { ClusterRef } from '../../src/registry/strategy.js';
-import { systemClock } from '../../src/server/clock.js';
+import type { ClusterRef } from '../../src/apimachinery/cluster-ref.js';
+import { systemClock } from '../../src/common/clock.js';
 import { kubectl120, runKubectl, type KubectlRun } from '../../src/vk8s/testing/kubectl.js';
 
 const CREDS = '/api/web/namespaces/system/api_credentials';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { parse } from 'yaml';
-import { startConfigHarness, type ConfigHarness } from '../../src/config/testing/config-harness.js';
+import { startConfigHarness, type ConfigHarness } from '../../src/server/testing/config-harness.js';
 import { kubectl120, kubectlNewest, runKubectl } from '../../src/vk8s/testing/kubectl.js';
 
 const CREDS = '/api/web/namespaces/system/api_credentials';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startConfigHarness, type ConfigHarness } from '../../src/config/testing/config-harness.js';
+import { startConfigHarness, type ConfigHarness } from '../../src/server/testing/config-harness.js';
 
 const BASE = '/api/vk8s/namespaces/default/vk1';
 const DEPLOYMENTS = `${BASE}/apis/apps/v1/namespaces/default/deployments`;

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { startConfigHarness, type ConfigHarness } from '../../src/config/testing/config-harness.js';
+import { startConfigHarness, type ConfigHarness } from '../../src/server/testing/config-harness.js';
 import { kubectl120, kubectlNewest, runKubectl } from '../../src/vk8s/testing/kubectl.js';
 
 const BASE = '/api/vk8s/namespaces/default/vk1';

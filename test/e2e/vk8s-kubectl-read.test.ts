@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { parse } from 'yaml';
-import { internalAddressOf, KUBELET_VERSION, DEFAULT_CONTAINER_RUNTIME } from '../../src/sites/site-node.js';
-import { registerTestSites } from '../../src/sites/testing/register-test-sites.js';
+import { internalAddressOf, KUBELET_VERSION, DEFAULT_CONTAINER_RUNTIME } from '../../src/site-plane/site-node.js';
+import { registerTestSites } from '../../src/site-plane/testing/register-test-sites.js';
 import { platformObjects, userObjectsYaml } from './support/kubectl-fixtures.js';
 import { parseTable, startKubectlMatrix, type KubectlMatrix } from './support/kubectl-matrix.js';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { KubeObject } from '../../src/vk8s/object.js';
+import type { KubeObject } from '../../src/apimachinery/object.js';
 import { userObjectsYaml } from './support/kubectl-fixtures.js';
 import { startKubectlMatrix, type KubectlMatrix } from './support/kubectl-matrix.js';
 

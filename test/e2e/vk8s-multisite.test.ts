@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { KubeObject } from '../../src/vk8s/object.js';
+import type { KubeObject } from '../../src/apimachinery/object.js';
 import { parseTable, type KubectlClient } from './support/kubectl-matrix.js';
 import { startMultisiteEnv, type MultisiteEnv } from './support/multisite-env.js';
 import { countBySite, deploymentYaml, isReady, podsPath, type Pod } from './support/multisite-objects.js';

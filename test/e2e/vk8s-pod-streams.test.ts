@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { Exec, KubeConfig, type V1Status } from '@kubernetes/client-node';
 import WebSocket from 'ws';
 import { parse } from 'yaml';
-import { startConfigHarness, type ConfigHarness } from '../../src/config/testing/config-harness.js';
+import { startConfigHarness, type ConfigHarness } from '../../src/server/testing/config-harness.js';
 import { eventually } from '../../src/store/testing/watch-helpers.js';
 import type { RequestScope } from '../../src/registry/generic-store.js';
 import { findResource } from '../../src/vk8s/resources.js';

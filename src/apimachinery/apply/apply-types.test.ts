@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ApplyTypes } from './apply-types.js';
+import { loadKubernetesOpenApi } from '../../vk8s/openapi/kubernetes-document.js';
 import { resolveType, type TypeNode } from './type-schema.js';
 
-const k8s = ApplyTypes.fromKubernetesOpenApi();
+const k8s = new ApplyTypes(loadKubernetesOpenApi().definitions);
 
 /** The type at a dotted path below a definition (list items are entered automatically). */
 function typeAt(definition: string, path: string): TypeNode {

@@ -1,4 +1,3 @@
-import { loadKubernetesOpenApi } from '../openapi/kubernetes-document.js';
 import { isMap } from './go-format.js';
 import type { ScalarKind, TypeNode, TypeResolver } from './type-schema.js';
 
@@ -35,11 +34,6 @@ export class ApplyTypes {
   private kinds: Map<string, string> | undefined;
 
   constructor(private readonly definitions: Readonly<Record<string, unknown>>) {}
-
-  /** The types of the Kubernetes 1.17 OpenAPI document placed in dist/k8s by the build. */
-  static fromKubernetesOpenApi(): ApplyTypes {
-    return new ApplyTypes(loadKubernetesOpenApi().definitions);
-  }
 
   /** Resolves a definition name (unknown names are `deduced`). */
   readonly resolve: TypeResolver = (name) => {

@@ -2,12 +2,13 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { StatusError } from '../errors/status-error.js';
 import { mergePatch } from '../patch/merge-patch.js';
-import type { KubeObject } from '../../vk8s/object.js';
+import type { KubeObject } from '../object.js';
 import { ApplyConflictError, ApplyFailedError, applyConflictStatus } from './apply-errors.js';
 import { ApplyTypes } from './apply-types.js';
+import { loadKubernetesOpenApi } from '../../vk8s/openapi/kubernetes-document.js';
 import { applyObject, updateManagedFields, withManagedFields } from './field-manager.js';
 
-const k8s = ApplyTypes.fromKubernetesOpenApi();
+const k8s = new ApplyTypes(loadKubernetesOpenApi().definitions);
 const T1 = '2020-01-01T00:00:01Z';
 const T2 = '2020-01-01T00:00:02Z';
 const T3 = '2020-01-01T00:00:03Z';

@@ -1,5 +1,5 @@
 import { StatusError } from '../errors/status-error.js';
-import type { KubeObject, ManagedFieldsEntry } from '../../vk8s/object.js';
+import type { KubeObject, ManagedFieldsEntry } from '../object.js';
 import { ApplyConflictError, ApplyFailedError, conflictsFromManagers } from './apply-errors.js';
 import type { ApplyTypes } from './apply-types.js';
 import { FieldSet } from './field-set.js';

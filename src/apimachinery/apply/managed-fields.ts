@@ -1,4 +1,4 @@
-import type { ManagedFieldsEntry } from '../../vk8s/object.js';
+import type { ManagedFieldsEntry } from '../object.js';
 import type { FieldSet } from './field-set.js';
 import { fromFieldsV1, toFieldsV1 } from './fields-v1.js';
 import { compareGoStrings, goJsonString, isMap } from './go-format.js';

@@ -1,4 +1,4 @@
-import { jsonEqual } from '../../vk8s/object.js';
+import { jsonEqual } from '../object.js';
 import { FieldSet } from './field-set.js';
 import { isMap } from './go-format.js';
 import { listItemElement } from './list-item.js';

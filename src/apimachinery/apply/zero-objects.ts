@@ -1,4 +1,4 @@
-import type { KubeObject } from '../../vk8s/object.js';
+import type { KubeObject } from '../object.js';
 
 const podTemplate = { metadata: { creationTimestamp: null }, spec: { containers: null } };
 

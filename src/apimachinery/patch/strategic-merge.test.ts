@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { loadKubernetesOpenApi } from '../openapi/kubernetes-document.js';
+import { loadKubernetesOpenApi } from '../../vk8s/openapi/kubernetes-document.js';
 import { literalSchema, NO_SCHEMA, OpenApiPatchSchemas, type PatchSchema } from './patch-schema.js';
 import { PatchError, strategicMergePatch } from './strategic-merge.js';
 

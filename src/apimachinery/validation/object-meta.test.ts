@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { StatusCause } from '../errors/status-error.js';
-import type { ObjectMeta } from '../../vk8s/object.js';
+import type { ObjectMeta } from '../object.js';
 import { goTime, nameProblems, validateObjectMeta, validateObjectMetaUpdate, type ObjectMetaRules } from './object-meta.js';
 
 const namespaced: ObjectMetaRules = { namespaced: true, nameRule: 'dns1123Subdomain' };

@@ -1,6 +1,6 @@
 import { fieldError, type StatusCause } from '../errors/status-error.js';
-import { jsonEqual, type ObjectMeta, type OwnerReference } from '../../vk8s/object.js';
-import type { NameRule } from '../../registry/strategy.js';
+import { jsonEqual, type ObjectMeta, type OwnerReference } from '../object.js';
+import type { NameRule } from './name-rule.js';
 import { dns1035LabelProblems, dns1123LabelProblems, dns1123SubdomainProblems, labelValueProblems, qualifiedNameProblems } from './names.js';
 
 /**

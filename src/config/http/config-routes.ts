@@ -1,36 +1,22 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { authenticateRequest } from '../../auth/authenticate.js';
+import { CredentialError } from '../../auth/credential-error.js';
 import { AuthenticationError, type CredentialService } from '../../auth/credentials.js';
+import { isStoreError } from '../../store/errors.js';
 import type { Principal } from '../../auth/principal.js';
-import type { TenantService } from '../../auth/tenants.js';
+import type { TenantService } from '../tenant-service.js';
 import type { Logger } from '../../observability/logger.js';
-import type { Clock } from '../../server/clock.js';
+import type { Clock } from '../../common/clock.js';
 import type { ConfigService } from '../config-service.js';
 import { type TxtResolver, verifyDnsDomain } from '../dns-verification.js';
-import { ConfigError } from '../errors.js';
+import { ConfigError, toConfigError } from '../errors.js';
 import { kindForPath, NAMESPACED_KINDS, type ConfigKind } from '../kinds/index.js';
 import { credentialRoutes } from './credential-routes.js';
 import { parseJsonBody } from './json-body.js';
-
-export interface ConfigApiDependencies {
-  readonly service: ConfigService;
-  readonly credentials: CredentialService;
-  readonly tenants: TenantService;
-  readonly resolver: TxtResolver;
-  readonly clock: Clock;
-  readonly logger: Logger;
-  /** Largest request body, bytes (default 1 MiB). */
-  readonly bodyLimit: number;
-  /** The OpenAPI 3 document of this API. */
-  readonly openapi: () => unknown;
-  /** The URL clients reach this server at (kubeconfigs point there). */
-  readonly publicUrl: () => string;
-}
+import { ALL_METHODS, type ConfigApiDependencies, type Handler, type RouteFunction } from './config-api-types.js';
 
 type Params = Record<string, string>;
 type Query = Record<string, string | string[] | undefined>;
-type Handler = (principal: Principal, request: FastifyRequest) => Promise<unknown>;
-const ALL_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
 
 function single(query: Query, name: string): string | undefined {
   const value = query[name];
@@ -65,7 +51,7 @@ export function registerConfigApi(app: FastifyInstance, deps: ConfigApiDependenc
       });
 
       scope.setErrorHandler((error: FastifyError | Error, request, reply) => {
-        if (error instanceof ConfigError) return sendError(reply, error);
+        if (error instanceof ConfigError || error instanceof CredentialError || isStoreError(error)) return sendError(reply, toConfigError(error));
         if (error instanceof AuthenticationError) return sendError(reply, new ConfigError('Unauthenticated', error.message));
         const fastifyError = error as FastifyError;
         if (fastifyError.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
@@ -142,5 +128,3 @@ function labelFilter(query: Query): { labelFilter?: string } {
   const value = single(query, 'label_filter');
   return value === undefined ? {} : { labelFilter: value };
 }
-
-export type RouteFunction = (path: string, methods: Partial<Record<(typeof ALL_METHODS)[number], Handler>>) => void;

@@ -5,7 +5,7 @@ import { PLATFORM_TENANT, type Principal, type Role } from '../../auth/principal
 import { ConfigError } from '../errors.js';
 import { NAMESPACED_KINDS, type ConfigKind } from '../kinds/index.js';
 import { kubeconfigFor } from '../kubeconfig.js';
-import type { ConfigApiDependencies, RouteFunction } from './config-routes.js';
+import type { ConfigApiDependencies, RouteFunction } from './config-api-types.js';
 
 function requireAdmin(principal: Principal): void {
   const decision = authorize(principal, 'manage', 'system');

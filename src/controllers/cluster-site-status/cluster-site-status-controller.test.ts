@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { ClusterRef } from '../../registry/strategy.js';
-import type { KubeObject } from '../../vk8s/object.js';
+import type { ClusterRef } from '../../apimachinery/cluster-ref.js';
+import type { KubeObject } from '../../apimachinery/object.js';
 import { deploymentController } from '../deployment/deployment-controller.js';
 import { replicaSetController } from '../replicaset/replica-set-controller.js';
 import { eventually, startControllerHarness, type ControllerHarness } from '../testing/controller-harness.js';

@@ -1,4 +1,4 @@
-import type { ClusterRef } from '../../registry/strategy.js';
+import type { ClusterRef } from '../../apimachinery/cluster-ref.js';
 import type { ControllerStarter } from '../manager/controller-context.js';
 import { termInformer } from '../manager/term-scoped.js';
 import { clusterKeyOf } from '../runtime/object-key.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { KubeObject } from '../../vk8s/object.js';
+import type { KubeObject } from '../../apimachinery/object.js';
 import { statusWithSiteSummary, summarizePodsBySite } from './site-status-summary.js';
 
 function pod(name: string, site: string | undefined, phase: string, ready: boolean): KubeObject {

@@ -1,6 +1,6 @@
-import type { KubeObject } from '../../vk8s/object.js';
+import type { KubeObject } from '../../apimachinery/object.js';
 import { isPodReady } from '../runtime/pod-state.js';
-import { POD_SITE_LABEL } from '../../sites/site-model.js';
+import { POD_SITE_LABEL } from '../../site-api/site-model.js';
 
 /** One site's share of a virtual cluster's pods. */
 export interface SitePodCounts {

@@ -1,5 +1,5 @@
 import type { Logger } from '../../observability/logger.js';
-import type { ClusterRef } from '../../registry/strategy.js';
+import type { ClusterRef } from '../../apimachinery/cluster-ref.js';
 import { runWorkers, type ReconcileResult } from '../run-workers.js';
 import { formatObjectKey, parseQueueKey, type ObjectKey } from '../runtime/object-key.js';
 import type { Informer } from '../runtime/object-informer.js';

@@ -2,8 +2,8 @@ import type { Informer } from '../runtime/object-informer.js';
 import { formatObjectKey, type ObjectKey } from '../runtime/object-key.js';
 import type { Expectations } from './expectations.js';
 import { controllerRefOf } from './pod-state.js';
-import type { ClusterRef } from '../../registry/strategy.js';
-import type { KubeObject } from '../../vk8s/object.js';
+import type { ClusterRef } from '../../apimachinery/cluster-ref.js';
+import type { KubeObject } from '../../apimachinery/object.js';
 
 export interface DependentEventsOptions {
   /** The kind of owner this controller manages (`StatefulSet`); dependents controlled by others are ignored. */

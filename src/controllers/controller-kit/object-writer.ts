@@ -1,7 +1,8 @@
 import { StatusError, type StatusReason } from '../../apimachinery/errors/status-error.js';
 import type { GenericStore, RequestScope } from '../../registry/generic-store.js';
-import type { PropagationPolicy, ClusterRef } from '../../registry/strategy.js';
-import type { KubeObject } from '../../vk8s/object.js';
+import type { PropagationPolicy } from '../../registry/strategy.js';
+import type { ClusterRef } from '../../apimachinery/cluster-ref.js';
+import type { KubeObject } from '../../apimachinery/object.js';
 
 /** Whether `error` is a Kubernetes Status error with `reason`. */
 export function hasReason(error: unknown, reason: StatusReason): boolean {

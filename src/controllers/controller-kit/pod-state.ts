@@ -1,6 +1,6 @@
-import { POD_SITE_LABEL } from '../../sites/site-model.js';
-import type { PodSpec } from '../../vk8s/kinds/pod-spec-types.js';
-import type { KubeObject, OwnerReference } from '../../vk8s/object.js';
+import { POD_SITE_LABEL } from '../../site-api/site-model.js';
+import type { PodSpec } from '../../api/pod-spec-types.js';
+import type { KubeObject, OwnerReference } from '../../apimachinery/object.js';
 import { isControlledBy as isControlledByUid } from '../runtime/pod-state.js';
 
 /** The parts of a core/v1 PodStatus the controllers read. */

@@ -1,5 +1,5 @@
-import { SITE_STATUS_ANNOTATION } from '../../sites/site-model.js';
-import type { KubeObject } from '../../vk8s/object.js';
+import { SITE_STATUS_ANNOTATION } from '../../site-api/site-model.js';
+import type { KubeObject } from '../../apimachinery/object.js';
 
 /**
  * The per-site status breakdown a workload carries in its `svc.io/site-status` annotation:

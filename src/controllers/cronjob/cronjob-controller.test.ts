@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { GenericStore } from '../../registry/generic-store.js';
-import { fakeClock } from '../../server/clock.js';
-import type { KubeObject } from '../../vk8s/object.js';
+import { fakeClock } from '../../common/clock.js';
+import type { KubeObject } from '../../apimachinery/object.js';
 import { eventually, startControllerWorld, testCluster, userScope, type ControllerWorld } from '../controller-kit/testing/controller-harness.js';
 import { FakeTimers } from '../controller-kit/testing/fake-timers.js';
 import type { ObjectInformer } from '../runtime/object-informer.js';

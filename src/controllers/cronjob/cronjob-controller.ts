@@ -1,5 +1,5 @@
 import type { Logger } from '../../observability/logger.js';
-import type { Clock } from '../../server/clock.js';
+import type { Clock } from '../../common/clock.js';
 import type { VirtualClusterStorage } from '../../vk8s/cluster-storage.js';
 import { startControllerLoop } from '../controller-kit/controller-loop.js';
 import { watchDependents } from '../controller-kit/dependent-events.js';

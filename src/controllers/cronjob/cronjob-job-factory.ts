@@ -1,6 +1,6 @@
-import { CONTAINER_FLAVOR_ANNOTATION_PREFIX, FLAVOR_ANNOTATION, SITES_ANNOTATION, VIRTUAL_SITES_ANNOTATION } from '../../sites/site-model.js';
+import { CONTAINER_FLAVOR_ANNOTATION_PREFIX, FLAVOR_ANNOTATION, SITES_ANNOTATION, VIRTUAL_SITES_ANNOTATION } from '../../site-api/site-model.js';
 import { specOf, type CronJobSpec } from '../../vk8s/kinds/workload-types.js';
-import { cloneObject, type KubeObject } from '../../vk8s/object.js';
+import { cloneObject, type KubeObject } from '../../apimachinery/object.js';
 import { controllerRef } from '../controller-kit/pod-state.js';
 import { jobNameFor } from './cron-times.js';
 

@@ -1,6 +1,6 @@
 import { parseCronSchedule } from '../../vk8s/kinds/workload-cron-schedule.js';
 import { specOf, statusOf, type CronJobSpec } from '../../vk8s/kinds/workload-types.js';
-import type { KubeObject } from '../../vk8s/object.js';
+import type { KubeObject } from '../../apimachinery/object.js';
 import { isJobFinished, type JobStatusView } from '../job/job-status.js';
 import { lastRunIn, nextRunAfter, rfc1123z, unmetScheduleTimes } from './cron-times.js';
 

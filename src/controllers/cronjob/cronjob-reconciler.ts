@@ -1,9 +1,9 @@
 import type { Logger } from '../../observability/logger.js';
 import { rfc3339Seconds } from '../../registry/deletion.js';
-import type { ClusterRef } from '../../registry/strategy.js';
-import type { Clock } from '../../server/clock.js';
+import type { ClusterRef } from '../../apimachinery/cluster-ref.js';
+import type { Clock } from '../../common/clock.js';
 import { statusOf } from '../../vk8s/kinds/workload-types.js';
-import { jsonEqual, type KubeObject } from '../../vk8s/object.js';
+import { jsonEqual, type KubeObject } from '../../apimachinery/object.js';
 import { hasReason, type ObjectWriter } from '../controller-kit/object-writer.js';
 import { isControlledBy } from '../controller-kit/pod-state.js';
 import type { EventRecorder } from '../events/event-recorder.js';

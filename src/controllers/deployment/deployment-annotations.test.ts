@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { SITE_STATUS_ANNOTATION } from '../../sites/site-model.js';
+import { SITE_STATUS_ANNOTATION } from '../../site-api/site-model.js';
 import { newReplicaSetAnnotations, REVISION_ANNOTATION, REVISION_HISTORY_ANNOTATION } from './deployment-annotations.js';
 import { SITE_STATUS_ANNOTATIONS, SITE_STATUS_OMITTED_ANNOTATION } from './deployment-status.js';
 

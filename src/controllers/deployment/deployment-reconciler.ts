@@ -1,9 +1,9 @@
 import type { GenericStore, RequestScope } from '../../registry/generic-store.js';
-import { SITE_STATUS_ANNOTATION } from '../../sites/site-model.js';
+import { SITE_STATUS_ANNOTATION } from '../../site-api/site-model.js';
 import type { DeploymentSpec } from '../../vk8s/kinds/workload-types.js';
 import { specOf, statusOf } from '../../vk8s/kinds/workload-types.js';
 import { semanticEqual } from '../../vk8s/kinds/workload-common.js';
-import type { KubeObject } from '../../vk8s/object.js';
+import type { KubeObject } from '../../apimachinery/object.js';
 import type { ControllerContext } from '../manager/controller-context.js';
 import type { ReconcileResult } from '../run-workers.js';
 import type { Expectations } from '../runtime/expectations.js';

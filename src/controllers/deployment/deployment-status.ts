@@ -1,4 +1,4 @@
-import { SITE_STATUS_ANNOTATION } from '../../sites/site-model.js';
+import { SITE_STATUS_ANNOTATION } from '../../site-api/site-model.js';
 import { sum, type RsView } from './replica-set-view.js';
 import { conditionOf, newCondition, REASONS, removeCondition, setCondition, type DeploymentCondition } from './deployment-conditions.js';
 import { maxUnavailableOf, type RolloutStrategy } from './rollout-math.js';

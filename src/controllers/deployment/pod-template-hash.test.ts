@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { PodTemplateSpec } from '../../vk8s/kinds/pod-spec-types.js';
+import type { PodTemplateSpec } from '../../api/pod-spec-types.js';
 import { canonicalJson, fnv1a32, podTemplateHash } from './pod-template-hash.js';
 
 const template = (image: string, labels: Record<string, string> = { app: 'web' }): PodTemplateSpec => ({ metadata: { labels }, spec: { containers: [{ name: 'web', image }] } });

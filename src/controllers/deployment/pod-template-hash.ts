@@ -1,4 +1,4 @@
-import type { PodTemplateSpec } from '../../vk8s/kinds/pod-spec-types.js';
+import type { PodTemplateSpec } from '../../api/pod-spec-types.js';
 
 /** The label every ReplicaSet of a Deployment and its pods carry (kube's DefaultDeploymentUniqueLabelKey). */
 export const POD_TEMPLATE_HASH_LABEL = 'pod-template-hash';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { KubeObject } from '../../vk8s/object.js';
+import type { KubeObject } from '../../apimachinery/object.js';
 import { primaryReplicaSets } from './primary-replica-sets.js';
 
 function rs(name: string, site: string, image: string, deleting = false): KubeObject {

@@ -1,6 +1,6 @@
-import { POD_SITE_LABEL } from '../../sites/site-model.js';
+import { POD_SITE_LABEL } from '../../site-api/site-model.js';
 import { specOf, type ReplicaSetSpec } from '../../vk8s/kinds/workload-types.js';
-import type { KubeObject } from '../../vk8s/object.js';
+import type { KubeObject } from '../../apimachinery/object.js';
 import { byCreation, rsViewOf } from './replica-set-view.js';
 import { templateKey } from './site-groups.js';
 

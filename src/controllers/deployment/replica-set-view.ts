@@ -1,6 +1,6 @@
 import type { ReplicaSetSpec, ReplicaStatus } from '../../vk8s/kinds/workload-types.js';
 import { specOf, statusOf } from '../../vk8s/kinds/workload-types.js';
-import type { KubeObject } from '../../vk8s/object.js';
+import type { KubeObject } from '../../apimachinery/object.js';
 import { DESIRED_REPLICAS_ANNOTATION, MAX_REPLICAS_ANNOTATION, REVISION_ANNOTATION } from './deployment-annotations.js';
 
 /** What the rollout rules read of a ReplicaSet. */

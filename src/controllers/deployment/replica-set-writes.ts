@@ -1,10 +1,10 @@
 import { StatusError } from '../../apimachinery/errors/status-error.js';
 import type { GenericStore, RequestScope } from '../../registry/generic-store.js';
-import { POD_SITE_LABEL } from '../../sites/site-model.js';
-import type { LabelSelector } from '../../vk8s/kinds/pod-spec-types.js';
+import { POD_SITE_LABEL } from '../../site-api/site-model.js';
+import type { LabelSelector } from '../../api/pod-spec-types.js';
 import type { DeploymentSpec, ReplicaSetSpec } from '../../vk8s/kinds/workload-types.js';
 import { specOf } from '../../vk8s/kinds/workload-types.js';
-import type { KubeObject } from '../../vk8s/object.js';
+import type { KubeObject } from '../../apimachinery/object.js';
 import type { EventRecorder } from '../events/event-recorder.js';
 import { isOwnedBy } from '../runtime/pod-state.js';
 import { SITE_STATUS_ANNOTATIONS } from './deployment-status.js';

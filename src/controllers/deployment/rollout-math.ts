@@ -1,4 +1,4 @@
-import type { IntOrString } from '../../vk8s/kinds/pod-spec-types.js';
+import type { IntOrString } from '../../api/pod-spec-types.js';
 import { byCreation, sum, type RsView } from './replica-set-view.js';
 
 /** A Deployment's strategy as the rollout rules read it (defaults applied by the API). */

@@ -1,9 +1,9 @@
-import type { PlacedSite } from '../../placement/placed-site.js';
-import { POD_SITE_LABEL } from '../../sites/site-model.js';
-import type { PodTemplateSpec } from '../../vk8s/kinds/pod-spec-types.js';
+import type { PlacedSite } from '../placement/placed-site.js';
+import { POD_SITE_LABEL } from '../../site-api/site-model.js';
+import type { PodTemplateSpec } from '../../api/pod-spec-types.js';
 import type { ReplicaSetSpec } from '../../vk8s/kinds/workload-types.js';
 import { specOf } from '../../vk8s/kinds/workload-types.js';
-import type { KubeObject } from '../../vk8s/object.js';
+import type { KubeObject } from '../../apimachinery/object.js';
 import { canonicalJson, withoutHashLabel } from './pod-template-hash.js';
 import { byCreation, rsViewOf } from './replica-set-view.js';
 

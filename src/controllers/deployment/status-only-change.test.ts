@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { KubeObject } from '../../vk8s/object.js';
+import type { KubeObject } from '../../apimachinery/object.js';
 import { onlyStatusChanged } from './status-only-change.js';
 
 const deployment = (extra: { annotations?: Record<string, string>; generation?: number; replicas?: number; status?: unknown; labels?: Record<string, string> } = {}): KubeObject => ({

@@ -1,4 +1,4 @@
-import { jsonEqual, type KubeObject } from '../../vk8s/object.js';
+import { jsonEqual, type KubeObject } from '../../apimachinery/object.js';
 import { REVISION_ANNOTATION } from './deployment-annotations.js';
 import { SITE_STATUS_ANNOTATIONS } from './deployment-status.js';
 

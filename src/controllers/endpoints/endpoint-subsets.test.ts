@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { KubeObject } from '../../vk8s/object.js';
+import type { KubeObject } from '../../apimachinery/object.js';
 import { endpointSubsets, findPort } from './endpoint-subsets.js';
 
 const service = (spec: Record<string, unknown>): KubeObject => ({ apiVersion: 'v1', kind: 'Service', metadata: { name: 'web', namespace: 'default' }, spec: { selector: { app: 'web' }, ...spec } });

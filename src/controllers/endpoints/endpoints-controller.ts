@@ -1,6 +1,6 @@
 import type { Logger } from '../../observability/logger.js';
 import type { VirtualClusterStorage } from '../../vk8s/cluster-storage.js';
-import type { KubeObject } from '../../vk8s/object.js';
+import type { KubeObject } from '../../apimachinery/object.js';
 import { startControllerLoop } from '../controller-kit/controller-loop.js';
 import { ObjectWriter } from '../controller-kit/object-writer.js';
 import { isPodReady, podSpecOf, podStatusOf } from '../controller-kit/pod-state.js';

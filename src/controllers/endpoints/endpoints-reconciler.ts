@@ -1,7 +1,7 @@
 import type { Logger } from '../../observability/logger.js';
 import type { EndpointSubset } from '../../vk8s/kinds/core-types.js';
 import { semanticEqual } from '../../vk8s/kinds/workload-common.js';
-import type { KubeObject } from '../../vk8s/object.js';
+import type { KubeObject } from '../../apimachinery/object.js';
 import { hasReason, type ObjectWriter } from '../controller-kit/object-writer.js';
 import type { EventRecorder } from '../events/event-recorder.js';
 import type { ReconcileResult } from '../run-workers.js';

@@ -3,12 +3,12 @@ import { Writable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { createLogger } from '../../observability/logger.js';
 import type { GenericStore } from '../../registry/generic-store.js';
-import type { ClusterRef } from '../../registry/strategy.js';
-import { fakeClock } from '../../server/clock.js';
+import type { ClusterRef } from '../../apimachinery/cluster-ref.js';
+import { fakeClock } from '../../common/clock.js';
 import { openMemoryStore } from '../../store/memory/index.js';
 import type { Store } from '../../store/types.js';
 import { VirtualClusterStorage } from '../../vk8s/cluster-storage.js';
-import type { KubeObject } from '../../vk8s/object.js';
+import type { KubeObject } from '../../apimachinery/object.js';
 import { createEventRecorder, type StoreEventRecorder } from './event-recorder.js';
 
 const vk1: ClusterRef = { tenant: 'acme', namespace: 'prod', name: 'vk1' };

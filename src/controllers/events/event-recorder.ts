@@ -3,13 +3,13 @@ import { StatusError } from '../../apimachinery/errors/status-error.js';
 import type { Logger } from '../../observability/logger.js';
 import { rfc3339Seconds } from '../../registry/deletion.js';
 import type { GenericStore, RequestScope } from '../../registry/generic-store.js';
-import type { ClusterRef } from '../../registry/strategy.js';
-import type { Clock } from '../../server/clock.js';
+import type { ClusterRef } from '../../apimachinery/cluster-ref.js';
+import type { Clock } from '../../common/clock.js';
 import type { VirtualClusterStorage } from '../../vk8s/cluster-storage.js';
-import type { KubeObject } from '../../vk8s/object.js';
+import type { KubeObject } from '../../apimachinery/object.js';
 import { clusterKeyOf } from '../runtime/object-key.js';
 import { EventCorrelator, type EventCorrelatorOptions } from './event-correlator.js';
-import { eventName, newEvent, type EventType } from './event-object.js';
+import { eventName, newEvent, type EventType } from '../../vk8s/event-object.js';
 
 export interface EventRecorder {
   /**

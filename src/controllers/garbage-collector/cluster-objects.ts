@@ -1,9 +1,10 @@
 import { StatusError } from '../../apimachinery/errors/status-error.js';
 import type { GenericStore, RequestScope } from '../../registry/generic-store.js';
 import { resourcePrefix } from '../../registry/keys.js';
-import type { ClusterRef, PropagationPolicy } from '../../registry/strategy.js';
+import type { PropagationPolicy } from '../../registry/strategy.js';
+import type { ClusterRef } from '../../apimachinery/cluster-ref.js';
 import type { VirtualClusterStorage } from '../../vk8s/cluster-storage.js';
-import type { KubeObject, ObjectMeta, OwnerReference } from '../../vk8s/object.js';
+import type { KubeObject, ObjectMeta, OwnerReference } from '../../apimachinery/object.js';
 import { RESOURCES } from '../../vk8s/resources.js';
 import { groupOf } from './graph-node.js';
 

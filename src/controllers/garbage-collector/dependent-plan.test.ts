@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { KubeObject, OwnerReference } from '../../vk8s/object.js';
+import type { KubeObject, OwnerReference } from '../../apimachinery/object.js';
 import { blocksOwner, ownerState, planDependent, unblocked, withoutOwners, type ClassifiedOwner, type OwnerState } from './dependent-plan.js';
 
 const ref = (uid: string, extra: Partial<OwnerReference> = {}): OwnerReference => ({ apiVersion: 'apps/v1', kind: 'Deployment', name: `n-${uid}`, uid, ...extra });

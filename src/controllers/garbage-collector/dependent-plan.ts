@@ -1,6 +1,6 @@
 import { FOREGROUND_FINALIZER, ORPHAN_FINALIZER } from '../../registry/deletion.js';
 import type { PropagationPolicy } from '../../registry/strategy.js';
-import type { KubeObject, OwnerReference } from '../../vk8s/object.js';
+import type { KubeObject, OwnerReference } from '../../apimachinery/object.js';
 
 /**
  * How an owner reference stands, from a live read of the owner (kube's classifyReferences):

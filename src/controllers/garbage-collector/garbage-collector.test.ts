@@ -3,12 +3,13 @@ import { after, before, describe, it } from 'node:test';
 import { Registry } from 'prom-client';
 import { createLogger } from '../../observability/logger.js';
 import type { GenericStore, RequestScope } from '../../registry/generic-store.js';
-import type { ClusterRef, PropagationPolicy } from '../../registry/strategy.js';
-import { systemClock } from '../../server/clock.js';
+import type { PropagationPolicy } from '../../registry/strategy.js';
+import type { ClusterRef } from '../../apimachinery/cluster-ref.js';
+import { systemClock } from '../../common/clock.js';
 import { openMemoryStore } from '../../store/memory/index.js';
 import type { Store } from '../../store/types.js';
 import { VirtualClusterStorage } from '../../vk8s/cluster-storage.js';
-import type { KubeObject, OwnerReference } from '../../vk8s/object.js';
+import type { KubeObject, OwnerReference } from '../../apimachinery/object.js';
 import { startGarbageCollector, type GarbageCollector } from './garbage-collector.js';
 
 const vk1: ClusterRef = { tenant: 'acme', namespace: 'default', name: 'vk1' };

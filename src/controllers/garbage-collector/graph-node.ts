@@ -1,7 +1,7 @@
 import { FOREGROUND_FINALIZER, ORPHAN_FINALIZER } from '../../registry/deletion.js';
-import type { ClusterRef } from '../../registry/strategy.js';
-import type { KubeObject, OwnerReference } from '../../vk8s/object.js';
-import type { ResourceType } from '../../vk8s/resources.js';
+import type { ClusterRef } from '../../apimachinery/cluster-ref.js';
+import type { KubeObject, OwnerReference } from '../../apimachinery/object.js';
+import type { ResourceType } from '../../apimachinery/resource-type.js';
 
 /**
  * What the garbage collector remembers of one stored object (kube's graph `node`): who it

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { KubeObject, OwnerReference } from '../../vk8s/object.js';
+import type { KubeObject, OwnerReference } from '../../apimachinery/object.js';
 import { itemKey, locate, nodeOf, parseItemKey, type GraphNode } from './graph-node.js';
 import { OwnerGraph } from './owner-graph.js';
 

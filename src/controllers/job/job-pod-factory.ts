@@ -1,7 +1,7 @@
-import type { PlacedSite } from '../../placement/placed-site.js';
-import { POD_SITE_LABEL } from '../../sites/site-model.js';
-import type { PodTemplateSpec } from '../../vk8s/kinds/pod-spec-types.js';
-import { cloneObject, type KubeObject } from '../../vk8s/object.js';
+import type { PlacedSite } from '../placement/placed-site.js';
+import { POD_SITE_LABEL } from '../../site-api/site-model.js';
+import type { PodTemplateSpec } from '../../api/pod-spec-types.js';
+import { cloneObject, type KubeObject } from '../../apimachinery/object.js';
 import { controllerRef } from '../controller-kit/pod-state.js';
 
 /**

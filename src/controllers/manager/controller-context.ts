@@ -1,9 +1,9 @@
 import type { Logger } from '../../observability/logger.js';
-import type { PodTemplateFor } from '../../placement/pod-template-for.js';
-import type { PlacementView } from '../../placement/placement-view.js';
-import type { ClusterRef } from '../../registry/strategy.js';
-import type { Clock } from '../../server/clock.js';
-import type { SiteInventory } from '../../sites/site-inventory.js';
+import type { PodTemplateFor } from '../placement/pod-template-for.js';
+import type { PlacementView } from '../placement/placement-view.js';
+import type { ClusterRef } from '../../apimachinery/cluster-ref.js';
+import type { Clock } from '../../common/clock.js';
+import type { SiteInventory } from '../placement/site-inventory.js';
 import type { VirtualClusterStorage } from '../../vk8s/cluster-storage.js';
 import type { EventRecorder } from '../events/event-recorder.js';
 import type { InformerHandler, ObjectInformer } from '../runtime/object-informer.js';

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { Registry } from 'prom-client';
 import type { DeploymentSpec } from '../../vk8s/kinds/workload-types.js';
 import { specOf } from '../../vk8s/kinds/workload-types.js';
-import type { KubeObject } from '../../vk8s/object.js';
+import type { KubeObject } from '../../apimachinery/object.js';
 import { deploymentController } from '../deployment/deployment-controller.js';
 import { replicaSetController } from '../replicaset/replica-set-controller.js';
 import { isPodActive } from '../runtime/pod-state.js';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Registry } from 'prom-client';
 import type { GenericStore } from '../../registry/generic-store.js';
-import type { KubeObject } from '../../vk8s/object.js';
+import type { KubeObject } from '../../apimachinery/object.js';
 import { eventually, startControllerHarness, type ControllerHarness } from '../testing/controller-harness.js';
 import { garbageCollectorController } from './garbage-collector-controller.js';
 

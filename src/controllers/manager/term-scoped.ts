@@ -1,4 +1,4 @@
-import type { PlacementView } from '../../placement/placement-view.js';
+import type { PlacementView } from '../placement/placement-view.js';
 import type { Informer, ObjectInformer } from '../runtime/object-informer.js';
 import type { ControllerContext } from './controller-context.js';
 

@@ -1,5 +1,5 @@
 import type { Logger } from '../../observability/logger.js';
-import type { ClusterRef } from '../../registry/strategy.js';
+import type { ClusterRef } from '../../apimachinery/cluster-ref.js';
 import type { InformerEvent, InformerHandler, ObjectInformer } from '../runtime/object-informer.js';
 import type { TermEvents } from './controller-context.js';
 

@@ -1,4 +1,4 @@
-import type { PlacedSite } from '../../placement/placed-site.js';
+import type { PlacedSite } from '../placement/placed-site.js';
 
 /** Event reason for a placement decision of a non-workload object (kube has no such reason; named like `Scheduled`). */
 export const PLACED_REASON = 'Placed';

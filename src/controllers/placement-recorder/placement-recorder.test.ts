@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { KubeObject } from '../../vk8s/object.js';
+import type { KubeObject } from '../../apimachinery/object.js';
 import { eventually, site, startControllerWorld, userScope, type ControllerWorld } from '../controller-kit/testing/controller-harness.js';
 import type { Informer } from '../runtime/object-informer.js';
 import { placedMessage } from './placed-message.js';

@@ -1,7 +1,7 @@
 import type { Logger } from '../../observability/logger.js';
-import { PLACEMENT_COMPONENT } from '../../placement/placement-engine.js';
-import type { PlacementView, ResourceKind } from '../../placement/placement-view.js';
-import type { KubeObject } from '../../vk8s/object.js';
+import { PLACEMENT_COMPONENT } from '../placement/placement-engine.js';
+import type { PlacementView, ResourceKind } from '../placement/placement-view.js';
+import type { KubeObject } from '../../apimachinery/object.js';
 import { startControllerLoop, type ControllerLoop } from '../controller-kit/controller-loop.js';
 import type { EventRecorder } from '../events/event-recorder.js';
 import type { ControllerStarter } from '../manager/controller-context.js';

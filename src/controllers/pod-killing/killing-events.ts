@@ -1,4 +1,4 @@
-import type { KubeObject } from '../../vk8s/object.js';
+import type { KubeObject } from '../../apimachinery/object.js';
 import { podSpecOf } from '../controller-kit/pod-state.js';
 
 /** kubelet's reason and component for stopping a container. */

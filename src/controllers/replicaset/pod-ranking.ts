@@ -1,6 +1,6 @@
-import type { PodSpec } from '../../vk8s/kinds/pod-spec-types.js';
+import type { PodSpec } from '../../api/pod-spec-types.js';
 import { specOf } from '../../vk8s/kinds/workload-types.js';
-import type { KubeObject } from '../../vk8s/object.js';
+import type { KubeObject } from '../../apimachinery/object.js';
 import { isPodReady, podConditionOf, podStatusOf } from '../runtime/pod-state.js';
 
 const PHASE_ORDER: Readonly<Record<string, number>> = { Pending: 0, Unknown: 1, Running: 2 };

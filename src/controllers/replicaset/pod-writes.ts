@@ -1,9 +1,9 @@
 import { StatusError } from '../../apimachinery/errors/status-error.js';
-import type { PlacedSite } from '../../placement/placed-site.js';
+import type { PlacedSite } from '../placement/placed-site.js';
 import type { GenericStore, RequestScope } from '../../registry/generic-store.js';
-import { POD_SITE_LABEL } from '../../sites/site-model.js';
-import type { PodTemplateSpec } from '../../vk8s/kinds/pod-spec-types.js';
-import { cloneObject, type KubeObject } from '../../vk8s/object.js';
+import { POD_SITE_LABEL } from '../../site-api/site-model.js';
+import type { PodTemplateSpec } from '../../api/pod-spec-types.js';
+import { cloneObject, type KubeObject } from '../../apimachinery/object.js';
 import type { EventRecorder } from '../events/event-recorder.js';
 import type { PodTemplateFor } from '../manager/controller-context.js';
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { ReplicaSetSpec } from '../../vk8s/kinds/workload-types.js';
 import { specOf, statusOf } from '../../vk8s/kinds/workload-types.js';
-import type { KubeObject } from '../../vk8s/object.js';
+import type { KubeObject } from '../../apimachinery/object.js';
 import { isPodActive } from '../runtime/pod-state.js';
 import { eventually, labelOnlyTemplate, startControllerHarness, type ControllerHarness } from '../testing/controller-harness.js';
 import { replicaSetController } from './replica-set-controller.js';

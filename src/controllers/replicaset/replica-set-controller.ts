@@ -1,5 +1,5 @@
-import type { ClusterRef } from '../../registry/strategy.js';
-import type { KubeObject } from '../../vk8s/object.js';
+import type { ClusterRef } from '../../apimachinery/cluster-ref.js';
+import type { KubeObject } from '../../apimachinery/object.js';
 import type { ControllerStarter } from '../manager/controller-context.js';
 import { Expectations } from '../runtime/expectations.js';
 import { formatObjectKey } from '../runtime/object-key.js';

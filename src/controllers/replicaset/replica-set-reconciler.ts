@@ -1,11 +1,11 @@
-import type { PlacedSite } from '../../placement/placed-site.js';
+import type { PlacedSite } from '../placement/placed-site.js';
 import type { GenericStore, RequestScope } from '../../registry/generic-store.js';
-import type { ClusterRef } from '../../registry/strategy.js';
-import { POD_SITE_LABEL } from '../../sites/site-model.js';
+import type { ClusterRef } from '../../apimachinery/cluster-ref.js';
+import { POD_SITE_LABEL } from '../../site-api/site-model.js';
 import { semanticEqual } from '../../vk8s/kinds/workload-common.js';
 import type { ReplicaSetSpec } from '../../vk8s/kinds/workload-types.js';
 import { specOf, statusOf } from '../../vk8s/kinds/workload-types.js';
-import type { KubeObject } from '../../vk8s/object.js';
+import type { KubeObject } from '../../apimachinery/object.js';
 import type { ControllerContext } from '../manager/controller-context.js';
 import type { ReconcileResult } from '../run-workers.js';
 import type { Expectations } from '../runtime/expectations.js';

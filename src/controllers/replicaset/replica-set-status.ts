@@ -1,4 +1,4 @@
-import type { KubeObject } from '../../vk8s/object.js';
+import type { KubeObject } from '../../apimachinery/object.js';
 import { isPodAvailable, isPodReady } from '../runtime/pod-state.js';
 
 export interface ReplicaSetCondition {

@@ -1,7 +1,7 @@
 import type { Logger } from '../../observability/logger.js';
 import { isStoreError } from '../../store/errors.js';
 import type { KeyValue, LeaseId, Store } from '../../store/types.js';
-import { realScheduler, type Scheduler } from '../work-queue.js';
+import { realScheduler, type Scheduler } from '../../common/timers.js';
 
 export interface LeaderElectionOptions {
   readonly store: Store;

@@ -1,9 +1,9 @@
 import type { Logger } from '../../observability/logger.js';
 import type { GenericStore } from '../../registry/generic-store.js';
 import { resourcePrefix } from '../../registry/keys.js';
-import type { ClusterRef } from '../../registry/strategy.js';
+import type { ClusterRef } from '../../apimachinery/cluster-ref.js';
 import type { KeyValue, WatchEvent } from '../../store/types.js';
-import type { KubeObject } from '../../vk8s/object.js';
+import type { KubeObject } from '../../apimachinery/object.js';
 import { clusterKeyOf, parseObjectKey, type ObjectKey } from './object-key.js';
 import { partialObjectMetadata } from './partial-object-metadata.js';
 

@@ -1,4 +1,4 @@
-import type { ClusterRef } from '../../registry/strategy.js';
+import type { ClusterRef } from '../../apimachinery/cluster-ref.js';
 
 /** Which object a controller works on: its cluster and name (the work queue's item). */
 export interface ObjectKey {

@@ -1,4 +1,4 @@
-import type { KubeObject } from '../../vk8s/object.js';
+import type { KubeObject } from '../../apimachinery/object.js';
 
 /**
  * An object as a metadata-only informer keeps it (client-go's metadata informers, whose

@@ -1,4 +1,4 @@
-import type { KubeObject, OwnerReference } from '../../vk8s/object.js';
+import type { KubeObject, OwnerReference } from '../../apimachinery/object.js';
 
 /** A pod condition as the controllers read it. */
 export interface PodCondition {

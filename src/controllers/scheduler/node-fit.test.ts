@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { KubeObject } from '../../vk8s/object.js';
+import type { KubeObject } from '../../apimachinery/object.js';
 import { NodeAccounting } from './node-accounting.js';
 import { fitErrorMessage } from './node-fit.js';
 import { podLimits, podRequests } from './pod-resources.js';

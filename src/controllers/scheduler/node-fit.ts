@@ -1,6 +1,6 @@
-import type { PodSpec } from '../../vk8s/kinds/pod-spec-types.js';
+import type { PodSpec } from '../../api/pod-spec-types.js';
 import { specOf } from '../../vk8s/kinds/workload-types.js';
-import type { KubeObject } from '../../vk8s/object.js';
+import type { KubeObject } from '../../apimachinery/object.js';
 import { bytes, cpuMillis, formatCpu, formatMemory, type Resources } from './pod-resources.js';
 
 /** What one node offers and already carries. */

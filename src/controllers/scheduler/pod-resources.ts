@@ -1,7 +1,7 @@
 import { Quantity } from '../../apimachinery/quantity/quantity.js';
-import type { Container, PodSpec, QuantityValue, ResourceList } from '../../vk8s/kinds/pod-spec-types.js';
+import type { Container, PodSpec, QuantityValue, ResourceList } from '../../api/pod-spec-types.js';
 import { specOf } from '../../vk8s/kinds/workload-types.js';
-import type { KubeObject } from '../../vk8s/object.js';
+import type { KubeObject } from '../../apimachinery/object.js';
 
 /** CPU in millicores and memory in bytes. */
 export interface Resources {

@@ -1,4 +1,4 @@
-import type { KubeObject } from '../../vk8s/object.js';
+import type { KubeObject } from '../../apimachinery/object.js';
 import type { NodeAccounting } from './node-accounting.js';
 import { fitErrorMessage, fitsQuota, leastRequested, quotaMessage, unfitReasons, type NodeUsage } from './node-fit.js';
 import type { Resources } from './pod-resources.js';

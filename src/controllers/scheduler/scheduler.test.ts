@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { PodSpec } from '../../vk8s/kinds/pod-spec-types.js';
+import type { PodSpec } from '../../api/pod-spec-types.js';
 import { specOf } from '../../vk8s/kinds/workload-types.js';
-import type { KubeObject } from '../../vk8s/object.js';
+import type { KubeObject } from '../../apimachinery/object.js';
 import { podConditionOf } from '../runtime/pod-state.js';
 import { eventually, siteNode, startControllerHarness, type ControllerHarness } from '../testing/controller-harness.js';
 import { schedulerController } from './scheduler.js';

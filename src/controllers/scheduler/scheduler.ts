@@ -1,9 +1,9 @@
 import { StatusError } from '../../apimachinery/errors/status-error.js';
 import type { GenericStore, RequestScope } from '../../registry/generic-store.js';
-import { POD_SITE_LABEL } from '../../sites/site-model.js';
-import type { PodSpec } from '../../vk8s/kinds/pod-spec-types.js';
+import { POD_SITE_LABEL } from '../../site-api/site-model.js';
+import type { PodSpec } from '../../api/pod-spec-types.js';
 import { specOf } from '../../vk8s/kinds/workload-types.js';
-import type { KubeObject } from '../../vk8s/object.js';
+import type { KubeObject } from '../../apimachinery/object.js';
 import { rfc3339 } from '../deployment/deployment-status.js';
 import type { ControllerStarter } from '../manager/controller-context.js';
 import { clusterKeyOf, formatObjectKey, parseQueueKey, type ObjectKey } from '../runtime/object-key.js';

@@ -1,4 +1,4 @@
-import type { PodTemplateSpec } from '../../vk8s/kinds/pod-spec-types.js';
+import type { PodTemplateSpec } from '../../api/pod-spec-types.js';
 
 /** kube's rand.SafeEncodeString alphabet: no vowels, no lookalikes (so a hash never spells a word). */
 const SAFE_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';

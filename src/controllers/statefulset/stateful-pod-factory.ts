@@ -1,8 +1,8 @@
-import type { PlacedSite } from '../../placement/placed-site.js';
-import { POD_SITE_LABEL } from '../../sites/site-model.js';
-import type { PodTemplateSpec, Volume } from '../../vk8s/kinds/pod-spec-types.js';
+import type { PlacedSite } from '../placement/placed-site.js';
+import { POD_SITE_LABEL } from '../../site-api/site-model.js';
+import type { PodTemplateSpec, Volume } from '../../api/pod-spec-types.js';
 import type { PersistentVolumeClaimTemplate, StatefulSetSpec } from '../../vk8s/kinds/workload-types.js';
-import { cloneObject, type KubeObject } from '../../vk8s/object.js';
+import { cloneObject, type KubeObject } from '../../apimachinery/object.js';
 import { controllerRef } from '../controller-kit/pod-state.js';
 
 export const POD_NAME_LABEL = 'statefulset.kubernetes.io/pod-name';

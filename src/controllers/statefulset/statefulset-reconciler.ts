@@ -1,12 +1,12 @@
 import type { Logger } from '../../observability/logger.js';
-import type { PlacedSite } from '../../placement/placed-site.js';
-import type { PlacementView } from '../../placement/placement-view.js';
-import type { ClusterRef } from '../../registry/strategy.js';
+import type { PlacedSite } from '../placement/placed-site.js';
+import type { PlacementView } from '../placement/placement-view.js';
+import type { ClusterRef } from '../../apimachinery/cluster-ref.js';
 import { specOf, statusOf, type StatefulSetSpec } from '../../vk8s/kinds/workload-types.js';
-import { jsonEqual, type KubeObject } from '../../vk8s/object.js';
+import { jsonEqual, type KubeObject } from '../../apimachinery/object.js';
 import type { Expectations } from '../controller-kit/expectations.js';
 import { hasReason, type ObjectWriter } from '../controller-kit/object-writer.js';
-import type { PodTemplateFor } from '../../placement/pod-template-for.js';
+import type { PodTemplateFor } from '../placement/pod-template-for.js';
 import { isControlledBy, isPodReady, isTerminating, podPhase, siteOf } from '../controller-kit/pod-state.js';
 import { formatSiteStatus, withSiteStatus } from '../controller-kit/site-status.js';
 import type { EventRecorder } from '../events/event-recorder.js';

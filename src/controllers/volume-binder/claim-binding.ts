@@ -1,5 +1,5 @@
 import type { PersistentVolumeClaimSpec } from '../../vk8s/kinds/core-types.js';
-import type { KubeObject } from '../../vk8s/object.js';
+import type { KubeObject } from '../../apimachinery/object.js';
 
 export const BIND_COMPLETED_ANNOTATION = 'pv.kubernetes.io/bind-completed';
 export const BOUND_BY_CONTROLLER_ANNOTATION = 'pv.kubernetes.io/bound-by-controller';

@@ -1,5 +1,5 @@
 import type { Logger } from '../../observability/logger.js';
-import type { PlacementView } from '../../placement/placement-view.js';
+import type { PlacementView } from '../placement/placement-view.js';
 import type { VirtualClusterStorage } from '../../vk8s/cluster-storage.js';
 import { startControllerLoop } from '../controller-kit/controller-loop.js';
 import { ObjectWriter } from '../controller-kit/object-writer.js';

@@ -1,7 +1,7 @@
 import type { Logger } from '../../observability/logger.js';
-import type { PlacementView } from '../../placement/placement-view.js';
-import { SITE_STATUS_ANNOTATION } from '../../sites/site-model.js';
-import { jsonEqual } from '../../vk8s/object.js';
+import type { PlacementView } from '../placement/placement-view.js';
+import { SITE_STATUS_ANNOTATION } from '../../site-api/site-model.js';
+import { jsonEqual } from '../../apimachinery/object.js';
 import type { ObjectWriter } from '../controller-kit/object-writer.js';
 import { isTerminating, siteOf } from '../controller-kit/pod-state.js';
 import { formatSiteStatus } from '../controller-kit/site-status.js';

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLogger } from '../../observability/logger.js';
-import type { Clock } from '../../server/clock.js';
+import type { Clock } from '../../common/clock.js';
 import { openStore } from '../../store/open-store.js';
 import type { Store } from '../../store/types.js';
 import { CertificateAuthorities } from '../certificate-authorities.js';

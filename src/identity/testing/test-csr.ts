@@ -1,7 +1,7 @@
 import { generateKeyPairSync, type KeyObject, sign } from 'node:crypto';
-import { distinguishedName } from '../der/distinguished-name.js';
-import { bitString, derNull, explicit, oid, sequence, smallInteger } from '../der/der-writer.js';
-import { pemEncode } from '../der/pem.js';
+import { distinguishedName } from '../../common/der/distinguished-name.js';
+import { bitString, derNull, explicit, oid, sequence, smallInteger } from '../../common/der/der-writer.js';
+import { pemEncode } from '../../common/der/pem.js';
 
 export type TestKeyType = { readonly type: 'ec'; readonly curve: 'P-256' | 'P-384' | 'P-521' | 'secp256k1' } | { readonly type: 'rsa'; readonly bits: number } | { readonly type: 'ed25519' };
 

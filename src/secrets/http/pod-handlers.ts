@@ -1,8 +1,9 @@
 import type { FastifyRequest } from 'fastify';
 import type { PodIdentity } from '../ports.js';
-import { resolveProvider, type ResolvedProvider } from '../provider-resolver.js';
+import { resolveProvider } from '../provider-resolver.js';
+import { type ResolvedProvider } from '../resolved-provider.js';
 import { SecretError } from '../secret-error.js';
-import type { SecretApiDependencies, SecretRoute } from './secret-routes.js';
+import type { SecretApiDependencies, SecretRoute } from './secret-api-types.js';
 
 /** What `POST /api/secret_management/v1/unseal` answers. */
 export interface UnsealAnswer {

@@ -1,30 +1,10 @@
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { CredentialService } from '../../auth/credentials.js';
-import type { ConfigService } from '../../config/config-service.js';
-import type { Logger } from '../../observability/logger.js';
-import type { PodCertificateVerifier } from '../ports.js';
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { SecretError } from '../secret-error.js';
-import type { SecretService } from '../secret-service.js';
 import { podHandlers } from './pod-handlers.js';
 import { tenantHandlers } from './tenant-handlers.js';
 import { toSecretError } from './to-secret-error.js';
+import { type Method, METHODS, type SecretApiDependencies, type SecretRoute } from './secret-api-types.js';
 
-export interface SecretApiDependencies {
-  readonly secrets: SecretService;
-  /** Tenant credentials (API tokens, API certificates), as the configuration API authenticates them. */
-  readonly credentials: CredentialService;
-  readonly configService: ConfigService;
-  /** Pod client certificates (the identity service's verifier). */
-  readonly podCertificates: PodCertificateVerifier;
-  readonly logger: Logger;
-  /** Largest request body, bytes. */
-  readonly bodyLimit: number;
-}
-
-const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
-type Method = (typeof METHODS)[number];
-export type SecretHandler = (request: FastifyRequest) => Promise<unknown>;
-export type SecretRoute = (path: string, handlers: Partial<Record<Method, SecretHandler>>) => void;
 
 function send(reply: FastifyReply, error: SecretError): FastifyReply {
   return reply.code(error.httpStatus).type('application/json').send(JSON.stringify(error.toBody()));

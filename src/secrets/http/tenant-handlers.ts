@@ -6,7 +6,7 @@ import { NAMESPACED_KINDS, type ConfigKind } from '../../config/kinds/index.js';
 import { policyDocument, type PolicyDocument } from '../policy-document.js';
 import { publicKeyDocument, type PublicKeyDocument } from '../public-key-document.js';
 import { SecretError } from '../secret-error.js';
-import type { SecretApiDependencies, SecretRoute } from './secret-routes.js';
+import type { SecretApiDependencies, SecretRoute } from './secret-api-types.js';
 
 /** Parses `key_version`: absent, or a positive integer. */
 export function parseKeyVersion(raw: unknown): number | undefined {

@@ -2,7 +2,7 @@ import type { Logger } from '../../observability/logger.js';
 import type { VersionedObject } from '../../config/envelope.js';
 import { NAMESPACED_KINDS, type ConfigKind } from '../../config/kinds/index.js';
 import { ObjectRegistry } from '../../config/registry.js';
-import { fakeClock } from '../../server/clock.js';
+import { fakeClock } from '../../common/clock.js';
 import { openMemoryStore } from '../../store/memory/index.js';
 import type { Store } from '../../store/types.js';
 import { blindfoldEncrypt } from '../blindfold-encrypt.js';

@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import { generateEcKeyPair, privateKeyToPem, randomSerial, SIGN_ECDSA_SHA256, x509, type CryptoKeyPair } from '../../identity/x509.js';
+import { generateEcKeyPair, privateKeyToPem, randomSerial, SIGN_ECDSA_SHA256, x509, type CryptoKeyPair } from '../../common/x509.js';
 
 export interface IssuedPair {
   /** PEM of the leaf certificate. */

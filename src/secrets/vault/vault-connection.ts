@@ -1,4 +1,4 @@
-import type { ResolvedProvider } from '../provider-resolver.js';
+import type { ResolvedProvider } from '../resolved-provider.js';
 import { VaultError } from './vault-error.js';
 
 export type VaultCredentials = { readonly type: 'token'; readonly token: string } | { readonly type: 'app_role'; readonly roleId: string; readonly secretId: string };

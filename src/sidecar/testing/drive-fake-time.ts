@@ -1,4 +1,4 @@
-import type { FakeTimers } from '../../site/testing/fake-timers.js';
+import type { FakeTimers } from '../../common/testing/fake-timers.js';
 
 /**
  * Moves fake time forward to `until`, one due timer at a time, letting the work each timer

@@ -3,8 +3,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer, type Server } from 'node:https';
 import type { TLSSocket } from 'node:tls';
 import { jwtVerify, SignJWT } from 'jose';
-import { type CryptoKey, generateEcKeyPair, privateKeyToPem, randomSerial, SIGN_ECDSA_SHA256, x509 } from '../../identity/x509.js';
-import { caPinOf } from '../../site/ca-pin.js';
+import { type CryptoKey, generateEcKeyPair, privateKeyToPem, randomSerial, SIGN_ECDSA_SHA256, x509 } from '../../common/x509.js';
+import { caPinOf } from '../../common/ca-pin.js';
 import type { IdentityCsrs } from '../identity-bundle.js';
 import { TestIdentityCa } from './test-identity-ca.js';
 

@@ -1,5 +1,5 @@
-import { pemDecodeAll } from '../../identity/der/pem.js';
-import { type CryptoKey, generateEcKeyPair, randomSerial, SIGN_ECDSA_SHA256, x509 } from '../../identity/x509.js';
+import { pemDecodeAll } from '../../common/der/pem.js';
+import { type CryptoKey, generateEcKeyPair, randomSerial, SIGN_ECDSA_SHA256, x509 } from '../../common/x509.js';
 import type { IdentityBundle, IdentityCsrs } from '../identity-bundle.js';
 
 const YEAR = 365 * 86_400_000;

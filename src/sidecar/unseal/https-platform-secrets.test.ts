@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { startConfigHarness, type ConfigHarness } from '../../config/testing/config-harness.js';
+import { startConfigHarness, type ConfigHarness } from '../../server/testing/config-harness.js';
 import { blindfoldEncrypt } from '../../secrets/blindfold-encrypt.js';
 import { encryptionTargetFrom } from '../../secrets/encryption-target.js';
 import { SecretError, UNSEAL_MESSAGES } from '../../secrets/secret-error.js';

@@ -1,5 +1,5 @@
 import { request } from 'node:https';
-import type { ResolvedProvider } from '../../secrets/provider-resolver.js';
+import type { ResolvedProvider } from '../../secrets/resolved-provider.js';
 import { SECRET_HTTP_STATUS, SecretError, type SecretErrorCode } from '../../secrets/secret-error.js';
 import type { IdentityMaterial } from '../identity-material.js';
 import { type AgentLease, IdentityAgents } from './identity-agents.js';

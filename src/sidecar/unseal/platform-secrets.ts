@@ -1,4 +1,4 @@
-import type { ResolvedProvider } from '../../secrets/provider-resolver.js';
+import type { ResolvedProvider } from '../../secrets/resolved-provider.js';
 import type { IdentityMaterial } from '../identity-material.js';
 
 /** A blindfold secret the control plane decrypted for the pod. */

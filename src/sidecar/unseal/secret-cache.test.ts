@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { fakeTimers } from '../../site/testing/fake-timers.js';
+import { fakeTimers } from '../../common/testing/fake-timers.js';
 import { ENTRY_OVERHEAD_BYTES, MAX_SECRET_CACHE_ENTRIES, SecretCache, slotOf } from './secret-cache.js';
 
 const HOUR = 3_600_000;

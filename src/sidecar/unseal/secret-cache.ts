@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import type { SiteTimers } from '../../site/site-timers.js';
+import type { SiteTimers } from '../../common/timers.js';
 
 export interface SecretCacheLimits {
   /** Most bytes held: each entry counts its value's bytes plus its key's length plus 64. Default 16 MiB. */

@@ -4,7 +4,7 @@ import { StatusError } from '../../apimachinery/errors/status-error.js';
 import type { AllocationContext } from '../../registry/strategy.js';
 import { openMemoryStore } from '../../store/memory/index.js';
 import type { Store } from '../../store/types.js';
-import type { KubeObject } from '../object.js';
+import type { KubeObject } from '../../apimachinery/object.js';
 import { DEFAULT_SERVICE_CIDR, serviceIpAllocation, serviceIpKeyPrefix } from './service-ip-allocation.js';
 
 const cluster = { tenant: 'acme', namespace: 'default', name: 'vk' };

@@ -1,10 +1,11 @@
 import { fieldError, StatusError } from '../../apimachinery/errors/status-error.js';
-import type { AllocationContext, AllocationHooks, ClusterRef } from '../../registry/strategy.js';
+import type { AllocationContext, AllocationHooks } from '../../registry/strategy.js';
+import type { ClusterRef } from '../../apimachinery/cluster-ref.js';
 import { isStoreError } from '../../store/errors.js';
 import type { KeyValue } from '../../store/types.js';
 import { hasClusterIp, serviceSpec } from '../kinds/core-service-rules.js';
 import { ensure, type ServiceSpec } from '../kinds/core-types.js';
-import type { KubeObject } from '../object.js';
+import type { KubeObject } from '../../apimachinery/object.js';
 import { Ipv4Range } from './ipv4-range.js';
 
 /**

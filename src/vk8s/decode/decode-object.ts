@@ -1,7 +1,7 @@
 import { StatusError } from '../../apimachinery/errors/status-error.js';
-import type { KubernetesOpenApi } from '../../apimachinery/openapi/kubernetes-document.js';
-import { loadKubernetesOpenApi } from '../../apimachinery/openapi/kubernetes-document.js';
-import type { KubeObject } from '../object.js';
+import type { KubernetesOpenApi } from '../openapi/kubernetes-document.js';
+import { loadKubernetesOpenApi } from '../openapi/kubernetes-document.js';
+import type { KubeObject } from '../../apimachinery/object.js';
 import { goTypeName } from './go-names.js';
 import { GvkRegistry, groupVersionString } from './gvk-registry.js';
 import type { GroupVersionKind } from './interpret-type-meta.js';

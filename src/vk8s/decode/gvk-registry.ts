@@ -1,4 +1,4 @@
-import type { KubernetesOpenApi } from '../../apimachinery/openapi/kubernetes-document.js';
+import type { KubernetesOpenApi } from '../openapi/kubernetes-document.js';
 
 /** `apps/v1`, or `v1` for the core group. */
 export const groupVersionString = (group: string, version: string): string => (group === '' ? version : `${group}/${version}`);

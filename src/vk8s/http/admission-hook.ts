@@ -1,6 +1,6 @@
-import type { ClusterRef } from '../../registry/strategy.js';
-import type { KubeObject } from '../object.js';
-import type { ResourceType } from '../resources.js';
+import type { ClusterRef } from '../../apimachinery/cluster-ref.js';
+import type { KubeObject } from '../../apimachinery/object.js';
+import type { ResourceType } from '../../apimachinery/resource-type.js';
 
 /** One write as admission sees it (kube's admission.Attributes, reduced). */
 export interface AdmissionAttributes {

@@ -1,6 +1,6 @@
 import { StatusError } from '../../apimachinery/errors/status-error.js';
 import { matchesQuery } from '../../registry/list.js';
-import type { KubeObject } from '../object.js';
+import type { KubeObject } from '../../apimachinery/object.js';
 import { sendObject } from './object-handlers.js';
 import { parseListQuery, parseWatchParameters, single } from './query.js';
 import type { ClusterRequestContext, ResourceRequest } from './resource-request.js';

@@ -1,25 +1,11 @@
 import { StatusError } from '../../apimachinery/errors/status-error.js';
-import type { ListQuery, ListResponse } from '../../registry/list.js';
-import type { ClusterRef } from '../../registry/strategy.js';
-import type { ClientWatch, KubeWatchSink, WatchSelection } from '../../registry/open-watch.js';
 import { parseResourceVersion } from '../../registry/list.js';
-import type { KubeObject } from '../object.js';
 import { sendObject } from './object-handlers.js';
 import { parseListQuery, parseWatchParameters, single } from './query.js';
 import type { ResourceRequest } from './resource-request.js';
 import { listBody, sendJson } from './response-format.js';
 import { streamWatch } from './watch-stream.js';
-
-/**
- * The Nodes a virtual cluster shows when they are not its own stored objects but a view of
- * the platform's (the sites' Nodes): read-only, with the registry's list and watch semantics.
- */
-export interface ClusterNodeSource {
-  get(cluster: ClusterRef, name: string): Promise<KubeObject>;
-  list(cluster: ClusterRef, query: ListQuery): Promise<ListResponse>;
-  /** Opens a watch of the cluster's Nodes feeding `sink` (the registry's watch semantics). */
-  watch(cluster: ClusterRef, selection: WatchSelection, sink: KubeWatchSink): ClientWatch;
-}
+import type { ClusterNodeSource } from './cluster-node-source.js';
 
 /** get (and `/status`), list and watch of `nodes` from a {@link ClusterNodeSource}; other verbs 405. */
 export async function nodeViewRequest(r: ResourceRequest, nodes: ClusterNodeSource): Promise<void> {

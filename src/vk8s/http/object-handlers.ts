@@ -1,10 +1,10 @@
 import { validatePatchOptions } from '../../apimachinery/apply/patch-options.js';
 import { StatusError } from '../../apimachinery/errors/status-error.js';
 import { OpenApiPatchSchemas } from '../../apimachinery/patch/patch-schema.js';
-import { loadKubernetesOpenApi } from '../../apimachinery/openapi/kubernetes-document.js';
+import { loadKubernetesOpenApi } from '../openapi/kubernetes-document.js';
 import { rfc3339Seconds } from '../../registry/deletion.js';
-import { cloneObject, type KubeObject } from '../object.js';
-import { definitionOf, groupVersion } from '../resources.js';
+import { cloneObject, type KubeObject } from '../../apimachinery/object.js';
+import { definitionOf, groupVersion } from '../../apimachinery/resource-type.js';
 import { parsePatchBody, patchJson, patchTypeOf } from './patch-object.js';
 import { parseDeleteOptions, parseListQuery, single } from './query.js';
 import { asKind, decodeOptionalBody, decodeResourceBody } from './request-body.js';

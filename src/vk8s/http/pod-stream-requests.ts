@@ -1,7 +1,7 @@
 import { StatusError } from '../../apimachinery/errors/status-error.js';
 import type { Logger } from '../../observability/logger.js';
 import type { VirtualClusterStorage } from '../cluster-storage.js';
-import type { KubeObject } from '../object.js';
+import type { KubeObject } from '../../apimachinery/object.js';
 import { findResource } from '../resources.js';
 import { podStreamTarget, serveLogs, upgradeRequired, type PodScope, type PodStreamBackend, type SessionTiming, type StreamKind } from '../streams/index.js';
 import type { StreamSubresourceHandler } from './resource-dispatch.js';

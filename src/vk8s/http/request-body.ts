@@ -1,6 +1,6 @@
 import { decodeBody, decodeObject } from '../decode/index.js';
-import type { KubeObject } from '../object.js';
-import { definitionOf, type ResourceType } from '../resources.js';
+import type { KubeObject } from '../../apimachinery/object.js';
+import { definitionOf, type ResourceType } from '../../apimachinery/resource-type.js';
 
 /** A POST/PUT body decoded as the resource's kind (JSON or YAML; typed against the 1.17 OpenAPI). */
 export function decodeResourceBody(raw: Buffer | undefined, contentType: string | undefined, resource: ResourceType, strict: boolean): KubeObject {

@@ -1,4 +1,4 @@
-import type { Verb } from '../resources.js';
+import type { Verb } from '../../apimachinery/resource-type.js';
 
 /**
  * What a resource request asks for, parsed from its path and method like kube-apiserver's

@@ -1,6 +1,7 @@
 import { StatusError } from '../../apimachinery/errors/status-error.js';
 import { authorize, type Access } from '../../auth/authorize.js';
-import { findResource, type ResourceType, type Verb } from '../resources.js';
+import { findResource } from '../resources.js';
+import { type ResourceType, type Verb } from '../../apimachinery/resource-type.js';
 import type { RequestInfo } from './request-info.js';
 import type { ClusterRequestContext } from './resource-request.js';
 

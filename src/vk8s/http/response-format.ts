@@ -1,7 +1,7 @@
 import type { FastifyReply } from 'fastify';
 import type { StatusError } from '../../apimachinery/errors/status-error.js';
-import type { KubeObject } from '../object.js';
-import { groupVersion, type ResourceType } from '../resources.js';
+import type { KubeObject } from '../../apimachinery/object.js';
+import { groupVersion, type ResourceType } from '../../apimachinery/resource-type.js';
 
 export type IncludeObject = 'None' | 'Metadata' | 'Object';
 

@@ -1,8 +1,8 @@
 import { StatusError, fieldError } from '../../apimachinery/errors/status-error.js';
 import { OpenApiPatchSchemas } from '../../apimachinery/patch/patch-schema.js';
-import { loadKubernetesOpenApi } from '../../apimachinery/openapi/kubernetes-document.js';
+import { loadKubernetesOpenApi } from '../openapi/kubernetes-document.js';
 import type { ScaleAccess } from '../../registry/strategy.js';
-import type { KubeObject } from '../object.js';
+import type { KubeObject } from '../../apimachinery/object.js';
 import { parsePatchBody, patchJson, patchTypeOf } from './patch-object.js';
 import { decodeBody } from '../decode/index.js';
 import { nameOf, rawBody, scopeOf, storeOf, type ResourceRequest } from './resource-request.js';

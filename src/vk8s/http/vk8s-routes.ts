@@ -16,9 +16,9 @@ import { routeUpgradeRequest } from './route-upgrade.js';
 import type { AdmissionHook } from './admission-hook.js';
 import type { ApplyFunction, ClusterRequestContext } from './resource-request.js';
 import { sendStatus, type TableFormat } from './response-format.js';
-import type { Clock } from '../../server/clock.js';
+import type { Clock } from '../../common/clock.js';
 import { registerOpenApiRoute } from './openapi-route.js';
-import type { ClusterNodeSource } from './node-view-handlers.js';
+import type { ClusterNodeSource } from './cluster-node-source.js';
 
 export interface VirtualClusterApiDependencies {
   readonly credentials: CredentialService;

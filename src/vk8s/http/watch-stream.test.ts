@@ -5,8 +5,9 @@ import { describe, it } from 'node:test';
 import { ObjectCodec } from '../../registry/object-codec.js';
 import type { ClientWatch, KubeWatchSink } from '../../registry/open-watch.js';
 import { eventually } from '../../store/testing/watch-helpers.js';
-import type { KubeObject } from '../object.js';
-import { findResource, type ResourceType } from '../resources.js';
+import type { KubeObject } from '../../apimachinery/object.js';
+import { findResource } from '../resources.js';
+import { type ResourceType } from '../../apimachinery/resource-type.js';
 import { streamWatch } from './watch-stream.js';
 
 const configMaps = findResource('', 'v1', 'configmaps') as ResourceType;

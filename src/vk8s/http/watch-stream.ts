@@ -3,8 +3,8 @@ import { frameChunk } from '../../registry/chunk-framing.js';
 import type { WatchEventType } from '../../registry/object-codec.js';
 import type { ClientWatch, KubeWatchEvent, KubeWatchSink } from '../../registry/open-watch.js';
 import type { WatchEvent } from '../../store/types.js';
-import type { KubeObject } from '../object.js';
-import type { ResourceType } from '../resources.js';
+import type { KubeObject } from '../../apimachinery/object.js';
+import type { ResourceType } from '../../apimachinery/resource-type.js';
 import { ChunkWriter } from './chunk-writer.js';
 import type { TableFormat, TableRequest } from './response-format.js';
 

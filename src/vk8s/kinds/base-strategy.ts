@@ -1,6 +1,7 @@
 import type { Strategy } from '../../registry/strategy.js';
-import type { KubeObject } from '../object.js';
-import { findResource, type ResourceType } from '../resources.js';
+import type { KubeObject } from '../../apimachinery/object.js';
+import { findResource } from '../resources.js';
+import { type ResourceType } from '../../apimachinery/resource-type.js';
 
 /** The resource of the seed's table a strategy is for. */
 export function resourceOf(group: string, version: string, plural: string): ResourceType {

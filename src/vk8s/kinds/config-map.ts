@@ -1,5 +1,5 @@
 import { fieldError, type StatusCause } from '../../apimachinery/errors/status-error.js';
-import type { KubeObject } from '../object.js';
+import type { KubeObject } from '../../apimachinery/object.js';
 import { baseStrategy, resourceOf } from './base-strategy.js';
 import { configMapKeyProblems, MAX_SECRET_SIZE } from './core-fields.js';
 import { stringMap } from './core-types.js';

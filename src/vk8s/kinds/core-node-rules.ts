@@ -1,7 +1,7 @@
 import { fieldError, type StatusCause } from '../../apimachinery/errors/status-error.js';
 import { labelValueProblems } from '../../apimachinery/validation/names.js';
 import { validateLabels } from '../../apimachinery/validation/object-meta.js';
-import type { KubeObject } from '../object.js';
+import type { KubeObject } from '../../apimachinery/object.js';
 import { joinedInvalid, quantityOf } from './core-fields.js';
 import { isCidr, parseIp } from './core-ip.js';
 import { ensure, view, type IntOrString, type NodeSpec, type NodeStatus, type Taint } from './core-types.js';

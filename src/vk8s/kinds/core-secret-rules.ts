@@ -1,6 +1,6 @@
 import { fieldError, type StatusCause } from '../../apimachinery/errors/status-error.js';
 import { immutable } from '../../apimachinery/validation/object-meta.js';
-import type { KubeObject } from '../object.js';
+import type { KubeObject } from '../../apimachinery/object.js';
 import { configMapKeyProblems, MAX_SECRET_SIZE } from './core-fields.js';
 import { stringMap } from './core-types.js';
 

@@ -1,6 +1,6 @@
 import { fieldError, type StatusCause } from '../../apimachinery/errors/status-error.js';
 import { FIELD_IMMUTABLE, validateLabels } from '../../apimachinery/validation/object-meta.js';
-import type { KubeObject } from '../object.js';
+import type { KubeObject } from '../../apimachinery/object.js';
 import { PORT_PROTOCOLS, portNumProblems, validateDns1123Label, validateDns1123Subdomain, validatePortNumOrName } from './core-fields.js';
 import { isCidr, parseIp, validateIp, validateNonSpecialIp } from './core-ip.js';
 import { ensure, view, type LoadBalancerStatus, type ServicePort, type ServiceSpec } from './core-types.js';

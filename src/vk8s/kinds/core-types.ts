@@ -1,4 +1,4 @@
-import type { KubeObject } from '../object.js';
+import type { KubeObject } from '../../apimachinery/object.js';
 
 /**
  * Typed views of the core (v1) kinds' fields that the strategies read and default. Bodies

@@ -1,7 +1,7 @@
 import { validateLabelSelector } from './workload-labels.js';
 import { fieldError, type StatusCause } from '../../apimachinery/errors/status-error.js';
 import { FIELD_IMMUTABLE, immutable } from '../../apimachinery/validation/object-meta.js';
-import { jsonEqual, type KubeObject } from '../object.js';
+import { jsonEqual, type KubeObject } from '../../apimachinery/object.js';
 import type { Quantity } from '../../apimachinery/quantity/quantity.js';
 import { quantityOf, validateBasicResource, validateDns1123Subdomain, validateNonNegativeQuantity, validatePositiveQuantity } from './core-fields.js';
 import { ensure, view, type IntOrString, type PersistentVolumeClaimSpec, type PersistentVolumeSpec } from './core-types.js';

@@ -1,5 +1,5 @@
 import { fieldError, type StatusCause } from '../../apimachinery/errors/status-error.js';
-import type { KubeObject } from '../object.js';
+import type { KubeObject } from '../../apimachinery/object.js';
 import { baseStrategy, keepStatus, resourceOf } from './base-strategy.js';
 import { defaultTemplateMeta } from './pod-spec-defaults.js';
 import { dropDisabledPodSpecFields } from './pod-spec-drop.js';

@@ -1,12 +1,12 @@
 import type { StatusCause } from '../../apimachinery/errors/status-error.js';
 import { fieldError } from '../../apimachinery/errors/status-error.js';
 import type { StatusStrategy } from '../../registry/strategy.js';
-import type { KubeObject } from '../object.js';
+import type { KubeObject } from '../../apimachinery/object.js';
 import { baseStrategy, resourceOf } from './base-strategy.js';
 import { defaultPodTemplateSpec } from './pod-spec-defaults.js';
 import { validateNonNegative } from './pod-spec-probes.js';
 import { percentProblems } from './pod-spec-syntax.js';
-import type { IntOrString } from './pod-spec-types.js';
+import type { IntOrString } from '../../api/pod-spec-types.js';
 import {
   replicatedLifecycle,
   replicasScale,

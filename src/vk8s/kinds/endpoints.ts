@@ -1,6 +1,6 @@
 import { fieldError, type StatusCause } from '../../apimachinery/errors/status-error.js';
 import { dns1123SubdomainProblems } from '../../apimachinery/validation/names.js';
-import type { KubeObject } from '../object.js';
+import type { KubeObject } from '../../apimachinery/object.js';
 import { baseStrategy, resourceOf } from './base-strategy.js';
 import { PORT_PROTOCOLS, portNumProblems, validateDns1123Label } from './core-fields.js';
 import { validateIp, validateNonSpecialIp } from './core-ip.js';

@@ -1,6 +1,6 @@
 import { fieldError, type StatusCause } from '../../apimachinery/errors/status-error.js';
 import { dns1123SubdomainProblems, qualifiedNameProblems } from '../../apimachinery/validation/names.js';
-import type { KubeObject } from '../object.js';
+import type { KubeObject } from '../../apimachinery/object.js';
 import { baseStrategy, resourceOf } from './base-strategy.js';
 import { view, type ObjectReference } from './core-types.js';
 

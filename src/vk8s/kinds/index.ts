@@ -1,5 +1,6 @@
 import type { Strategy } from '../../registry/strategy.js';
-import { RESOURCES, type ResourceType } from '../resources.js';
+import { RESOURCES } from '../resources.js';
+import { type ResourceType } from '../../apimachinery/resource-type.js';
 import { configMapStrategy } from './config-map.js';
 import { cronJobStrategy } from './cron-job.js';
 import { deploymentStrategy } from './deployment.js';

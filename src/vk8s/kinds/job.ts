@@ -1,5 +1,5 @@
 import type { StatusCause } from '../../apimachinery/errors/status-error.js';
-import type { KubeObject } from '../object.js';
+import type { KubeObject } from '../../apimachinery/object.js';
 import { baseStrategy, keepStatus, resourceOf } from './base-strategy.js';
 import { dropDisabledPodSpecFields } from './pod-spec-drop.js';
 import { uniqueCauses, validateImmutable, validateStatusCounters, workloadStatusStrategy } from './workload-common.js';

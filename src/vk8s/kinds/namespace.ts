@@ -1,6 +1,6 @@
 import { fieldError } from '../../apimachinery/errors/status-error.js';
 import { validateKubeFinalizerName } from '../../apimachinery/validation/object-meta.js';
-import type { KubeObject } from '../object.js';
+import type { KubeObject } from '../../apimachinery/object.js';
 import { baseStrategy, keepStatus, resourceOf, statusOnly } from './base-strategy.js';
 import { ensure, view } from './core-types.js';
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { StatusCause } from '../../apimachinery/errors/status-error.js';
 import type { StrategyContext } from '../../registry/strategy.js';
-import type { KubeObject } from '../object.js';
+import type { KubeObject } from '../../apimachinery/object.js';
 import { persistentVolumeStrategy as strategy } from './persistent-volume.js';
 
 const context: StrategyContext = { cluster: { tenant: 'acme', namespace: 'default', name: 'vk' }, now: '2020-01-01T00:00:00Z' };

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { GenericStore, RequestScope } from '../../registry/generic-store.js';
-import { systemClock } from '../../server/clock.js';
+import { systemClock } from '../../common/clock.js';
 import { openMemoryStore } from '../../store/memory/index.js';
 import type { Store } from '../../store/types.js';
 import { VirtualClusterStorage } from '../cluster-storage.js';
-import type { KubeObject } from '../object.js';
-import type { PodSpec } from './pod-spec-types.js';
+import type { KubeObject } from '../../apimachinery/object.js';
+import type { PodSpec } from '../../api/pod-spec-types.js';
 import { specOf } from './workload-types.js';
 
 const scope: RequestScope = { cluster: { tenant: 'acme', namespace: 'default', name: 'vk1' }, dryRun: false, fieldManager: 'edgeplane-scheduler' };

@@ -1,8 +1,8 @@
 import { fieldError } from '../../apimachinery/errors/status-error.js';
 import { dns1123SubdomainProblems } from '../../apimachinery/validation/names.js';
 import type { StatusStrategy } from '../../registry/strategy.js';
-import type { KubeObject } from '../object.js';
-import type { PodSpec } from './pod-spec-types.js';
+import type { KubeObject } from '../../apimachinery/object.js';
+import type { PodSpec } from '../../api/pod-spec-types.js';
 import { specOf } from './workload-types.js';
 
 /**

@@ -1,6 +1,6 @@
 import { defaultPullPolicy } from './pod-spec-image.js';
-import { canonicalQuantity, defaultResourceList } from './pod-spec-resources.js';
-import type { Container, Handler, ObjectFieldSelector, Probe, ResourceFieldSelector } from './pod-spec-types.js';
+import { canonicalQuantity, defaultResourceList } from '../../api/pod-spec-resources.js';
+import type { Container, Handler, ObjectFieldSelector, Probe, ResourceFieldSelector } from '../../api/pod-spec-types.js';
 
 /**
  * core/v1 defaulting of a container (SetDefaults_Container and the defaulters of the types

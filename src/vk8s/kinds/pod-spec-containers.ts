@@ -3,9 +3,9 @@ import { dns1123LabelProblems } from '../../apimachinery/validation/names.js';
 import { validateEnv, validateEnvFrom } from './pod-spec-env.js';
 import { validateLocalDescendingPath, validateNoBacksteps } from './pod-spec-paths.js';
 import { validateHandler, validateProbe } from './pod-spec-probes.js';
-import { validateResourceRequirements } from './pod-spec-resources.js';
+import { validateResourceRequirements } from '../../api/pod-spec-resources.js';
 import { portNameProblems, portNumberProblems, unixIdProblems } from './pod-spec-syntax.js';
-import type { Container, ContainerPort, SecurityContext, Volume, VolumeDevice, VolumeMount } from './pod-spec-types.js';
+import type { Container, ContainerPort, SecurityContext, Volume, VolumeDevice, VolumeMount } from '../../api/pod-spec-types.js';
 
 /**
  * validateContainers and validateInitContainers (core validation, 1.17): names, image, probes,

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { defaultPodSpec, defaultPodTemplateSpec } from './pod-spec-defaults.js';
 import { defaultPullPolicy, parseImageReference } from './pod-spec-image.js';
-import { canonicalQuantity } from './pod-spec-resources.js';
-import type { PodSpec, PodTemplateSpec } from './pod-spec-types.js';
+import { canonicalQuantity } from '../../api/pod-spec-resources.js';
+import type { PodSpec, PodTemplateSpec } from '../../api/pod-spec-types.js';
 import { validatePodSpec } from './pod-spec-validation.js';
 
 describe('pod spec defaults', () => {

@@ -1,6 +1,6 @@
 import { defaultContainer } from './pod-spec-container-defaults.js';
-import { defaultResourceList } from './pod-spec-resources.js';
-import type { PodSpec, PodTemplateSpec, TemplateMeta } from './pod-spec-types.js';
+import { defaultResourceList } from '../../api/pod-spec-resources.js';
+import type { PodSpec, PodTemplateSpec, TemplateMeta } from '../../api/pod-spec-types.js';
 import { defaultVolume } from './pod-spec-volume-defaults.js';
 
 /**

@@ -1,7 +1,7 @@
 import { fieldError, type StatusCause } from '../../apimachinery/errors/status-error.js';
 import { qualifiedNameProblems } from '../../apimachinery/validation/names.js';
-import { parseQuantity } from './pod-spec-resources.js';
-import type { DownwardAPIVolumeFile, ObjectFieldSelector, ResourceFieldSelector } from './pod-spec-types.js';
+import { parseQuantity } from '../../api/pod-spec-resources.js';
+import type { DownwardAPIVolumeFile, ObjectFieldSelector, ResourceFieldSelector } from '../../api/pod-spec-types.js';
 import { validateLocalNonReservedPath, validateMode } from './pod-spec-paths.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { PodSpec } from './pod-spec-types.js';
+import type { PodSpec } from '../../api/pod-spec-types.js';
 
 /**
  * DropDisabledPodFields / DropDisabledTemplateFields for kube-apiserver 1.17's default feature

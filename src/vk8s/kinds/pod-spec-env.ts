@@ -2,7 +2,7 @@ import { fieldError, type StatusCause } from '../../apimachinery/errors/status-e
 import { dns1123SubdomainProblems } from '../../apimachinery/validation/names.js';
 import { ENV_FIELD_PATHS, validateFieldRef, validateResourceFieldRef } from './pod-spec-downward.js';
 import { configMapKeyProblems, envVarNameProblems } from './pod-spec-syntax.js';
-import type { EnvFromSource, EnvVar } from './pod-spec-types.js';
+import type { EnvFromSource, EnvVar } from '../../api/pod-spec-types.js';
 
 /** ValidateEnv (1.17): names are env var names; valueFrom has exactly one source and no `value`. */
 export function validateEnv(vars: readonly EnvVar[], field: string): StatusCause[] {

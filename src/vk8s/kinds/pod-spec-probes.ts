@@ -1,6 +1,6 @@
 import { fieldError, type StatusCause } from '../../apimachinery/errors/status-error.js';
 import { httpHeaderNameProblems, portNameProblems, portNumberProblems } from './pod-spec-syntax.js';
-import type { Handler, IntOrString, Probe } from './pod-spec-types.js';
+import type { Handler, IntOrString, Probe } from '../../api/pod-spec-types.js';
 
 /** ValidateNonnegativeField: `must be greater than or equal to 0`. */
 export function validateNonNegative(value: number | undefined, field: string): StatusCause[] {

@@ -2,7 +2,7 @@ import { fieldError, type StatusCause } from '../../apimachinery/errors/status-e
 import { dns1123LabelProblems, dns1123SubdomainProblems, labelValueProblems } from '../../apimachinery/validation/names.js';
 import { goNilPointer, goScalar, goString, goStruct, invalidRendered } from './workload-go-value.js';
 import { validateLabelName, validateLabelSelector } from './workload-labels.js';
-import { asRecord, type Toleration } from './pod-spec-types.js';
+import { asRecord, type Toleration } from '../../api/pod-spec-types.js';
 
 /** Where a pod may run: tolerations and affinity (core validation, 1.17). */
 

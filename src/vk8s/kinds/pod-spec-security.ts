@@ -1,7 +1,7 @@
 import { fieldError, type StatusCause } from '../../apimachinery/errors/status-error.js';
 import { validateLocalDescendingPath } from './pod-spec-paths.js';
 import { unixIdProblems } from './pod-spec-syntax.js';
-import type { PodSpec } from './pod-spec-types.js';
+import type { PodSpec } from '../../api/pod-spec-types.js';
 
 /** Pod-level security: the pod security context and the security annotations (core validation, 1.17). */
 

@@ -1,8 +1,8 @@
 import { fieldError, type StatusCause } from '../../apimachinery/errors/status-error.js';
-import { cloneObject } from '../object.js';
+import { cloneObject } from '../../apimachinery/object.js';
 import { validateTolerations } from './pod-spec-scheduling.js';
 import { inclusiveRangeError } from './pod-spec-syntax.js';
-import type { Container, PodSpec, Toleration } from './pod-spec-types.js';
+import type { Container, PodSpec, Toleration } from '../../api/pod-spec-types.js';
 import { semanticEqual } from './workload-common.js';
 
 /**

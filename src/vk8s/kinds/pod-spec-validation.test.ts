@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { defaultPodSpec } from './pod-spec-defaults.js';
-import type { Container, PodSpec } from './pod-spec-types.js';
+import type { Container, PodSpec } from '../../api/pod-spec-types.js';
 import { validatePodSpec, validatePodTemplateSpec } from './pod-spec-validation.js';
 import { printed } from './workload-test-support.js';
 

@@ -4,7 +4,7 @@ import { validateContainers, validateInitContainers } from './pod-spec-container
 import { validateAffinity, validateTolerations } from './pod-spec-scheduling.js';
 import { validatePodSecurityContext, validatePodSpecificAnnotations } from './pod-spec-security.js';
 import { inclusiveRangeError, isIpAddress } from './pod-spec-syntax.js';
-import type { PodDNSConfig, PodSpec, PodTemplateSpec } from './pod-spec-types.js';
+import type { PodDNSConfig, PodSpec, PodTemplateSpec } from '../../api/pod-spec-types.js';
 import { validateVolumes } from './pod-spec-volumes.js';
 import { goStringSlice, invalidRendered } from './workload-go-value.js';
 import { validateAnnotations, validateLabels } from './workload-labels.js';

@@ -1,6 +1,6 @@
 import { defaultFieldRef, defaultResourceFieldRef } from './pod-spec-container-defaults.js';
-import { canonicalQuantity } from './pod-spec-resources.js';
-import { asRecord, type DownwardAPIVolumeFile, type Volume } from './pod-spec-types.js';
+import { canonicalQuantity } from '../../api/pod-spec-resources.js';
+import { asRecord, type DownwardAPIVolumeFile, type Volume } from '../../api/pod-spec-types.js';
 
 /** The volume source fields of core/v1 VolumeSource, in kube's order (validation counts them in this order). */
 export const VOLUME_SOURCES = [

@@ -2,8 +2,8 @@ import { fieldError, type StatusCause } from '../../apimachinery/errors/status-e
 import { dns1123LabelProblems } from '../../apimachinery/validation/names.js';
 import { validateDownwardFile } from './pod-spec-downward.js';
 import { validateLocalNonReservedPath, validateMode, validateNoBacksteps } from './pod-spec-paths.js';
-import { parseQuantity } from './pod-spec-resources.js';
-import type { KeyToPath, ProjectionSource, Volume } from './pod-spec-types.js';
+import { parseQuantity } from '../../api/pod-spec-resources.js';
+import type { KeyToPath, ProjectionSource, Volume } from '../../api/pod-spec-types.js';
 import { VOLUME_SOURCES } from './pod-spec-volume-defaults.js';
 
 /**

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { KubeObject } from '../object.js';
+import type { KubeObject } from '../../apimachinery/object.js';
 import { podStrategy } from './pod.js';
 import { container, printed, runCreate, runUpdate, TEST_CONTEXT } from './workload-test-support.js';
 

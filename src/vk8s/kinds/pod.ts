@@ -1,13 +1,13 @@
 import { fieldError, type StatusCause } from '../../apimachinery/errors/status-error.js';
 import { dns1123SubdomainProblems, qualifiedNameProblems } from '../../apimachinery/validation/names.js';
-import type { KubeObject } from '../object.js';
+import type { KubeObject } from '../../apimachinery/object.js';
 import { baseStrategy, keepStatus, resourceOf } from './base-strategy.js';
 import { podBindingStrategy } from './pod-binding.js';
 import { defaultPodOnlyFields, defaultPodSpec } from './pod-spec-defaults.js';
 import { dropDisabledPodSpecFields } from './pod-spec-drop.js';
-import { podQosClass } from './pod-spec-qos.js';
+import { podQosClass } from '../../api/pod-spec-qos.js';
 import { validatePodSpecificAnnotations } from './pod-spec-security.js';
-import type { PodSpec } from './pod-spec-types.js';
+import type { PodSpec } from '../../api/pod-spec-types.js';
 import { validatePodUpdate } from './pod-spec-update.js';
 import { validatePodSpec } from './pod-spec-validation.js';
 import { workloadStatusStrategy } from './workload-common.js';

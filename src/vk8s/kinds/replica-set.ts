@@ -1,6 +1,6 @@
 import type { StatusCause } from '../../apimachinery/errors/status-error.js';
 import { fieldError } from '../../apimachinery/errors/status-error.js';
-import type { KubeObject } from '../object.js';
+import type { KubeObject } from '../../apimachinery/object.js';
 import { baseStrategy, resourceOf } from './base-strategy.js';
 import { defaultPodTemplateSpec } from './pod-spec-defaults.js';
 import { validateNonNegative } from './pod-spec-probes.js';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { StatusCause } from '../../apimachinery/errors/status-error.js';
 import type { StrategyContext } from '../../registry/strategy.js';
-import type { KubeObject } from '../object.js';
+import type { KubeObject } from '../../apimachinery/object.js';
 import { validateService, validateServiceUpdate } from './core-service-rules.js';
 import { serviceStrategy } from './service.js';
 

@@ -3,7 +3,7 @@ import { serviceIpAllocation, type ServiceIpAllocationOptions } from '../allocat
 import { baseStrategy, resourceOf, statusOnly } from './base-strategy.js';
 import { defaultService, SERVICE_TYPES, validateService, validateServiceStatus, validateServiceUpdate } from './core-service-rules.js';
 import { fieldError, type StatusCause } from '../../apimachinery/errors/status-error.js';
-import type { KubeObject } from '../object.js';
+import type { KubeObject } from '../../apimachinery/object.js';
 
 /**
  * services: kube-apiserver 1.17's strategy. Defaults (type ClusterIP, sessionAffinity None,

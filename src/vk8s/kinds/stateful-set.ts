@@ -1,10 +1,10 @@
 import type { StatusCause } from '../../apimachinery/errors/status-error.js';
 import { fieldError } from '../../apimachinery/errors/status-error.js';
-import type { KubeObject } from '../object.js';
+import type { KubeObject } from '../../apimachinery/object.js';
 import { baseStrategy, resourceOf } from './base-strategy.js';
 import { defaultPodTemplateSpec, defaultTemplateMeta } from './pod-spec-defaults.js';
 import { validateNonNegative } from './pod-spec-probes.js';
-import { defaultResourceList } from './pod-spec-resources.js';
+import { defaultResourceList } from '../../api/pod-spec-resources.js';
 import { validatePodSpecificAnnotations } from './pod-spec-security.js';
 import {
   replicatedLifecycle,

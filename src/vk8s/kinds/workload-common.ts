@@ -1,12 +1,12 @@
 import type { StatusCause } from '../../apimachinery/errors/status-error.js';
 import type { ScaleAccess, StatusStrategy, Strategy, StrategyContext } from '../../registry/strategy.js';
-import { jsonEqual, type KubeObject } from '../object.js';
+import { jsonEqual, type KubeObject } from '../../apimachinery/object.js';
 import { keepStatus, statusOnly } from './base-strategy.js';
 import { dropDisabledPodSpecFields } from './pod-spec-drop.js';
 import { validateNonNegative } from './pod-spec-probes.js';
 import { invalidRendered } from './workload-go-value.js';
 import { selectorString } from './workload-labels.js';
-import type { LabelSelector, PodSpec } from './pod-spec-types.js';
+import type { LabelSelector, PodSpec } from '../../api/pod-spec-types.js';
 import { specOf, statusOf, type ReplicaStatus } from './workload-types.js';
 
 /** Lifecycle pieces the workload strategies share. */

@@ -1,7 +1,7 @@
 import { fieldError, type StatusCause } from '../../apimachinery/errors/status-error.js';
 import { formatSelector, matchesSelector, type Requirement, type Selector } from '../../apimachinery/labels/selector.js';
 import { labelValueProblems, qualifiedNameProblems } from '../../apimachinery/validation/names.js';
-import type { LabelSelector } from './pod-spec-types.js';
+import type { LabelSelector } from '../../api/pod-spec-types.js';
 
 /** kube's limit on the total size of an object's (or template's) annotations. */
 const TOTAL_ANNOTATION_SIZE = 256 * 1024;

@@ -1,7 +1,7 @@
 import { fieldError, type StatusCause } from '../../apimachinery/errors/status-error.js';
 import type { Selector } from '../../apimachinery/labels/selector.js';
 import { validatePodTemplateSpec } from './pod-spec-validation.js';
-import { asRecord, type PodTemplateSpec } from './pod-spec-types.js';
+import { asRecord, type PodTemplateSpec } from '../../api/pod-spec-types.js';
 import { checkTemplateLabels } from './workload-selector.js';
 
 /**

@@ -1,6 +1,6 @@
 import { fieldError, type StatusCause } from '../../apimachinery/errors/status-error.js';
 import type { Selector } from '../../apimachinery/labels/selector.js';
-import type { LabelSelector, PodTemplateSpec } from './pod-spec-types.js';
+import type { LabelSelector, PodTemplateSpec } from '../../api/pod-spec-types.js';
 import { goLabelSelector, goStringMap, invalidRendered } from './workload-go-value.js';
 import { isEmptySelector, selectorMatches, selectorRequirements, validateLabelSelector } from './workload-labels.js';
 

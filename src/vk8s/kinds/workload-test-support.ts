@@ -1,6 +1,6 @@
 import type { StatusCause } from '../../apimachinery/errors/status-error.js';
 import type { Strategy, StrategyContext } from '../../registry/strategy.js';
-import { cloneObject, type KubeObject } from '../object.js';
+import { cloneObject, type KubeObject } from '../../apimachinery/object.js';
 
 /**
  * Test support for the workload strategies: runs a strategy's steps in the generic store's

@@ -1,5 +1,5 @@
-import type { KubeObject } from '../object.js';
-import type { IntOrString, LabelSelector, PodTemplateSpec, TemplateMeta } from './pod-spec-types.js';
+import type { KubeObject } from '../../apimachinery/object.js';
+import type { IntOrString, LabelSelector, PodTemplateSpec, TemplateMeta } from '../../api/pod-spec-types.js';
 
 /**
  * Typed views of the apps/v1 and batch workload specs and statuses (k8s.io/api 1.17), read

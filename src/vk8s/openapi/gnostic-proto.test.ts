@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { loadKubernetesOpenApi } from '../../apimachinery/openapi/kubernetes-document.js';
+import { loadKubernetesOpenApi } from './kubernetes-document.js';
 import { RESOURCES } from '../resources.js';
 import { toGnosticDocument } from './gnostic-document.js';
 import { encodeGnosticDocument, loadGnosticDocumentType } from './gnostic-proto.js';

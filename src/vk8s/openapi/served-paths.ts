@@ -1,4 +1,4 @@
-import type { ResourceType, Verb } from '../resources.js';
+import type { ResourceType, Verb } from '../../apimachinery/resource-type.js';
 import { parseApiPath, type ApiPath } from './api-path.js';
 
 type Json = Record<string, unknown>;

@@ -1,4 +1,4 @@
-import type { ResourceType } from '../resources.js';
+import type { ResourceType } from '../../apimachinery/resource-type.js';
 import { definitionRefs, reachableDefinitions } from './reachable-definitions.js';
 import { servedPaths } from './served-paths.js';
 

@@ -1,6 +1,7 @@
 import type protobuf from 'protobufjs';
-import { loadKubernetesOpenApi } from '../../apimachinery/openapi/kubernetes-document.js';
-import { RESOURCES, type ResourceType } from '../resources.js';
+import { loadKubernetesOpenApi } from './kubernetes-document.js';
+import { RESOURCES } from '../resources.js';
+import { type ResourceType } from '../../apimachinery/resource-type.js';
 import { encodeGnosticDocument, loadGnosticDocumentType } from './gnostic-proto.js';
 import { OpenApiV2Document } from './openapi-v2-document.js';
 import { trimOpenApi, type OpenApiSource } from './trim-openapi.js';

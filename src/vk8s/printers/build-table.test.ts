@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { KubeObject } from '../object.js';
+import type { KubeObject } from '../../apimachinery/object.js';
 import { buildTable, parseIncludeObject } from './build-table.js';
 import { podPrinter } from './pod-printer.js';
 import type { TablePrinter } from './table-printer.js';

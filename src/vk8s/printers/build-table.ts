@@ -1,4 +1,4 @@
-import type { KubeObject } from '../object.js';
+import type { KubeObject } from '../../apimachinery/object.js';
 import type { TablePrinter } from './table-printer.js';
 
 /** `?includeObject=`: what each row carries besides its cells (kube's default is Metadata). */

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { KubeObject } from '../object.js';
+import type { KubeObject } from '../../apimachinery/object.js';
 import { namespacePrinter } from './config-printers.js';
 import { eventPrinter } from './event-printer.js';
 import { nodePrinter } from './node-printer.js';

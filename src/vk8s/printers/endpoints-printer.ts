@@ -1,4 +1,4 @@
-import type { KubeObject } from '../object.js';
+import type { KubeObject } from '../../apimachinery/object.js';
 import { timestampSince } from './human-duration.js';
 import { ageColumn, column, nameColumn, type FieldDoc, type TablePrinter } from './table-printer.js';
 import type { EndpointsView } from './views.js';

@@ -1,4 +1,4 @@
-import type { KubeObject } from '../object.js';
+import type { KubeObject } from '../../apimachinery/object.js';
 import { containerCells } from './container-cells.js';
 import { durationBetween, timestampSince } from './human-duration.js';
 import { formatLabelSelector } from './label-selector-text.js';

@@ -1,4 +1,4 @@
-import { loadKubernetesOpenApi } from '../../apimachinery/openapi/kubernetes-document.js';
+import { loadKubernetesOpenApi } from '../openapi/kubernetes-document.js';
 import type { FieldDoc } from './table-printer.js';
 
 /**

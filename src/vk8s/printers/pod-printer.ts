@@ -1,4 +1,4 @@
-import type { KubeObject } from '../object.js';
+import type { KubeObject } from '../../apimachinery/object.js';
 import { timestampSince } from './human-duration.js';
 import { podSummary } from './pod-status.js';
 import { ageColumn, column, nameColumn, type FieldDoc, type TablePrinter, type TableRowCondition } from './table-printer.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { KubeObject } from '../object.js';
+import type { KubeObject } from '../../apimachinery/object.js';
 import { RESOURCES } from '../resources.js';
 import { printerFor } from './printer-for.js';
 import { NOW } from './testing/fixtures.js';

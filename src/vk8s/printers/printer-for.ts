@@ -1,4 +1,4 @@
-import type { ResourceType } from '../resources.js';
+import type { ResourceType } from '../../apimachinery/resource-type.js';
 import { configMapPrinter, namespacePrinter, secretPrinter, serviceAccountPrinter } from './config-printers.js';
 import { cronJobPrinter } from './cron-job-printer.js';
 import { defaultPrinter } from './default-printer.js';

@@ -1,4 +1,4 @@
-import type { KubeObject } from '../object.js';
+import type { KubeObject } from '../../apimachinery/object.js';
 import { containerCells } from './container-cells.js';
 import { timestampSince } from './human-duration.js';
 import { KUBE_DEFAULTS } from './kube-defaults.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { KubeObject } from '../object.js';
+import type { KubeObject } from '../../apimachinery/object.js';
 import { endpointsPrinter } from './endpoints-printer.js';
 import { servicePrinter } from './service-printer.js';
 import { DAY, MINUTE, NOW, meta, namedDoc, object } from './testing/fixtures.js';

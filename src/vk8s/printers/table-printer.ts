@@ -1,4 +1,4 @@
-import type { KubeObject } from '../object.js';
+import type { KubeObject } from '../../apimachinery/object.js';
 
 /**
  * The contract of server-side printing (`metav1.Table`): a printer owns its column

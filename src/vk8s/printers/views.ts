@@ -1,4 +1,4 @@
-import type { KubeObject } from '../object.js';
+import type { KubeObject } from '../../apimachinery/object.js';
 
 /**
  * The fields the printers read, typed as the 1.17 OpenAPI schema allows them. Objects reach

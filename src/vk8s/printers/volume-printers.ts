@@ -1,4 +1,4 @@
-import type { KubeObject } from '../object.js';
+import type { KubeObject } from '../../apimachinery/object.js';
 import { timestampSince } from './human-duration.js';
 import { KUBE_DEFAULTS, orDefault } from './kube-defaults.js';
 import { accessModesText, quantityText, storageClassText } from './storage-text.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { StatusError } from '../../apimachinery/errors/status-error.js';
-import type { KubeObject } from '../object.js';
+import type { KubeObject } from '../../apimachinery/object.js';
 import { podStreamTarget } from './pod-target.js';
 
 const scope = { tenant: 't', namespace: 'ns', vk8s: 'vk' };

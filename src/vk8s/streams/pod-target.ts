@@ -1,5 +1,5 @@
 import { StatusError } from '../../apimachinery/errors/status-error.js';
-import type { KubeObject } from '../object.js';
+import type { KubeObject } from '../../apimachinery/object.js';
 import type { PodTarget, StreamKind } from './types.js';
 
 /** Where the pod lives on the platform. */

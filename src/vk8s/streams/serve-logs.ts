@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { Logger } from 'pino';
 import { StatusError } from '../../apimachinery/errors/status-error.js';
-import type { KubeObject } from '../object.js';
+import type { KubeObject } from '../../apimachinery/object.js';
 import { parseLogQuery } from './log-options.js';
 import { podStreamTarget, type PodScope } from './pod-target.js';
 import { StreamError } from './stream-error.js';

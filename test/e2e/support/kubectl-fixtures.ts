@@ -1,4 +1,4 @@
-import type { KubeObject } from '../../../src/vk8s/object.js';
+import type { KubeObject } from '../../../src/apimachinery/object.js';
 
 /** One object of each user-writable kind, as a multi-document YAML for `kubectl create -f`. */
 export function userObjectsYaml(tag: string): string {

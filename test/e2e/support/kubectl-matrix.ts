@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startConfigHarness, type ConfigHarness } from '../../../src/config/testing/config-harness.js';
-import type { ClusterRef } from '../../../src/registry/strategy.js';
+import { startConfigHarness, type ConfigHarness } from '../../../src/server/testing/config-harness.js';
+import type { ClusterRef } from '../../../src/apimachinery/cluster-ref.js';
 import { strategyFor } from '../../../src/vk8s/kinds/index.js';
 import { RESOURCES } from '../../../src/vk8s/resources.js';
-import type { KubeObject } from '../../../src/vk8s/object.js';
+import type { KubeObject } from '../../../src/apimachinery/object.js';
 import { kubectl120, kubectlNewest, runKubectl, spawnKubectl, type KubectlRun } from '../../../src/vk8s/testing/kubectl.js';
 
 /** One kubectl of the matrix; `tag` suffixes the names of the objects a scenario makes with it. */

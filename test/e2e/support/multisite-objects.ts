@@ -1,5 +1,5 @@
-import type { KubeObject } from '../../../src/vk8s/object.js';
-import { SITE_NAME_LABEL } from '../../../src/sites/site-model.js';
+import type { KubeObject } from '../../../src/apimachinery/object.js';
+import { SITE_NAME_LABEL } from '../../../src/site-api/site-model.js';
 
 export interface Condition {
   readonly type: string;

@@ -1,5 +1,5 @@
-import type { Scheduler } from '../../../src/controllers/work-queue.js';
-import { formatRfc3339Nano, type Clock } from '../../../src/server/clock.js';
+import type { Scheduler } from '../../../src/common/timers.js';
+import { formatRfc3339Nano, type Clock } from '../../../src/common/clock.js';
 
 /** The real clock moved forward by an offset the test controls, with timers that follow it. */
 export interface OffsetClock extends Clock {

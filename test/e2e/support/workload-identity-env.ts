@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { httpsRequest, type HttpsResponse } from '../../../src/client/https-client.js';
-import { type CallOptions, startConfigHarness, type ConfigHarness, type ConfigHarnessOptions } from '../../../src/config/testing/config-harness.js';
-import type { BootstrapToken } from '../../../src/identity/identity-bundle.js';
+import { type CallOptions, startConfigHarness, type ConfigHarness, type ConfigHarnessOptions } from '../../../src/server/testing/config-harness.js';
+import type { BootstrapToken } from '../../../src/site-api/identity-bundle.js';
 import { startSidecar, type RunningSidecar, type StartSidecarOptions } from '../../../src/sidecar/index.js';
-import { registerTestSites, type TestAgent } from '../../../src/sites/testing/register-test-sites.js';
+import { registerTestSites, type TestAgent } from '../../../src/site-plane/testing/register-test-sites.js';
 import type { Pod } from './multisite-objects.js';
 import { waitFor } from './wait-for.js';
 

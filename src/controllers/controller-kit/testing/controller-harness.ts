@@ -1,19 +1,19 @@
 import assert from 'node:assert/strict';
 import { createLogger, type Logger } from '../../../observability/logger.js';
-import type { PlacedSite } from '../../../placement/placed-site.js';
-import type { PlacementView } from '../../../placement/placement-view.js';
+import type { PlacedSite } from '../../placement/placed-site.js';
+import type { PlacementView } from '../../placement/placement-view.js';
 import type { GenericStore, RequestScope } from '../../../registry/generic-store.js';
-import type { ClusterRef } from '../../../registry/strategy.js';
-import { systemClock, type Clock } from '../../../server/clock.js';
-import { POD_SITE_LABEL } from '../../../sites/site-model.js';
+import type { ClusterRef } from '../../../apimachinery/cluster-ref.js';
+import { systemClock, type Clock } from '../../../common/clock.js';
+import { POD_SITE_LABEL } from '../../../site-api/site-model.js';
 import { openMemoryStore } from '../../../store/memory/index.js';
 import type { Store } from '../../../store/types.js';
 import { VirtualClusterStorage } from '../../../vk8s/cluster-storage.js';
-import type { PodTemplateSpec } from '../../../vk8s/kinds/pod-spec-types.js';
-import { cloneObject, type KubeObject } from '../../../vk8s/object.js';
+import type { PodTemplateSpec } from '../../../api/pod-spec-types.js';
+import { cloneObject, type KubeObject } from '../../../apimachinery/object.js';
 import type { EventRecorder } from '../../events/event-recorder.js';
 import { ObjectInformer } from '../../runtime/object-informer.js';
-import type { PodTemplateFor } from '../../../placement/pod-template-for.js';
+import type { PodTemplateFor } from '../../placement/pod-template-for.js';
 
 /** Test doubles and a memory-store world for controller tests (never used outside tests). */
 

@@ -1,4 +1,4 @@
-import type { Scheduler } from '../../work-queue.js';
+import type { Scheduler } from '../../../common/timers.js';
 
 /**
  * A work-queue scheduler for tests on fake time: delays shorter than `realBelowMs` (retry

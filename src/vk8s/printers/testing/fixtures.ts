@@ -1,4 +1,4 @@
-import type { KubeObject, ObjectMeta } from '../../object.js';
+import type { KubeObject, ObjectMeta } from '../../../apimachinery/object.js';
 import type { FieldDoc } from '../table-printer.js';
 
 /** The clock of the printer tests. */

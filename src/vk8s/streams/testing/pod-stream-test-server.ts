@@ -8,7 +8,7 @@ import type { Duplex } from 'node:stream';
 import { StatusError } from '../../../apimachinery/errors/status-error.js';
 import { ensurePlatformPki } from '../../../identity/platform-ca.js';
 import { apiGroupList, apiResourceList, apiVersions } from '../../discovery.js';
-import type { KubeObject } from '../../object.js';
+import type { KubeObject } from '../../../apimachinery/object.js';
 import { handlePodUpgrade, type PodUpgradeOptions } from '../handle-pod-upgrade.js';
 import { podStreamTarget, type PodScope } from '../pod-target.js';
 import { serveLogs } from '../serve-logs.js';

@@ -1,0 +1,85 @@
+import { createHash } from 'node:crypto';
+import type { Logger } from '../observability/logger.js';
+import { x509 } from '../common/x509.js';
+import { type AgentCredential, loadAgentCredential, saveAgentCredential } from './agent-credential.js';
+import { caPinOf, checkCaPin } from '../common/ca-pin.js';
+import { fetchPinnedCa } from '../common/fetch-pinned-ca.js';
+import { registerAgent } from './register-agent.js';
+import { parseRegistrationToken } from './registration-token.js';
+import type { RegisterSite } from '../site-api/site-api-types.js';
+
+export interface EnsureCredentialOptions {
+  /** Where the credential is kept. */
+  readonly home: string;
+  readonly agent: string;
+  readonly sites: readonly RegisterSite[];
+  /** The registration token; needed unless a stored credential still fits. */
+  readonly token?: string;
+  /** Overrides the server named by the token (or the stored one). */
+  readonly server?: string;
+  readonly logger: Logger;
+  readonly chunkSize?: number;
+  readonly onProgress?: (done: number, total: number) => void;
+  readonly now?: () => Date;
+}
+
+/** A certificate this close to expiry counts as expired, so the agent registers again. */
+const RENEW_BEFORE_MS = 60 * 60 * 1000;
+
+export function siteFactsDigest(agent: string, sites: readonly RegisterSite[]): string {
+  return createHash('sha256').update(JSON.stringify({ agent, sites })).digest('hex');
+}
+
+function certificateUsable(pem: string, now: Date): boolean {
+  try {
+    return new x509.X509Certificate(pem).notAfter.getTime() - now.getTime() > RENEW_BEFORE_MS;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The agent's credential: the stored one when it was made for the same server, agent and
+ * site facts and is not near expiry; otherwise registration with the token: the CA is taken
+ * from the stored credential when its pin matches the token, else fetched and pinned; the
+ * agent keeps its key across registrations. The result is stored in `home` before it is returned.
+ */
+export async function ensureAgentCredential(options: EnsureCredentialOptions): Promise<AgentCredential> {
+  const { logger } = options;
+  const now = options.now?.() ?? new Date();
+  const token = options.token === undefined ? undefined : parseRegistrationToken(options.token);
+  const stored = loadAgentCredential(options.home);
+  const server = (options.server ?? token?.server ?? stored?.server ?? '').replace(/\/+$/, '');
+  if (server === '') throw new Error(`no credential in ${options.home} and no registration token: pass --registration-token (print one with \`edgeplane site token\`)`);
+  const digest = siteFactsDigest(options.agent, options.sites);
+  if (stored !== undefined && stored.server === server && stored.agent === options.agent) {
+    if (stored.factsDigest === digest && certificateUsable(stored.certificate, now)) {
+      logger.info({ home: options.home, sites: stored.sites.length }, 'using the stored site credential');
+      return stored;
+    }
+  }
+  if (token === undefined) {
+    throw new Error(
+      stored === undefined
+        ? `no credential in ${options.home}: pass --registration-token (print one with \`edgeplane site token\`)`
+        : `the credential in ${options.home} was made for other site facts, another server, or is expiring: registering again needs --registration-token`,
+    );
+  }
+  const ca = stored !== undefined && stored.server === server && caPinOf(stored.ca) === token.ca ? stored.ca : await fetchPinnedCa(server, token.ca);
+  logger.info({ server, agent: options.agent, sites: options.sites.length }, 'registering');
+  const registration = await registerAgent({
+    server,
+    ca,
+    token: token.raw,
+    agent: options.agent,
+    sites: options.sites,
+    ...(stored?.agent === options.agent ? { key: stored.key } : {}),
+    ...(options.chunkSize === undefined ? {} : { chunkSize: options.chunkSize }),
+    ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
+  });
+  checkCaPin(registration.ca, token.ca);
+  const credential: AgentCredential = { server, agent: options.agent, key: registration.key, certificate: registration.certificate, ca: registration.ca, sites: registration.sites, factsDigest: digest };
+  saveAgentCredential(options.home, credential);
+  logger.info({ home: options.home, sites: registration.sites.length }, 'registered; credential stored');
+  return credential;
+}

@@ -1,0 +1,23 @@
+import type { KubeObject } from '../apimachinery/object.js';
+import type { ClusterRef, PodRef, PodStatusItem } from '../site-api/site-api-types.js';
+
+/** Where a runtime's reports go (the agent batches them to the site API). */
+export interface PodRuntimeSink {
+  status(key: string, item: PodStatusItem): void;
+  /** The runtime stopped a pod marked for deletion: the control plane may remove it. */
+  terminated(key: string, ref: PodRef): void;
+}
+
+/**
+ * What runs a site's pods. The agent feeds it the pod watch; it reports statuses and
+ * terminations to its sink. Keys are {@link podKeyOf}'s.
+ */
+export interface PodRuntime {
+  /** A pod bound to a node of the agent's sites was added or changed (watch ADDED / MODIFIED). */
+  apply(cluster: ClusterRef, pod: KubeObject): void;
+  /** The pod left the control plane (DELETED, or a report found it gone); with `uid`, only that incarnation. */
+  remove(key: string, uid?: string): void;
+  keys(): IterableIterator<string>;
+  readonly size: number;
+  close(): void;
+}

@@ -1,0 +1,93 @@
+import type { Logger } from '../observability/logger.js';
+import { podKeyOf } from './pod-key.js';
+import type { PodRuntime } from './pod-runtime.js';
+import { retryDelayMs, sleep } from './retry-delay.js';
+import { SiteApiError } from './site-api-error.js';
+import type { PodWatchEvent } from '../site-api/site-api-types.js';
+import type { SiteTimers } from '../common/timers.js';
+
+export interface PodWatchLoopOptions {
+  readonly client: { watchPods(resourceVersion: string | undefined, signal: AbortSignal): Promise<AsyncIterable<PodWatchEvent>> };
+  readonly runtime: PodRuntime;
+  /** Drops reports still waiting for a pod that is gone. */
+  readonly forget: (key: string) => void;
+  readonly timers: SiteTimers;
+  readonly logger: Logger;
+  readonly signal: AbortSignal;
+  readonly random?: () => number;
+}
+
+/** An in-stream ERROR event, or a 410 answer: the resource version is too old. */
+class Expired extends Error {}
+
+/**
+ * Follows `GET /api/sites/v1/pods?watch=1` until `signal` aborts, feeding the runtime:
+ * ADDED / MODIFIED apply the pod, DELETED removes it. A stream that ends is resumed from the
+ * last resourceVersion seen (BOOKMARKs included); an expired version (410, or an ERROR event
+ * with code 410) relists from scratch, and pods the relist does not bring back are dropped
+ * at its first BOOKMARK; failures reconnect with back-off. Resolves when aborted.
+ */
+export async function runPodWatch(options: PodWatchLoopOptions): Promise<void> {
+  const { runtime, logger, signal } = options;
+  const random = options.random ?? Math.random;
+  let resourceVersion: string | undefined;
+  /** Pods known before a relist and not yet seen in it. */
+  let unconfirmed: Set<string> | undefined;
+  let attempt = 0;
+
+  const handle = (event: PodWatchEvent): void => {
+    if (event.type === 'ERROR') {
+      const status = event.object as unknown as { code?: number; message?: string };
+      if (status.code === 410) throw new Expired(status.message ?? 'expired');
+      throw new Error(`the pod watch sent an error: ${status.message ?? JSON.stringify(event.object)}`);
+    }
+    const rv = event.object.metadata?.resourceVersion;
+    if (rv !== undefined && rv !== '') resourceVersion = rv;
+    if (event.type === 'BOOKMARK') {
+      if (unconfirmed !== undefined) {
+        for (const key of unconfirmed) {
+          runtime.remove(key);
+          options.forget(key);
+        }
+        logger.info({ dropped: unconfirmed.size }, 'relist complete');
+        unconfirmed = undefined;
+      }
+      return;
+    }
+    if (event.cluster === undefined) return void logger.warn({ type: event.type }, 'pod watch event without a cluster; ignored');
+    const key = podKeyOf(event.cluster, event.object.metadata.name ?? '');
+    if (event.type === 'DELETED') {
+      runtime.remove(key, event.object.metadata.uid);
+      options.forget(key);
+      return;
+    }
+    unconfirmed?.delete(key);
+    runtime.apply(event.cluster, event.object);
+  };
+
+  while (!signal.aborted) {
+    let received = 0;
+    try {
+      const events = await options.client.watchPods(resourceVersion, signal);
+      logger.debug({ resourceVersion }, 'pod watch open');
+      for await (const event of events) {
+        received++;
+        attempt = 0;
+        handle(event);
+      }
+      if (received > 0) continue;
+      attempt++;
+    } catch (error) {
+      if (signal.aborted) break;
+      if (error instanceof Expired || (error instanceof SiteApiError && error.status === 410)) {
+        logger.info({ resourceVersion }, 'pod watch expired; relisting');
+        resourceVersion = undefined;
+        unconfirmed = new Set(runtime.keys());
+        continue;
+      }
+      attempt++;
+      logger.warn({ err: error, attempt }, 'pod watch failed; reconnecting');
+    }
+    await sleep(options.timers.schedule, retryDelayMs(attempt, random), signal);
+  }
+}

@@ -1,0 +1,116 @@
+import type { Logger } from '../observability/logger.js';
+import { ensureAgentCredential } from './ensure-agent-credential.js';
+import { startHeartbeats } from './heartbeat-loop.js';
+import { nodeDirectoryFor } from './node-directory.js';
+import type { PodRuntime } from './pod-runtime.js';
+import { runPodWatch } from './pod-watch-loop.js';
+import type { SimOptions } from './runtimes/simulated/sim-options.js';
+import { SimulatedRuntime } from './runtimes/simulated/simulated-runtime.js';
+import { SiteApiClient } from './site-api-client.js';
+import type { RegisterSite } from '../site-api/site-api-types.js';
+import { type SiteTimers, systemTimers } from '../common/timers.js';
+import { StatusBatcher } from './status-batcher.js';
+
+export interface SiteAgentOptions {
+  /** Where the agent keeps its key, certificate and CA. */
+  readonly home: string;
+  /** The agent's name (its certificate's CN is `site-agent:<agent>`). */
+  readonly agent: string;
+  readonly sites: readonly RegisterSite[];
+  /** The registration token; needed unless `home` holds a credential for these same sites. */
+  readonly token?: string;
+  /** Overrides the server named by the token. */
+  readonly server?: string;
+  readonly heartbeatSeconds: number;
+  readonly runtime?: 'simulated';
+  readonly sim?: Partial<SimOptions>;
+  readonly logger: Logger;
+  readonly timers?: SiteTimers;
+  readonly random?: () => number;
+  /** Registration progress (sites registered so far). */
+  readonly onProgress?: (done: number, total: number) => void;
+  readonly registerChunkSize?: number;
+  /** Status batching (default 100 ms, 500 items). */
+  readonly statusFlushMs?: number;
+  readonly statusMaxBatch?: number;
+}
+
+export interface SiteAgent {
+  /** The site names the server confirmed. */
+  readonly sites: readonly string[];
+  readonly runtime: PodRuntime;
+  /** Settles after the first heartbeat. */
+  readonly firstHeartbeat: Promise<void>;
+  /** Stops watching and heartbeating, sends waiting reports (for at most `flushTimeoutMs`, default 5 s), closes connections. */
+  close(flushTimeoutMs?: number): Promise<void>;
+}
+
+/**
+ * Starts a site agent: its credential (stored, or registration with the token), then over
+ * mTLS one heartbeat for all its sites every `heartbeatSeconds`, the pod watch feeding the
+ * runtime, and the runtime's statuses and terminations batched back to the control plane.
+ */
+export async function startSiteAgent(options: SiteAgentOptions): Promise<SiteAgent> {
+  const { logger } = options;
+  const timers = options.timers ?? systemTimers();
+  const credential = await ensureAgentCredential({
+    home: options.home,
+    agent: options.agent,
+    sites: options.sites,
+    logger,
+    ...(options.token === undefined ? {} : { token: options.token }),
+    ...(options.server === undefined ? {} : { server: options.server }),
+    ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
+    ...(options.registerChunkSize === undefined ? {} : { chunkSize: options.registerChunkSize }),
+    now: () => new Date(timers.now()),
+  });
+  const client = new SiteApiClient(credential);
+  const runtimeRef: { current?: PodRuntime } = {};
+  const batcher = new StatusBatcher({
+    transport: client,
+    timers,
+    logger,
+    onGone: (key, uid) => runtimeRef.current?.remove(key, uid),
+    ...(options.statusFlushMs === undefined ? {} : { flushMs: options.statusFlushMs }),
+    ...(options.statusMaxBatch === undefined ? {} : { maxBatch: options.statusMaxBatch }),
+  });
+  const runtime = new SimulatedRuntime({
+    sink: { status: (key, item) => batcher.status(key, item), terminated: (key, ref) => batcher.terminated(key, ref) },
+    timers,
+    nodes: nodeDirectoryFor(options.agent, options.sites),
+    logger,
+    ...(options.sim === undefined ? {} : { sim: options.sim }),
+    ...(options.random === undefined ? {} : { random: options.random }),
+  });
+  runtimeRef.current = runtime;
+  const heartbeats = startHeartbeats({ client, sites: credential.sites, intervalMs: options.heartbeatSeconds * 1000, timers, logger });
+  const abort = new AbortController();
+  const watching = runPodWatch({
+    client,
+    runtime,
+    forget: (key) => batcher.forget(key),
+    timers,
+    logger,
+    signal: abort.signal,
+    ...(options.random === undefined ? {} : { random: options.random }),
+  });
+  logger.info({ agent: options.agent, sites: credential.sites.length, server: credential.server }, 'site agent running');
+
+  return {
+    sites: credential.sites,
+    runtime,
+    firstHeartbeat: heartbeats.first,
+    async close(flushTimeoutMs = 5000) {
+      heartbeats.stop();
+      abort.abort();
+      await watching;
+      runtime.close();
+      let cancel: (() => void) | undefined;
+      const timeout = new Promise<void>((resolve) => (cancel = timers.schedule(resolve, flushTimeoutMs)));
+      await Promise.race([batcher.close(), timeout]);
+      cancel?.();
+      client.close();
+      logger.info({ agent: options.agent }, 'site agent stopped');
+    },
+  };
+}

@@ -1,0 +1,114 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { createLogger } from '../observability/logger.js';
+import type { PodRef, PodStatusItem, PodStatusResult } from '../site-api/site-api-types.js';
+import { StatusBatcher, type StatusTransport } from './status-batcher.js';
+import { fakeTimers } from '../common/testing/fake-timers.js';
+
+const logger = createLogger({ level: 'silent' });
+const cluster = { tenant: 'acme', namespace: 'shop', name: 'vk' };
+const item = (name: string, phase: string): PodStatusItem => ({ cluster, name, uid: `uid-${name}`, status: { phase } });
+
+/** A transport that records requests; `fail` makes the next requests throw; `errors` answers item errors. */
+function recorder(): StatusTransport & { calls: Array<{ kind: 'status' | 'terminated'; names: string[]; phases?: string[] }>; fail: number; errors: Map<string, string> } {
+  const calls: Array<{ kind: 'status' | 'terminated'; names: string[]; phases?: string[] }> = [];
+  const errors = new Map<string, string>();
+  const self = {
+    calls,
+    fail: 0,
+    errors,
+    postStatuses(items: readonly PodStatusItem[]): Promise<readonly PodStatusResult[]> {
+      calls.push({ kind: 'status', names: items.map((i) => i.name), phases: items.map((i) => String(i.status['phase'])) });
+      if (self.fail > 0) {
+        self.fail--;
+        return Promise.reject(new Error('connection reset'));
+      }
+      return Promise.resolve(items.map((i) => ({ name: i.name, ...(errors.has(i.name) ? { error: errors.get(i.name) } : {}) })));
+    },
+    postTerminated(items: readonly PodRef[]): Promise<void> {
+      calls.push({ kind: 'terminated', names: items.map((i) => i.name) });
+      return Promise.resolve();
+    },
+  };
+  return self;
+}
+
+const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+describe('StatusBatcher', () => {
+  it('status batcher coalesces per pod and flushes after 100 ms', async () => {
+    const timers = fakeTimers(0);
+    const transport = recorder();
+    const batcher = new StatusBatcher({ transport, timers, logger });
+    batcher.status('a', item('a', 'Pending'));
+    batcher.status('b', item('b', 'Pending'));
+    batcher.status('a', item('a', 'Running'));
+    timers.advance(99);
+    await settle();
+    assert.equal(transport.calls.length, 0);
+    timers.advance(1);
+    await settle();
+    assert.deepEqual(transport.calls, [{ kind: 'status', names: ['a', 'b'], phases: ['Running', 'Pending'] }]);
+    assert.equal(batcher.pending, 0);
+  });
+
+  it('status batcher sends at once when a batch is full, one request at a time', async () => {
+    const timers = fakeTimers(0);
+    const transport = recorder();
+    const batcher = new StatusBatcher({ transport, timers, logger, maxBatch: 3 });
+    for (const name of ['a', 'b', 'c', 'd', 'e', 'f', 'g']) batcher.status(name, item(name, 'Running'));
+    await settle();
+    await settle();
+    assert.deepEqual(transport.calls.map((c) => c.names), [['a', 'b', 'c'], ['d', 'e', 'f']]);
+    timers.advance(100);
+    await settle();
+    assert.deepEqual(transport.calls.map((c) => c.names), [['a', 'b', 'c'], ['d', 'e', 'f'], ['g']]);
+  });
+
+  it('status batcher retries a failed batch with back-off, keeping newer statuses', async () => {
+    const timers = fakeTimers(0);
+    const transport = recorder();
+    transport.fail = 1;
+    const batcher = new StatusBatcher({ transport, timers, logger });
+    batcher.status('a', item('a', 'Pending'));
+    batcher.status('b', item('b', 'Pending'));
+    timers.advance(100);
+    batcher.status('a', item('a', 'Running'));
+    await settle();
+    assert.equal(batcher.pending, 2);
+    timers.advance(100);
+    await settle();
+    assert.equal(transport.calls.length, 1, 'backs off longer than the flush interval after a failure');
+    timers.advance(500);
+    await settle();
+    assert.deepEqual(transport.calls[1], { kind: 'status', names: ['a', 'b'], phases: ['Running', 'Pending'] });
+  });
+
+  it('status batcher sends terminations after statuses and drops a terminated pod\'s waiting status', async () => {
+    const timers = fakeTimers(0);
+    const transport = recorder();
+    const batcher = new StatusBatcher({ transport, timers, logger });
+    batcher.status('a', item('a', 'Running'));
+    batcher.status('b', item('b', 'Running'));
+    batcher.terminated('b', { cluster, name: 'b', uid: 'uid-b' });
+    batcher.status('b', item('b', 'Running'));
+    timers.advance(100);
+    await settle();
+    assert.deepEqual(transport.calls.map((c) => [c.kind, c.names]), [['status', ['a']], ['terminated', ['b']]]);
+  });
+
+  it('status batcher reports pods the server no longer has, and close sends what waits', async () => {
+    const timers = fakeTimers(0);
+    const transport = recorder();
+    transport.errors.set('gone', 'pods "gone" not found');
+    transport.errors.set('bad', 'Operation cannot be fulfilled: conflict');
+    const gone: string[] = [];
+    const batcher = new StatusBatcher({ transport, timers, logger, onGone: (key, uid) => gone.push(`${key}/${uid}`) });
+    batcher.status('gone', item('gone', 'Running'));
+    batcher.status('bad', item('bad', 'Running'));
+    await batcher.close();
+    assert.deepEqual(gone, ['gone/uid-gone']);
+    assert.equal(transport.calls.length, 1);
+    assert.equal(batcher.pending, 0);
+  });
+});

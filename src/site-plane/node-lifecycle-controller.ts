@@ -1,0 +1,84 @@
+import { runWorkers } from '../controllers/run-workers.js';
+import { WorkQueue, type WorkQueueOptions } from '../controllers/work-queue.js';
+import { rfc3339Seconds } from '../registry/deletion.js';
+import { StatusError } from '../apimachinery/errors/status-error.js';
+import type { Clock } from '../common/clock.js';
+import type { CachedSiteInventory } from './cached-site-inventory.js';
+import type { SiteConfigObjects } from './site-config-objects.js';
+import { decommissionSite, type SiteDecommissionDependencies } from './site-decommission.js';
+import { nextSiteState, nodeWithReachability, podStatusNotReady } from './site-lifecycle.js';
+
+export interface NodeLifecycleDependencies extends SiteDecommissionDependencies {
+  readonly inventory: CachedSiteInventory;
+  readonly objects: SiteConfigObjects;
+  readonly clock: Clock;
+  readonly workers?: number;
+  readonly queue?: WorkQueueOptions;
+}
+
+export interface NodeLifecycleController {
+  /** Stops taking sites and waits for the reconciles in flight. */
+  stop(): Promise<void>;
+}
+
+/** The field manager of the controller's pod status writes (kube's is the controller manager's). */
+export const NODE_CONTROLLER_MANAGER = 'node-controller';
+
+/**
+ * kube-controller-manager's node lifecycle controller for sites, level-based: a site is
+ * reconciled whenever anything the inventory knows of it changes (its lease key above all).
+ * Without a lease key (its agent stopped heartbeating for the grace period) the site object
+ * goes FAILED, its Nodes' conditions Unknown (NodeStatusUnknown) with unreachable taints, and
+ * its pods' Ready and ContainersReady False; with one, ONLINE and Ready again (pods are left
+ * to the agent, which reposts their status, as kubelet does). A site whose config object is
+ * deleted is decommissioned (site-decommission.ts). Every server runs it: its
+ * writes are idempotent and conditioned.
+ */
+export function startNodeLifecycleController(deps: NodeLifecycleDependencies): NodeLifecycleController {
+  const queue = new WorkQueue<string>(deps.queue);
+  deps.inventory.onChange((site) => queue.add(site));
+  for (const site of deps.inventory.sites()) queue.add(site);
+
+  const reconcile = async (site: string): Promise<void> => {
+    const claim = deps.inventory.claimOf(site);
+    if (claim === undefined) return deps.inventory.forgetDeletion(site);
+    if (deps.inventory.objectDeleted(site)) return decommissionSite(deps, site, claim);
+    const heartbeating = deps.inventory.leaseOf(site) !== undefined;
+    const now = rfc3339Seconds(deps.clock.now());
+    const object = deps.inventory.objectOf(site);
+    const state = object === undefined ? undefined : nextSiteState(deps.inventory.stateOf(site), heartbeating);
+    if (object !== undefined && state !== undefined) {
+      await deps.objects.setState(object, state);
+      deps.logger.info({ site, state }, 'site state changed');
+    }
+    for (const node of deps.inventory.nodesOf(site)) {
+      if (nodeWithReachability(node, heartbeating, now) === undefined) continue;
+      await deps.nodes.update(claim.tenant, site, node.metadata.name ?? '', (current) => nodeWithReachability(current, heartbeating, now));
+    }
+    if (!heartbeating) await markPodsNotReady(deps, site, now);
+  };
+
+  const running = runWorkers(queue, { workers: deps.workers ?? 4, reconcile, logger: deps.logger });
+  return {
+    stop: async () => {
+      queue.shutDown();
+      await running;
+    },
+  };
+}
+
+async function markPodsNotReady(deps: NodeLifecycleDependencies, site: string, now: string): Promise<void> {
+  for (const { key, object } of deps.podsBySite.podsOf(site)) {
+    if (podStatusNotReady(object, now) === undefined) continue;
+    try {
+      await deps.pods.update(
+        { cluster: key.cluster, dryRun: false, fieldManager: NODE_CONTROLLER_MANAGER },
+        key.name,
+        (current) => ({ ...current, status: podStatusNotReady(current, now) ?? current['status'] }),
+        { subresource: 'status', retryOnConflict: true },
+      );
+    } catch (error) {
+      if (!(error instanceof StatusError && error.reason === 'NotFound')) throw error;
+    }
+  }
+}

@@ -1,0 +1,152 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import type { CredentialService } from '../auth/credentials.js';
+import type { ObjectRegistry } from '../config/registry.js';
+import { ObjectInformer } from '../controllers/runtime/object-informer.js';
+import type { Logger } from '../observability/logger.js';
+import type { PlacementView } from '../controllers/placement/placement-view.js';
+import { ObjectCodec } from '../registry/object-codec.js';
+import { resourcePrefix } from '../registry/keys.js';
+import type { Clock } from '../common/clock.js';
+import type { Store } from '../store/types.js';
+import { WatchCache } from '../store/watch-cache.js';
+import type { VirtualClusterStorage } from '../vk8s/cluster-storage.js';
+import type { ClusterNodeSource } from '../vk8s/http/cluster-node-source.js';
+import { agentCertificateIssuer } from './agent-certificates.js';
+import { AgentDirectory } from './agent-directory.js';
+import { AgentLeases } from './agent-leases.js';
+import { CachedSiteInventory } from './cached-site-inventory.js';
+import { startNodeLifecycleController } from './node-lifecycle-controller.js';
+import { listPlacedObjects, type PlacedObjectKind, type PlacedObjectList } from './placed-objects.js';
+import { PodsBySite } from './pods-by-site.js';
+import { caPin } from '../site-api/registration-token.js';
+import { SiteConfigObjects } from './site-config-objects.js';
+import type { SiteInventory } from '../controllers/placement/site-inventory.js';
+import { NODES_PREFIX } from './site-keys.js';
+import { SiteNodeStore } from './site-node-store.js';
+import { SiteNodeView } from './site-node-view.js';
+import { SitePodWrites } from './site-pod-writes.js';
+import { SiteRegistrar } from './site-registrar.js';
+import { registerSiteApi, type SiteApiDependencies } from './site-routes.js';
+import { TokenService } from './token-service.js';
+
+export interface SitePlaneDependencies {
+  readonly store: Store;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  /** The config objects' registry (site objects are written through it). */
+  readonly registry: ObjectRegistry;
+  /** Config API credentials: who may issue registration tokens. */
+  readonly credentials: CredentialService;
+  /** Started: the pods' store and watch cache. */
+  readonly storage: VirtualClusterStorage;
+  /** The platform CA (PEM certificate and key): signs agent certificates. */
+  readonly ca: { readonly certificate: string; readonly key: string };
+  /** The URL sites reach the control plane at (put in registration tokens). */
+  readonly publicUrl: () => string;
+  /** Seconds without a heartbeat before a site is FAILED and its Nodes NotReady (default 40, kube's node grace period). */
+  readonly graceSeconds?: number;
+  /** Quiet time before a BOOKMARK on agents' pod watches (default 30 s). */
+  readonly bookmarkIntervalMs?: number;
+  /** Largest site API request body (default 64 MiB). */
+  readonly bodyLimit?: number;
+  /** A pods informer shared with other controllers (not started yet); default: one of its own. */
+  readonly podInformer?: ObjectInformer;
+  /** Events the Node watch cache keeps for resuming watches (default 1000). */
+  readonly watchHistory?: number;
+}
+
+export interface SitePlane {
+  /** Contract (4): the sites' Nodes, state and quota, from memory. */
+  readonly inventory: SiteInventory;
+  /** The vK8s `nodes` view: pass as `nodes` to `registerVirtualClusterApi`. */
+  readonly nodeView: ClusterNodeSource;
+  /**
+   * Adds `/api/sites/v1/…` to the server (before it listens); with `placement`, also
+   * `GET /objects` (the ConfigMaps, Secrets, … placed on the agent's sites); with
+   * `podIdentityTokens`, also `POST /pods/identity-token` (the identity service's bootstrap tokens).
+   */
+  registerRoutes(app: FastifyInstance, options?: { readonly placement?: PlacementView; readonly podIdentityTokens?: SiteApiDependencies['podIdentityTokens'] }): void;
+  /** Stops the caches, the controller and the informer it made. */
+  stop(): Promise<void>;
+}
+
+/**
+ * The control-plane side of sites: registration tokens, registration (agent certificates,
+ * site objects, Nodes), heartbeats through store leases, the node lifecycle controller, the
+ * site inventory, the agents' pod API and the vK8s node view. Resolves once its caches have
+ * listed and its controller runs.
+ */
+export async function startSitePlane(deps: SitePlaneDependencies): Promise<SitePlane> {
+  const { store, clock, logger } = deps;
+  const pods = deps.storage.storeFor({ group: '', resource: 'pods' });
+  if (pods === undefined) throw new Error('the virtual clusters have no pods store');
+  const codec = new ObjectCodec();
+  const nodeCache = new WatchCache(store, NODES_PREFIX, { ...(deps.watchHistory === undefined ? {} : { history: deps.watchHistory }), logger });
+  const agents = new AgentDirectory(store, logger);
+  const inventory = new CachedSiteInventory(store, nodeCache, codec, logger);
+  const informer = deps.podInformer ?? new ObjectInformer(pods, logger);
+  const podsBySite = new PodsBySite(informer);
+  const stopping = new AbortController();
+  const stopCaches = (): void => {
+    stopping.abort();
+    inventory.stop();
+    agents.stop();
+    nodeCache.stop();
+  };
+  try {
+    await nodeCache.start();
+    await Promise.all([agents.start(), inventory.start()]);
+    if (deps.podInformer === undefined) await informer.start(stopping.signal);
+  } catch (error) {
+    stopCaches();
+    throw error;
+  }
+
+  const objects = new SiteConfigObjects(deps.registry);
+  const nodes = new SiteNodeStore({ store, codec, newUid: randomUUID });
+  const leases = new AgentLeases({ store, agents, inventory, graceSeconds: deps.graceSeconds ?? 40, logger });
+  const tokens = new TokenService({ store, clock, caPin: caPin(deps.ca.certificate), publicUrl: deps.publicUrl });
+  const registrar = new SiteRegistrar({ store, clock, logger, tokens, certificates: agentCertificateIssuer(deps.ca), objects, nodes, agents, inventory, leases, caPem: deps.ca.certificate });
+  const controller = startNodeLifecycleController({ store, agents, inventory, objects, nodes, pods, podsBySite, clock, logger });
+
+  return {
+    inventory,
+    nodeView: new SiteNodeView({ store, cache: nodeCache, codec, ownerOf: (site) => inventory.claimOf(site)?.tenant }),
+    registerRoutes: (app, options) =>
+      registerSiteApi(app, {
+        ...placedObjectsOption(deps.storage, options?.placement),
+        ...(options?.podIdentityTokens === undefined ? {} : { podIdentityTokens: options.podIdentityTokens }),
+        credentials: deps.credentials,
+        tokens,
+        registrar,
+        leases,
+        agents,
+        podWrites: new SitePodWrites(pods),
+        pods: { cache: pods.cache, codec: pods.codec, prefix: resourcePrefix({ group: '', resource: 'pods' }) },
+        caPem: deps.ca.certificate,
+        logger,
+        ...(deps.bookmarkIntervalMs === undefined ? {} : { bookmarkIntervalMs: deps.bookmarkIntervalMs }),
+        ...(deps.bodyLimit === undefined ? {} : { bodyLimit: deps.bodyLimit }),
+      }),
+    stop: async () => {
+      await controller.stop();
+      stopCaches();
+    },
+  };
+}
+
+/** The site API's `placedObjects` dependency over the virtual clusters' stores, when placement is known. */
+function placedObjectsOption(
+  storage: VirtualClusterStorage,
+  placement: PlacementView | undefined,
+): { placedObjects?: (kind: PlacedObjectKind, sites: ReadonlySet<string>) => PlacedObjectList } {
+  if (placement === undefined) return {};
+  return {
+    placedObjects: (kind, sites) => {
+      const store = storage.storeFor({ group: '', resource: kind });
+      if (store === undefined) throw new Error(`the virtual clusters have no ${kind} store`);
+      return listPlacedObjects(store, placement, kind, sites);
+    },
+  };
+}
