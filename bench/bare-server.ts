@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 
 /** A fixed answer: what the bare server sends for one method and path. */
-export interface FixedResponse {
+interface FixedResponse {
   readonly status: number;
   readonly body: Buffer;
 }

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { httpsRequest, type HttpsResponse } from '../src/client/https-client.js';
 import type { ControlPlane } from '../src/server/control-plane.js';
 
-export interface CallOptions {
+interface CallOptions {
   /** API token to send (default the tenant admin's); null sends none. */
   readonly token?: string | null;
   readonly body?: unknown;

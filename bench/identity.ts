@@ -97,7 +97,7 @@ function parseOptions(args: string[]): Options | undefined {
 }
 
 /** One core's ECDSA P-256 sign and verify rates: `openssl speed -seconds 3 ecdsap256`, parsed. */
-export async function opensslEcdsaP256Speed(): Promise<{ sign: number; verify: number }> {
+async function opensslEcdsaP256Speed(): Promise<{ sign: number; verify: number }> {
   const { stdout } = await promisify(execFile)('openssl', ['speed', '-seconds', '3', 'ecdsap256']);
   const match = /256 bits ecdsa \(nistp256\)\s+\S+\s+\S+\s+([\d.]+)\s+([\d.]+)/.exec(stdout);
   if (match === null) throw new Error(`cannot read the rates in openssl speed's output:\n${stdout}`);

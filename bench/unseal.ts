@@ -118,7 +118,7 @@ function parseOptions(args: string[]): Options | undefined {
 }
 
 /** One core's RSA-3072 private-key (sign) and public-key (verify) rates: `openssl speed -seconds 3 rsa3072`, parsed. */
-export async function opensslRsa3072Speed(): Promise<{ privateOps: number; publicOps: number; version: string }> {
+async function opensslRsa3072Speed(): Promise<{ privateOps: number; publicOps: number; version: string }> {
   const { stdout } = await promisify(execFile)('openssl', ['speed', '-seconds', '3', 'rsa3072']);
   // OpenSSL 3.0/3.1: "rsa 3072 bits 0.001709s 0.000036s    585.2  28148.8" (sign, verify, sign/s, verify/s).
   const match = /^rsa\s+3072 bits\s+\S+s\s+\S+s\s+([\d.]+)\s+([\d.]+)/m.exec(stdout);

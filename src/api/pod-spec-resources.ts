@@ -37,7 +37,7 @@ const isHugePages = (name: string): boolean => name.startsWith('hugepages-');
 const isNative = (name: string): boolean => !name.includes('/') || name.includes('kubernetes.io/');
 const isExtended = (name: string): boolean => !isNative(name) && !name.startsWith('requests.') && qualifiedNameProblems(`requests.${name}`).length === 0;
 /** Native resources other than hugepages may have requests below limits. */
-export const isOvercommitAllowed = (name: string): boolean => isNative(name) && !isHugePages(name);
+const isOvercommitAllowed = (name: string): boolean => isNative(name) && !isHugePages(name);
 
 /** Parses a quantity field value; undefined when it is not a quantity. */
 export function parseQuantity(value: QuantityValue | undefined): Quantity | undefined {

@@ -13,7 +13,7 @@ export type ResourceList = Record<string, QuantityValue>;
 /** intstr.IntOrString. */
 export type IntOrString = number | string;
 
-export interface LabelSelectorRequirement {
+interface LabelSelectorRequirement {
   key?: string;
   operator?: string;
   values?: string[] | null;
@@ -84,7 +84,7 @@ export interface ContainerPort {
   hostIP?: string;
 }
 
-export interface EnvVarSource {
+interface EnvVarSource {
   fieldRef?: ObjectFieldSelector;
   resourceFieldRef?: ResourceFieldSelector;
   configMapKeyRef?: { name?: string; key?: string; optional?: boolean };
@@ -117,7 +117,7 @@ export interface VolumeDevice {
   devicePath?: string;
 }
 
-export interface HttpGetAction {
+interface HttpGetAction {
   path?: string;
   port?: IntOrString;
   host?: string;
@@ -183,7 +183,7 @@ export interface Toleration {
   tolerationSeconds?: number;
 }
 
-export interface PodSecurityContext {
+interface PodSecurityContext {
   runAsUser?: number;
   runAsGroup?: number;
   fsGroup?: number;
@@ -242,9 +242,4 @@ export interface PodTemplateSpec {
 /** A JSON object as a record, or undefined for anything else. */
 export function asRecord(value: unknown): Record<string, unknown> | undefined {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
-}
-
-/** The entries of an optional array field (null and absent are both empty, like Go's nil slice). */
-export function itemsOf<T>(value: readonly T[] | null | undefined): readonly T[] {
-  return value ?? [];
 }

@@ -1,6 +1,6 @@
 import { generateEcKeyPair, importEcPrivateKey, privateKeyToPem, randomSerial, SIGN_ECDSA_SHA256, x509 } from '../common/x509.js';
 
-export interface IssuedCertificate {
+interface IssuedCertificate {
   readonly serial: string;
   /** PEM chain: the client certificate, then the CA. */
   readonly certificate: string;

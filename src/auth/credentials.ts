@@ -50,10 +50,10 @@ const RANK: Readonly<Record<Role, number>> = { monitor: 1, editor: 2, admin: 3 }
 const recordKey = (tenant: string, name: string): string => `/auth/credentials/${tenant}/${name}`;
 const tokenKey = (sha: string): string => `/auth/tokens/${sha}`;
 const certificateKey = (serial: string): string => `/auth/certificates/${serial}`;
-export const sha256 = (token: string): string => createHash('sha256').update(token).digest('hex');
+const sha256 = (token: string): string => createHash('sha256').update(token).digest('hex');
 
 /** A certificate serial in one spelling: lower-case hex without leading zeros. */
-export function normalizeSerial(serial: string): string {
+function normalizeSerial(serial: string): string {
   return serial.toLowerCase().replace(/^0+(?=.)/, '');
 }
 

@@ -4,7 +4,7 @@ import type { ObjectRegistry } from './registry.js';
 
 /** The secret policy every tenant gets in its `shared` namespace. */
 export const BUILTIN_POLICY_NAME = 'svc-io-allow-own-workloads';
-export const BUILTIN_POLICY_NAMESPACE = 'shared';
+const BUILTIN_POLICY_NAMESPACE = 'shared';
 
 /**
  * Pure: the built-in policy's spec — every workload of the tenant (its pods' client names are

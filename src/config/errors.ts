@@ -19,7 +19,7 @@ export type ConfigErrorCode =
   | 'Unavailable'
   | 'Unauthenticated';
 
-export const GRPC_CODE: Readonly<Record<ConfigErrorCode, number>> = {
+const GRPC_CODE: Readonly<Record<ConfigErrorCode, number>> = {
   InvalidArgument: 3,
   DeadlineExceeded: 4,
   NotFound: 5,
@@ -35,7 +35,7 @@ export const GRPC_CODE: Readonly<Record<ConfigErrorCode, number>> = {
 };
 
 /** The HTTP status of every code (grpc-gateway's mapping; 405 for an unsupported method). */
-export const HTTP_STATUS: Readonly<Record<ConfigErrorCode, number>> = {
+const HTTP_STATUS: Readonly<Record<ConfigErrorCode, number>> = {
   InvalidArgument: 400,
   DeadlineExceeded: 504,
   NotFound: 404,

@@ -23,7 +23,7 @@ export interface Actor {
   readonly creatorId: string;
 }
 
-export function versioned(kv: KeyValue): VersionedObject {
+function versioned(kv: KeyValue): VersionedObject {
   return { ...(JSON.parse(kv.value) as StoredObject), resource_version: String(kv.modRevision) };
 }
 

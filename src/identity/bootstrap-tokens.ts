@@ -4,12 +4,12 @@ import type { Clock } from '../common/clock.js';
 import { IdentityError } from './identity-error.js';
 import type { TokenSigningKey } from './token-signing-key.js';
 
-export const TOKEN_ISSUER = 'edgeplane';
-export const TOKEN_AUDIENCE = 'edgeplane-identity';
+const TOKEN_ISSUER = 'edgeplane';
+const TOKEN_AUDIENCE = 'edgeplane-identity';
 export const DEFAULT_TOKEN_TTL_SECONDS = 600;
 export const MAX_TOKEN_TTL_SECONDS = 3600;
 /** Tolerated clock difference between the server that signed a token and the one verifying it. */
-export const CLOCK_TOLERANCE_SECONDS = 30;
+const CLOCK_TOLERANCE_SECONDS = 30;
 
 /** The pod a bootstrap token is bound to: the `edgeplane.io` claim. */
 export interface TokenBinding {
@@ -21,12 +21,12 @@ export interface TokenBinding {
 }
 
 /** `system:pod:<namespace>:<vk8s>:<pod>`. */
-export const tokenSubject = (b: Pick<TokenBinding, 'namespace' | 'vk8s' | 'pod'>): string => `system:pod:${b.namespace}:${b.vk8s}:${b.pod.name}`;
+const tokenSubject = (b: Pick<TokenBinding, 'namespace' | 'vk8s' | 'pod'>): string => `system:pod:${b.namespace}:${b.vk8s}:${b.pod.name}`;
 
 const isString = (value: unknown): value is string => typeof value === 'string' && value !== '';
 
 /** Pure: the binding a verified payload carries, when it is complete and agrees with `sub`. */
-export function bindingOf(payload: JWTPayload): TokenBinding | undefined {
+function bindingOf(payload: JWTPayload): TokenBinding | undefined {
   const claim = payload['edgeplane.io'] as Record<string, unknown> | undefined;
   if (typeof claim !== 'object' || claim === null) return undefined;
   const pod = claim['pod'] as Record<string, unknown> | undefined;

@@ -6,12 +6,12 @@ import { randomSerialNumber } from './serial-number.js';
 import { signerFor } from './signer.js';
 
 const YEAR_MS = 365 * 24 * 60 * 60 * 1000;
-export const ROOT_LIFETIME_MS = 10 * YEAR_MS;
-export const TENANT_CA_LIFETIME_MS = 5 * YEAR_MS;
+const ROOT_LIFETIME_MS = 10 * YEAR_MS;
+const TENANT_CA_LIFETIME_MS = 5 * YEAR_MS;
 /** Backdating of every certificate's notBefore, for clocks slightly behind. */
 export const BACKDATE_MS = 5 * 60 * 1000;
 
-export const ROOT_SUBJECT = distinguishedName([
+const ROOT_SUBJECT = distinguishedName([
   ['O', 'Edgeplane'],
   ['CN', 'Edgeplane workload identity root CA'],
 ]);

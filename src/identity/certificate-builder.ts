@@ -17,7 +17,7 @@ export interface CertificateFields {
 const VERSION_3 = explicit(0, smallInteger(2));
 
 /** The DER TBSCertificate of `fields`, to be signed with `signatureAlgorithm`. */
-export function tbsCertificate(fields: CertificateFields, signatureAlgorithm: Buffer): Buffer {
+function tbsCertificate(fields: CertificateFields, signatureAlgorithm: Buffer): Buffer {
   return sequence(
     VERSION_3,
     unsignedInteger(fields.serial),

@@ -27,7 +27,7 @@ export type IdentityErrorCode =
   | 'Internal';
 
 /** The Status reason (and through it the HTTP status) of every code. */
-export const IDENTITY_ERROR_REASON: Readonly<Record<IdentityErrorCode, StatusReason>> = {
+const IDENTITY_ERROR_REASON: Readonly<Record<IdentityErrorCode, StatusReason>> = {
   BadRequest: 'BadRequest',
   InvalidCsr: 'BadRequest',
   UnsupportedKey: 'BadRequest',

@@ -5,7 +5,6 @@ import type { SealedKey } from './sealed-key.js';
  * Where the identity service keeps its keys and certificates in the store (shared by every
  * server over one store). Private keys are sealed; the record's key is the AAD.
  */
-export const IDENTITY_PREFIX = '/identity/';
 export const ROOT_CA_KEY = '/identity/root-ca';
 export const TOKEN_SIGNING_KEY = '/identity/token-signing-key';
 export const tenantCaKey = (tenant: string): string => `/identity/tenant-cas/${tenant}`;

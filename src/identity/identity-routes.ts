@@ -8,9 +8,9 @@ import { sendJson } from '../vk8s/http/response-format.js';
 import { IdentityError } from './identity-error.js';
 import type { IdentityOperations } from './identity-service.js';
 
-export const IDENTITY_API_PREFIX = '/api/identity/v1';
+const IDENTITY_API_PREFIX = '/api/identity/v1';
 /** Two CSRs (RSA-8192 ones included) fit many times over. */
-export const DEFAULT_IDENTITY_BODY_LIMIT = 64 * 1024;
+const DEFAULT_IDENTITY_BODY_LIMIT = 64 * 1024;
 
 export interface IdentityApiDependencies {
   readonly service: IdentityOperations;

@@ -19,7 +19,7 @@ import { PresentedCertificateChecks } from './presented-certificate.js';
 import type { TokenAudit } from './token-audit.js';
 import type { WorkloadSource } from './workload-source.js';
 
-export const DEFAULT_CERTIFICATE_LIFETIME_MS = 24 * 60 * 60 * 1000;
+const DEFAULT_CERTIFICATE_LIFETIME_MS = 24 * 60 * 60 * 1000;
 
 export interface IdentityServiceDependencies {
   readonly authorities: CertificateAuthorities;

@@ -12,19 +12,19 @@ export interface KeyEncryptionKey {
   readonly created: boolean;
 }
 
-export const KEK_BYTES = 32;
+const KEK_BYTES = 32;
 
 /** `$EDGEPLANE_HOME/keys/identity.kek`. */
 export function defaultKekPath(home: string): string {
   return join(home, 'keys', 'identity.kek');
 }
 
-export function kekId(key: Buffer): string {
+function kekId(key: Buffer): string {
   return createHash('sha256').update('edgeplane identity key-encryption key\0').update(key).digest('hex').slice(0, 16);
 }
 
 /** 32 raw bytes, or the same as 64 hex digits or base64 (a trailing newline allowed), so `openssl rand` output works either way. */
-export function parseKekFile(contents: Buffer, path: string): Buffer {
+function parseKekFile(contents: Buffer, path: string): Buffer {
   if (contents.length === KEK_BYTES) return contents;
   const text = contents.toString('latin1').trim();
   if (/^[0-9a-fA-F]{64}$/.test(text)) return Buffer.from(text, 'hex');

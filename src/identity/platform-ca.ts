@@ -11,7 +11,7 @@ const SERVING_LIFETIME_DAYS = 365;
 /** A serving certificate this close to expiry is reissued at start. */
 const RENEW_BEFORE_DAYS = 30;
 
-export interface PlatformPkiFiles {
+interface PlatformPkiFiles {
   readonly caCertPath: string;
   readonly caKeyPath: string;
   readonly servingCertPath: string;
@@ -36,7 +36,7 @@ export interface EnsurePkiOptions {
   readonly now?: () => Date;
 }
 
-export function pkiFiles(dir: string): PlatformPkiFiles {
+function pkiFiles(dir: string): PlatformPkiFiles {
   return {
     caCertPath: join(dir, 'ca.crt'),
     caKeyPath: join(dir, 'ca.key'),

@@ -16,7 +16,7 @@ const unauthenticated = (why: string): IdentityError => new IdentityError('Unaut
  * entity with EKU clientAuth. Resolves to the identity it carries; IdentityError
  * `Unauthenticated` otherwise.
  */
-export async function verifyPresentedCertificate(certificate: X509Certificate | undefined, tenantCa: ExistingTenantCa, now: Date): Promise<WorkloadIdentity> {
+async function verifyPresentedCertificate(certificate: X509Certificate | undefined, tenantCa: ExistingTenantCa, now: Date): Promise<WorkloadIdentity> {
   if (certificate === undefined) {
     throw new IdentityError('Unauthenticated', 'renewal is authenticated by the pod\'s current client certificate: present client.crt and client.key as the TLS client certificate');
   }

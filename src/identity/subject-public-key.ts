@@ -3,7 +3,7 @@ import { child, children, DerError, readOid, readTop } from '../common/der/der-r
 import { TAG } from '../common/der/der-writer.js';
 import { IdentityError } from './identity-error.js';
 
-export const ACCEPTED_KEYS = 'EC P-256, EC P-384 or RSA of 2048 to 8192 bits';
+const ACCEPTED_KEYS = 'EC P-256, EC P-384 or RSA of 2048 to 8192 bits';
 const MIN_RSA_BITS = 2048;
 const MAX_RSA_BITS = 8192;
 

@@ -7,7 +7,7 @@ import type { ClusterRef } from '../apimachinery/cluster-ref.js';
 import type { Clock } from '../common/clock.js';
 import type { KubeObject } from '../apimachinery/object.js';
 
-export const TOKEN_ISSUED_REASON = 'IdentityTokenIssued';
+const TOKEN_ISSUED_REASON = 'IdentityTokenIssued';
 const COMPONENT = 'edgeplane-identity';
 
 /**

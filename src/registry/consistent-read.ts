@@ -2,7 +2,7 @@ import type { KeyValue, Store } from '../store/types.js';
 import type { WatchCache } from '../store/watch-cache.js';
 
 /** How long a read waits for the watch cache to catch up before it reads the store (kube's 3 s). */
-export const CONSISTENT_READ_WAIT_MS = 3000;
+const CONSISTENT_READ_WAIT_MS = 3000;
 
 /** Where a consistent read goes: the store and the watch cache of the key's resource. */
 export interface ConsistentReadSource {

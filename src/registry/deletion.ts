@@ -46,7 +46,7 @@ export function planDeletion(current: KubeObject, request: DeleteRequest, strate
 }
 
 /** The policy a DELETE runs with: explicit, legacy orphanDependents, else the kind's default. */
-export function policyOf(request: DeleteRequest, strategy: Strategy): PropagationPolicy | undefined {
+function policyOf(request: DeleteRequest, strategy: Strategy): PropagationPolicy | undefined {
   if (request.propagationPolicy !== undefined) return request.propagationPolicy;
   if (request.orphanDependents !== undefined) return request.orphanDependents ? 'Orphan' : 'Background';
   return strategy.defaultPropagation === 'Orphan' ? 'Orphan' : undefined;

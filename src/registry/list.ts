@@ -49,7 +49,7 @@ const EXPIRED_CONTINUE =
   'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.';
 
 /** The fields a field selector may use: metadata.name, metadata.namespace and the kind's own. */
-export function selectableFields(object: KubeObject, strategy: Strategy): Record<string, string> {
+function selectableFields(object: KubeObject, strategy: Strategy): Record<string, string> {
   return { 'metadata.name': object.metadata.name ?? '', 'metadata.namespace': object.metadata.namespace ?? '', ...strategy.selectableFields(object) };
 }
 

@@ -158,7 +158,7 @@ class FilteredWatch implements ClientWatch, WatchSink {
 }
 
 /** The client's view of a cache event: filtered by its selectors, with selection transitions. */
-export function toKubeEvent(source: Pick<WatchSource, 'codec' | 'strategy' | 'keyFilter'>, event: WatchEvent, selection: WatchSelection): KubeWatchEvent | undefined {
+function toKubeEvent(source: Pick<WatchSource, 'codec' | 'strategy' | 'keyFilter'>, event: WatchEvent, selection: WatchSelection): KubeWatchEvent | undefined {
   const { codec, strategy } = source;
   if (source.keyFilter?.(event.key) === false) return undefined;
   switch (event.type) {

@@ -1,6 +1,6 @@
 import { openWatch, type KubeWatchEvent, type WatchSelection, type WatchSource } from './open-watch.js';
 
-export type { KubeWatchEvent, WatchSelection, WatchSource } from './open-watch.js';
+export type { KubeWatchEvent, WatchSource } from './open-watch.js';
 
 export interface WatchQuery extends WatchSelection {
   readonly signal: AbortSignal;

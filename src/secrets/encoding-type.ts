@@ -1,7 +1,7 @@
 /** How a secret was encoded before it was sealed or stored (the seed's unseal `encoding_type`). */
 export type EncodingType = 'EncodingNone' | 'EncodingBase64';
 
-export const ENCODING_TYPES: readonly EncodingType[] = ['EncodingNone', 'EncodingBase64'];
+const ENCODING_TYPES: readonly EncodingType[] = ['EncodingNone', 'EncodingBase64'];
 
 /** Why a secret cannot be decoded as asked; never carries the secret. */
 export class EncodingError extends Error {

@@ -106,7 +106,7 @@ export interface ControlPlaneOptions {
   readonly identityCertificateLifetimeMs?: number;
 }
 
-export interface SiteRegistration {
+interface SiteRegistration {
   readonly tenant: string;
   readonly namespace: string;
   readonly name: string;

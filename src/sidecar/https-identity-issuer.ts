@@ -4,8 +4,8 @@ import { type IdentityBundle, type IdentityCsrs, parseIdentityBundle } from './i
 import type { ClientCredential, IdentityIssuer } from './identity-issuer.js';
 import { ServerTrust } from './server-trust.js';
 
-export const BOOTSTRAP_PATH = '/api/identity/v1/certificates';
-export const RENEW_PATH = '/api/identity/v1/certificates/renew';
+const BOOTSTRAP_PATH = '/api/identity/v1/certificates';
+const RENEW_PATH = '/api/identity/v1/certificates/renew';
 
 export interface HttpsIdentityIssuerOptions {
   /** The control plane's base URL, `https://host:port`. */

@@ -5,10 +5,10 @@ import { credentialPem, type IdentityMaterial, caBundlePem } from './identity-ma
 /** Where the sidecar writes the pod's identity unless told otherwise (the seed's folder). */
 export const DEFAULT_IDENTITY_DIR = '/svc/secrets/identity';
 
-export const KEY_FILE_MODE = 0o600;
-export const CERTIFICATE_FILE_MODE = 0o644;
+const KEY_FILE_MODE = 0o600;
+const CERTIFICATE_FILE_MODE = 0o644;
 
-export type IdentityFileName = 'server.key' | 'server.crt' | 'client.key' | 'client.crt' | 'server_ca.crt' | 'client_ca.crt';
+type IdentityFileName = 'server.key' | 'server.crt' | 'client.key' | 'client.crt' | 'server_ca.crt' | 'client_ca.crt';
 
 export interface IdentityFile {
   readonly name: IdentityFileName;

@@ -17,7 +17,7 @@ const LOOPBACK = new BlockList();
 LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
 LOOPBACK.addAddress('::1', 'ipv6');
 
-export function isLoopbackAddress(host: string): boolean {
+function isLoopbackAddress(host: string): boolean {
   const family = isIP(host);
   return family === 4 ? LOOPBACK.check(host, 'ipv4') : family === 6 ? LOOPBACK.check(host, 'ipv6') : false;
 }

@@ -2,7 +2,7 @@ import type { SidecarPolicy } from './sidecar-policy.js';
 import type { Degraded, IdentityValidity, Initializing, Ready, SidecarEventType, SidecarState } from './sidecar-state.js';
 
 /** The events the planner schedules: they happen because time passes. */
-export type DeadlineEvent = Extract<SidecarEventType, 'EXPIRY_WINDOW_REACHED' | 'IDENTITY_EXPIRED' | 'RETRY_BUDGET_EXHAUSTED'>;
+type DeadlineEvent = Extract<SidecarEventType, 'EXPIRY_WINDOW_REACHED' | 'IDENTITY_EXPIRED' | 'RETRY_BUDGET_EXHAUSTED'>;
 
 /** What the driver does next, in epoch ms (a time in the past means "now"). */
 export interface SidecarPlan {

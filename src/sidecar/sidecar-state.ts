@@ -14,7 +14,7 @@ export interface IdentityValidity {
 }
 
 /** Why a sidecar halted. */
-export type HaltReason = 'RETRY_BUDGET_EXHAUSTED' | 'IDENTITY_EXPIRED';
+type HaltReason = 'RETRY_BUDGET_EXHAUSTED' | 'IDENTITY_EXPIRED';
 
 /** Failures since the last identity was issued (0 after a success). */
 interface FailureRecord {
@@ -51,7 +51,7 @@ export interface Degraded extends FailureRecord {
 }
 
 /** Terminal: serves no credentials; `/status` answers HALTED until the pod is restarted. */
-export interface Halted {
+interface Halted {
   readonly kind: 'HALTED';
   readonly since: number;
   readonly reason: HaltReason;

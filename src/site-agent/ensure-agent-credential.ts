@@ -26,7 +26,7 @@ export interface EnsureCredentialOptions {
 /** A certificate this close to expiry counts as expired, so the agent registers again. */
 const RENEW_BEFORE_MS = 60 * 60 * 1000;
 
-export function siteFactsDigest(agent: string, sites: readonly RegisterSite[]): string {
+function siteFactsDigest(agent: string, sites: readonly RegisterSite[]): string {
   return createHash('sha256').update(JSON.stringify({ agent, sites })).digest('hex');
 }
 

@@ -16,7 +16,7 @@ export interface SiteShape {
 }
 
 /** `node-0` … `node-<n-1>`: the site-local node names (the platform's Node objects are `<site>-<node>`). */
-export function nodeNameOf(index: number): string {
+function nodeNameOf(index: number): string {
   return `node-${index}`;
 }
 

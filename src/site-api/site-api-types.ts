@@ -10,7 +10,7 @@ import type { KubeObject } from '../apimachinery/object.js';
 export type { ClusterRef } from '../apimachinery/cluster-ref.js';
 
 /** One node of a site as registration describes it (quantities as Kubernetes writes them). */
-export interface RegisterNode {
+interface RegisterNode {
   readonly name: string;
   readonly cpu: string;
   readonly memory: string;

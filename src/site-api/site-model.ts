@@ -26,6 +26,7 @@ export const CONTAINER_FLAVOR_ANNOTATION_PREFIX = 'svc.io/workload-flavor-';
  * Objects the platform makes for one site (ReplicaSets, pods, PVCs, Jobs) carry the site's
  * name in this label (the same key as the site object's label), so `-l svc.io/siteName=x`
  * selects one site's share.
+ * @alias SITE_NAME_LABEL, named for what it marks
  */
 export const POD_SITE_LABEL = SITE_NAME_LABEL;
 

@@ -6,14 +6,14 @@ import { agentOfCommonName } from './agent-certificates.js';
 const AGENTS = { resource: 'agents', group: 'sites.edgeplane.io' };
 
 /** What a verified client certificate's subject says, or why there is none. */
-export type PeerIdentity =
+type PeerIdentity =
   | { readonly kind: 'none'; readonly reason: string }
   | { readonly kind: 'certificate'; readonly commonName: string | undefined; readonly organization: string | undefined };
 
 const first = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value[0] : value);
 
 /** The subject of the client certificate TLS verified against the platform CA. */
-export function peerIdentity(socket: unknown): PeerIdentity {
+function peerIdentity(socket: unknown): PeerIdentity {
   const tls = socket as Partial<TLSSocket>;
   if (typeof tls.getPeerCertificate !== 'function') return { kind: 'none', reason: 'the site API needs HTTPS with a client certificate' };
   const certificate = tls.getPeerCertificate();

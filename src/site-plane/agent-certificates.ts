@@ -1,9 +1,9 @@
 import { importEcPrivateKey, randomSerial, SIGN_ECDSA_SHA256, x509 } from '../common/x509.js';
 
 /** The CN prefix of a site agent's client certificate: `site-agent:<agent>`. */
-export const AGENT_CN_PREFIX = 'site-agent:';
+const AGENT_CN_PREFIX = 'site-agent:';
 const DAY_MS = 24 * 3600 * 1000;
-export const AGENT_CERTIFICATE_DAYS = 365;
+const AGENT_CERTIFICATE_DAYS = 365;
 
 /** Why a CSR was refused (the API answers 422 with the message). */
 export class CsrError extends Error {

@@ -22,7 +22,7 @@ export interface NodeLifecycleController {
 }
 
 /** The field manager of the controller's pod status writes (kube's is the controller manager's). */
-export const NODE_CONTROLLER_MANAGER = 'node-controller';
+const NODE_CONTROLLER_MANAGER = 'node-controller';
 
 /**
  * kube-controller-manager's node lifecycle controller for sites, level-based: a site is

@@ -9,11 +9,11 @@ import type { KubeObject } from '../apimachinery/object.js';
 import { POD_SITE_LABEL } from '../site-api/site-model.js';
 
 /** The kinds a site can fetch the objects of (`GET /api/sites/v1/objects?kind=…`). */
-export const PLACED_OBJECT_KINDS = ['configmaps', 'secrets', 'serviceaccounts', 'services', 'persistentvolumeclaims'] as const;
+const PLACED_OBJECT_KINDS = ['configmaps', 'secrets', 'serviceaccounts', 'services', 'persistentvolumeclaims'] as const;
 export type PlacedObjectKind = (typeof PLACED_OBJECT_KINDS)[number];
 
 /** One object placed on some of an agent's sites. */
-export interface PlacedObjectItem {
+interface PlacedObjectItem {
   readonly cluster: ClusterRef;
   /** Those of the agent's sites the object is placed on, sorted. */
   readonly sites: readonly string[];

@@ -27,8 +27,8 @@ export interface RegistrationRequest {
   readonly sites: readonly SiteRequest[];
 }
 
-export const MAX_SITES_PER_REGISTRATION = 20_000;
-export const MAX_NODES_PER_SITE = 1000;
+const MAX_SITES_PER_REGISTRATION = 20_000;
+const MAX_NODES_PER_SITE = 1000;
 const KIND = { kind: 'SiteRegistration', group: 'sites.edgeplane.io' };
 
 type Json = Record<string, unknown>;

@@ -19,7 +19,7 @@ export interface SiteDecommissionDependencies {
 }
 
 /** The field manager of the pod deletions (kube's pod garbage collector). */
-export const POD_GC_MANAGER = 'pod-garbage-collector';
+const POD_GC_MANAGER = 'pod-garbage-collector';
 
 /**
  * Takes a site whose config object was deleted out of the platform, in an order that is safe

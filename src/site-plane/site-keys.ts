@@ -12,8 +12,7 @@ import type { SiteType } from '../site-api/site-model.js';
  * - `/sites/nodes/<owner-tenant>/<site>/<node-name>` → a core/v1 Node, stored like vK8s
  *   objects (JSON without `resourceVersion`; the store's modRevision is its resourceVersion).
  */
-export const SITES_PREFIX = '/sites/';
-export const TOKENS_PREFIX = '/sites/tokens/';
+const TOKENS_PREFIX = '/sites/tokens/';
 export const AGENTS_PREFIX = '/sites/agents/';
 export const CLAIMS_PREFIX = '/sites/sites/';
 export const LEASES_PREFIX = '/sites/leases/';

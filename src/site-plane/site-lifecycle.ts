@@ -2,9 +2,9 @@ import type { KubeObject } from '../apimachinery/object.js';
 import type { SiteState } from '../controllers/placement/site-inventory.js';
 import { healthyConditions, type NodeCondition } from './site-node.js';
 
-export const NODE_STATUS_UNKNOWN_REASON = 'NodeStatusUnknown';
-export const NODE_STATUS_UNKNOWN_MESSAGE = 'Kubelet stopped posting node status.';
-export const UNREACHABLE_TAINT = 'node.kubernetes.io/unreachable';
+const NODE_STATUS_UNKNOWN_REASON = 'NodeStatusUnknown';
+const NODE_STATUS_UNKNOWN_MESSAGE = 'Kubelet stopped posting node status.';
+const UNREACHABLE_TAINT = 'node.kubernetes.io/unreachable';
 const NODE_CONDITION_TYPES = ['MemoryPressure', 'DiskPressure', 'PIDPressure', 'Ready'];
 
 interface Taint {

@@ -5,7 +5,7 @@ import { SITE_NAME_LABEL, SITE_TYPE_LABEL, SITE_TYPE_LABEL_VALUE, type SiteType 
 
 export const KUBELET_VERSION = 'v1.17.0-edgeplane';
 export const DEFAULT_CONTAINER_RUNTIME = 'simulated://1.0.0';
-export const MAX_PODS_PER_NODE = '110';
+const MAX_PODS_PER_NODE = '110';
 
 /** What a Node's identity depends on besides its request. */
 export interface SiteNodeContext {

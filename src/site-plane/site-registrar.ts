@@ -44,13 +44,13 @@ const SITES = { resource: 'sites', group: 'sites.edgeplane.io' };
 const AGENTS = { resource: 'agents', group: 'sites.edgeplane.io' };
 
 /** Pure: a regional-edge quota in the units the scheduler counts. */
-export function quotaOf(site: SiteRequest): SiteQuota | undefined {
+function quotaOf(site: SiteRequest): SiteQuota | undefined {
   if (site.quota === undefined) return undefined;
   return { cpuMillis: Number(Quantity.parse(site.quota.cpu).milliValue()), memoryBytes: Number(Quantity.parse(site.quota.memory).value()) };
 }
 
 /** Pure: the claim a registration makes on a site's name. */
-export function claimFor(tenant: string, agent: string, site: SiteRequest): SiteClaim {
+function claimFor(tenant: string, agent: string, site: SiteRequest): SiteClaim {
   const quota = quotaOf(site);
   return { tenant, type: site.type, namespace: siteNamespaceOf(site.type), agent, ...(quota === undefined ? {} : { quota }) };
 }

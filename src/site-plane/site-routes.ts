@@ -38,7 +38,7 @@ export interface SiteApiDependencies {
   readonly bodyLimit?: number;
 }
 
-export const SITE_API_PREFIX = '/api/sites/v1';
+const SITE_API_PREFIX = '/api/sites/v1';
 
 function jsonBody(request: FastifyRequest): unknown {
   const text = typeof request.body === 'string' ? request.body : '';

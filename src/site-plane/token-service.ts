@@ -8,8 +8,8 @@ import { formatRegistrationToken, InvalidTokenError, newTokenCredentials, parseR
 import { tokenKey, type TokenRecord } from './site-keys.js';
 import type { SiteType } from '../site-api/site-model.js';
 
-export const DEFAULT_TOKEN_TTL_SECONDS = 24 * 3600;
-export const MAX_TOKEN_TTL_SECONDS = 30 * 24 * 3600;
+const DEFAULT_TOKEN_TTL_SECONDS = 24 * 3600;
+const MAX_TOKEN_TTL_SECONDS = 30 * 24 * 3600;
 const TOKENS = { resource: 'tokens', group: 'sites.edgeplane.io' };
 
 export interface TokenServiceDependencies {

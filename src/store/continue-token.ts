@@ -16,7 +16,7 @@ export function encodeContinue(position: ContinuePosition): string {
 }
 
 /** Decodes a token made by {@link encodeContinue} for the same prefix; `InvalidArgument` otherwise. */
-export function decodeContinue(token: string, prefix: string): ContinuePosition {
+function decodeContinue(token: string, prefix: string): ContinuePosition {
   let parsed: unknown;
   try {
     parsed = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));

@@ -1,7 +1,7 @@
 import { StoreError } from './errors.js';
 import type { Revision } from './types.js';
 
-export const MAX_KEY_BYTES = 1024;
+const MAX_KEY_BYTES = 1024;
 /** Like etcd's default request limit: 1.5 MiB per value. */
 export const MAX_VALUE_BYTES = 1536 * 1024;
 

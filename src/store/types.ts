@@ -79,8 +79,6 @@ export type WatchEvent =
     }
   | { readonly type: 'DELETED'; readonly key: string; readonly revision: Revision; readonly prev: KeyValue };
 
-export type WatchEventType = WatchEvent['type'];
-
 export interface WatchOptions {
   /**
    * Deliver the events after this revision (exclusive, like a Kubernetes resourceVersion).

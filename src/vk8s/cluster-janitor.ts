@@ -8,13 +8,13 @@ const VIRTUAL_K8S_KEY = /^\/config\/([^/]+)\/virtual_k8s\/([^/]+)\/([^/]+)$/;
 const CLUSTER_OF_KEY = /^\/vk8s\/[^/]+\/[^/]+\/([^/]+)\/([^/]+)\/([^/]+)\//;
 
 /** The cluster a deleted virtual_k8s key stood for (pure). */
-export function clusterOfConfigKey(key: string): ClusterRef | undefined {
+function clusterOfConfigKey(key: string): ClusterRef | undefined {
   const match = VIRTUAL_K8S_KEY.exec(key);
   return match === null ? undefined : { tenant: match[1] ?? '', namespace: match[2] ?? '', name: match[3] ?? '' };
 }
 
 /** The cluster a vK8s object key belongs to (pure). */
-export function clusterOfObjectKey(key: string): ClusterRef | undefined {
+function clusterOfObjectKey(key: string): ClusterRef | undefined {
   const match = CLUSTER_OF_KEY.exec(key);
   return match === null ? undefined : { tenant: match[1] ?? '', namespace: match[2] ?? '', name: match[3] ?? '' };
 }

@@ -29,14 +29,14 @@ export interface VirtualClusterStorageOptions {
 /** kube's generateName alphabet (no vowels, no lookalikes): five characters of it. */
 const SUFFIX_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
 
-export function randomNameSuffix(): string {
+function randomNameSuffix(): string {
   let suffix = '';
   for (let i = 0; i < 5; i++) suffix += SUFFIX_ALPHABET[randomInt(SUFFIX_ALPHABET.length)];
   return suffix;
 }
 
 /** Resources the platform computes rather than stores: a cluster's one namespace. */
-export const SYNTHESIZED_RESOURCES: ReadonlySet<string> = new Set(['/namespaces']);
+const SYNTHESIZED_RESOURCES: ReadonlySet<string> = new Set(['/namespaces']);
 
 /**
  * The storage of every virtual cluster: one GenericStore and one watch cache per resource,

@@ -13,7 +13,7 @@ export interface ApplyConflict {
 }
 
 /** kube's `printManager`: `"name" using <apiVersion>` for updaters, `"name"` for appliers. */
-export function describeManager(c: Pick<ApplyConflict, 'manager' | 'operation' | 'apiVersion'>): string {
+function describeManager(c: Pick<ApplyConflict, 'manager' | 'operation' | 'apiVersion'>): string {
   return c.operation === 'Update' ? `${goQuote(c.manager)} using ${c.apiVersion ?? ''}` : goQuote(c.manager);
 }
 

@@ -13,7 +13,7 @@ import { formatValidationErrors } from './validation-errors.js';
 import { zeroObject } from './zero-objects.js';
 
 /** Where an object's type comes from: the OpenAPI types and the object's definition name. */
-export interface ObjectType {
+interface ObjectType {
   readonly types: ApplyTypes;
   /** e.g. `io.k8s.api.apps.v1.Deployment` (see `ApplyTypes.definitionFor`). */
   readonly definition: string;

@@ -95,7 +95,7 @@ export function compareValues(a: unknown, b: unknown): number {
   return 0;
 }
 
-export const sortedEntries = (m: Record<string, unknown>): Array<readonly [string, unknown]> =>
+const sortedEntries = (m: Record<string, unknown>): Array<readonly [string, unknown]> =>
   Object.entries(m).sort(([x], [y]) => compareGoStrings(x, y));
 
 /** Element-wise comparison of (name, value) sequences; a prefix sorts first. */

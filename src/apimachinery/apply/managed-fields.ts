@@ -5,7 +5,7 @@ import { compareGoStrings, goJsonString, isMap } from './go-format.js';
 import type { ManagerSets } from './updater.js';
 
 /** When a manager last wrote; `fresh` marks a time set by the current request (it sorts after stored times of the same second). */
-export interface ManagerTime {
+interface ManagerTime {
   readonly time: string;
   readonly fresh: boolean;
 }

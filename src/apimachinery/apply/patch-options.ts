@@ -1,13 +1,13 @@
 import { fieldError, type StatusCause, StatusError } from '../errors/status-error.js';
 
 /** kube's limit on `fieldManager` (`FieldManagerMaxLength`), in bytes. */
-export const FIELD_MANAGER_MAX_LENGTH = 128;
+const FIELD_MANAGER_MAX_LENGTH = 128;
 
 const utf8Length = (s: string): number => Buffer.byteLength(s, 'utf8');
 const isPrintable = (ch: string): boolean => /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u.test(ch);
 
 /** kube's `ValidateFieldManager`: at most 128 bytes, printable characters only (positions in bytes). */
-export function fieldManagerCauses(fieldManager: string | undefined): StatusCause[] {
+function fieldManagerCauses(fieldManager: string | undefined): StatusCause[] {
   if (fieldManager === undefined) return [];
   const causes: StatusCause[] = [];
   if (utf8Length(fieldManager) > FIELD_MANAGER_MAX_LENGTH) causes.push(fieldError.tooLong('fieldManager', FIELD_MANAGER_MAX_LENGTH));

@@ -6,7 +6,7 @@ import type { TypeNode } from './type-schema.js';
 import { formatValidationErrors, type ValidationError } from './validation-errors.js';
 
 /** The fields one manager owns, the API version they were set with, and whether it applied them. */
-export interface VersionedSet {
+interface VersionedSet {
   readonly set: FieldSet;
   readonly apiVersion: string;
   readonly applied: boolean;

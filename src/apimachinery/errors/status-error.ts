@@ -50,7 +50,7 @@ export interface StatusCause {
   readonly field: string;
 }
 
-export type CauseType =
+type CauseType =
   | 'FieldValueNotFound'
   | 'FieldValueRequired'
   | 'FieldValueDuplicate'

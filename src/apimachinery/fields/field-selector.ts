@@ -3,7 +3,7 @@
  * or `field!=value`, joined by commas (all must hold). `\` escapes `,`, `=`, `!` and `\` in
  * values. Which fields a kind supports is the kind's business (others → 400).
  */
-export interface FieldRequirement {
+interface FieldRequirement {
   readonly field: string;
   readonly operator: 'Equals' | 'NotEquals';
   readonly value: string;

@@ -5,7 +5,7 @@ import { labelValueProblems, qualifiedNameProblems } from '../validation/names.j
  * commas, all of which must hold. Operators: `=`, `==`, `!=`, `in (…)`, `notin (…)`,
  * `key` (exists), `!key` (does not exist), `>` and `<` (integer comparison).
  */
-export type Operator = 'Equals' | 'DoubleEquals' | 'NotEquals' | 'In' | 'NotIn' | 'Exists' | 'DoesNotExist' | 'GreaterThan' | 'LessThan';
+type Operator = 'Equals' | 'DoubleEquals' | 'NotEquals' | 'In' | 'NotIn' | 'Exists' | 'DoesNotExist' | 'GreaterThan' | 'LessThan';
 
 export interface Requirement {
   readonly key: string;

@@ -17,9 +17,9 @@ export interface ObjectMetaRules {
 /** kube's FieldImmutableErrorMsg. */
 export const FIELD_IMMUTABLE = 'field is immutable';
 /** kube's TotalAnnotationSizeLimitB: 256 KiB of keys and values together. */
-export const TOTAL_ANNOTATION_SIZE_LIMIT = 256 * 1024;
+const TOTAL_ANNOTATION_SIZE_LIMIT = 256 * 1024;
 /** The finalizers kube knows without a domain prefix (`IsStandardFinalizerName`). */
-export const STANDARD_FINALIZERS: readonly string[] = ['kubernetes', 'orphan', 'foregroundDeletion'];
+const STANDARD_FINALIZERS: readonly string[] = ['kubernetes', 'orphan', 'foregroundDeletion'];
 
 /**
  * kube-apiserver's ValidateObjectMeta: name (or generateName) by the kind's rule, namespace
@@ -106,7 +106,7 @@ export function validateLabels(labels: Readonly<Record<string, string>> | undefi
 }
 
 /** ValidateAnnotations: keys are qualified names (case ignored), keys and values total ≤ 256 KiB. */
-export function validateAnnotations(annotations: Readonly<Record<string, string>> | undefined, path: string): StatusCause[] {
+function validateAnnotations(annotations: Readonly<Record<string, string>> | undefined, path: string): StatusCause[] {
   const causes: StatusCause[] = [];
   let size = 0;
   for (const [key, value] of Object.entries(annotations ?? {})) {
@@ -131,7 +131,7 @@ export function goTime(rfc3339: string | undefined): string {
 }
 
 /** Go's `%#v` of a `[]string`. */
-export function goStringSlice(values: readonly string[]): string {
+function goStringSlice(values: readonly string[]): string {
   return `[]string{${values.map((v) => JSON.stringify(v)).join(', ')}}`;
 }
 

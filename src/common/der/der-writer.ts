@@ -52,7 +52,6 @@ export function tlv(tag: number, ...content: readonly Uint8Array[]): Buffer {
 export const sequence = (...children: readonly Uint8Array[]): Buffer => tlv(TAG.sequence, ...children);
 export const set = (...children: readonly Uint8Array[]): Buffer => tlv(TAG.set, ...children);
 export const utf8String = (text: string): Buffer => tlv(TAG.utf8String, Buffer.from(text, 'utf8'));
-export const ia5String = (text: string): Buffer => tlv(TAG.ia5String, Buffer.from(text, 'ascii'));
 export const octetString = (bytes: Uint8Array): Buffer => tlv(TAG.octetString, bytes);
 export const derNull = (): Buffer => Buffer.from([TAG.null, 0]);
 export const boolean = (value: boolean): Buffer => Buffer.from([TAG.boolean, 1, value ? 0xff : 0]);

@@ -7,7 +7,7 @@ export function extension(dotted: string, critical: boolean, value: Uint8Array):
   return critical ? sequence(oid(dotted), boolean(true), octetString(value)) : sequence(oid(dotted), octetString(value));
 }
 
-export const EXTENSION_OID = {
+const EXTENSION_OID = {
   subjectKeyIdentifier: '2.5.29.14',
   keyUsage: '2.5.29.15',
   subjectAltName: '2.5.29.17',

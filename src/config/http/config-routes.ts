@@ -1,19 +1,14 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { authenticateRequest } from '../../auth/authenticate.js';
 import { CredentialError } from '../../auth/credential-error.js';
-import { AuthenticationError, type CredentialService } from '../../auth/credentials.js';
+import { AuthenticationError } from '../../auth/credentials.js';
 import { isStoreError } from '../../store/errors.js';
-import type { Principal } from '../../auth/principal.js';
-import type { TenantService } from '../tenant-service.js';
-import type { Logger } from '../../observability/logger.js';
-import type { Clock } from '../../common/clock.js';
-import type { ConfigService } from '../config-service.js';
-import { type TxtResolver, verifyDnsDomain } from '../dns-verification.js';
+import { verifyDnsDomain } from '../dns-verification.js';
 import { ConfigError, toConfigError } from '../errors.js';
 import { kindForPath, NAMESPACED_KINDS, type ConfigKind } from '../kinds/index.js';
 import { credentialRoutes } from './credential-routes.js';
 import { parseJsonBody } from './json-body.js';
-import { ALL_METHODS, type ConfigApiDependencies, type Handler, type RouteFunction } from './config-api-types.js';
+import { ALL_METHODS, type ConfigApiDependencies, type Handler } from './config-api-types.js';
 
 type Params = Record<string, string>;
 type Query = Record<string, string | string[] | undefined>;

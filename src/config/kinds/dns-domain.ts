@@ -1,14 +1,14 @@
 import type { ConfigKind } from './kind.js';
 import { schema } from '../spec-schema.js';
 
-export const DNSSEC_MODES = ['DNSSEC_DISABLE', 'DNSSEC_ENABLE'] as const;
+const DNSSEC_MODES = ['DNSSEC_DISABLE', 'DNSSEC_ENABLE'] as const;
 export const VERIFICATION = {
   pending: 'DNS_DOMAIN_VERIFICATION_PENDING',
   success: 'DNS_DOMAIN_VERIFICATION_SUCCESS',
   failed: 'DNS_DOMAIN_VERIFICATION_FAILED',
 } as const;
 /** The platform's authoritative name servers a managed domain is delegated to. */
-export const PLATFORM_NAME_SERVERS = ['ns1.edgeplane.invalid', 'ns2.edgeplane.invalid'];
+const PLATFORM_NAME_SERVERS = ['ns1.edgeplane.invalid', 'ns2.edgeplane.invalid'];
 
 /**
  * A DNS domain the tenant owns. The object's name is the domain. `domain` and `txt_record`

@@ -1,8 +1,8 @@
 import type { ConfigKind } from './kind.js';
 import { schema } from '../spec-schema.js';
 
-export const INTERFACE_GROUPS = ['ANY_AVAILABLE_INTERFACE', 'INTERFACE_GROUP1', 'INTERFACE_GROUP2', 'INTERFACE_GROUP3'] as const;
-export const DSCP_CLASSES = [
+const INTERFACE_GROUPS = ['ANY_AVAILABLE_INTERFACE', 'INTERFACE_GROUP1', 'INTERFACE_GROUP2', 'INTERFACE_GROUP3'] as const;
+const DSCP_CLASSES = [
   'DSCP_BEST_EFFORT',
   'DSCP_CLASS1',
   'DSCP_CLASS2',
@@ -12,7 +12,7 @@ export const DSCP_CLASSES = [
   'DSCP_CONTROL_L3',
   'DSCP_CONTROL_L2',
 ] as const;
-export const DROP_PRECEDENCES = ['DSCP_AF_LOW', 'DSCP_AF_MEDIUM', 'DSCP_AF_HIGH', 'DSCP_AF_POLICER'] as const;
+const DROP_PRECEDENCES = ['DSCP_AF_LOW', 'DSCP_AF_MEDIUM', 'DSCP_AF_HIGH', 'DSCP_AF_POLICER'] as const;
 
 /** How traffic of a class is marked, queued and policed on an interface group. */
 export const forwardingClass: ConfigKind = {

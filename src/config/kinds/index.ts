@@ -10,7 +10,7 @@ import { virtualK8s } from './virtual-k8s.js';
 import { virtualSite } from './virtual-site.js';
 import { workloadFlavor } from './workload-flavor.js';
 
-export type { ConfigKind, Slug } from './kind.js';
+export type { ConfigKind } from './kind.js';
 
 /** Every namespaced configuration kind, by name. */
 export const NAMESPACED_KINDS: ReadonlyMap<string, ConfigKind> = new Map(

@@ -3,16 +3,16 @@ import type { OneOfGroup } from '../one-of.js';
 import type { JsonSchema } from '../spec-schema.js';
 
 /** Which API path family a kind is served under: `/api/<slug>/namespaces/{ns}/<kind>s`. */
-export type Slug = 'config' | 'secret_management' | 'web';
+type Slug = 'config' | 'secret_management' | 'web';
 
 /** A reference found in a spec: the field it sits in, its raw value, and the kind it must point at. */
-export interface SpecReference {
+interface SpecReference {
   readonly field: string;
   readonly value: unknown;
   readonly targetKind: string;
 }
 
-export interface CreateContext {
+interface CreateContext {
   readonly tenant: string;
   readonly namespace: string;
   readonly name: string;

@@ -6,7 +6,7 @@ import { secretInfoOneOf, secretInfoSchema } from './secret-info.js';
 const HOSTNAME = /^(?=.{1,253}$)[A-Za-z0-9]([-A-Za-z0-9]*[A-Za-z0-9])?(\.[A-Za-z0-9]([-A-Za-z0-9]*[A-Za-z0-9])?)*$/;
 
 /** Why a `host:port` endpoint is not valid, or undefined when it is. */
-export function endpointProblem(endpoint: string): string | undefined {
+function endpointProblem(endpoint: string): string | undefined {
   const match = /^(?:\[([^\]]+)\]|([^:]+)):(\d{1,5})$/.exec(endpoint);
   if (match === null) return `"${endpoint}" is not host:port`;
   const host = match[1] ?? match[2] ?? '';

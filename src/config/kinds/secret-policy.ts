@@ -3,7 +3,7 @@ import { dns1035LabelProblems } from '../../apimachinery/validation/names.js';
 import type { ConfigKind } from './kind.js';
 import { schema } from '../spec-schema.js';
 
-export const POLICY_ALGORITHMS = ['FIRST_MATCH', 'DENY_OVERRIDES', 'ALLOW_OVERRIDES'] as const;
+const POLICY_ALGORITHMS = ['FIRST_MATCH', 'DENY_OVERRIDES', 'ALLOW_OVERRIDES'] as const;
 const DURATION = '^[0-9]+(s|m|h)$';
 
 const rule = schema.object(

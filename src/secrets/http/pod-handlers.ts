@@ -6,7 +6,7 @@ import { SecretError } from '../secret-error.js';
 import type { SecretApiDependencies, SecretRoute } from './secret-api-types.js';
 
 /** What `POST /api/secret_management/v1/unseal` answers. */
-export interface UnsealAnswer {
+interface UnsealAnswer {
   readonly data: {
     /** The decrypted bytes, base64. */
     readonly plaintext: string;

@@ -20,5 +20,5 @@ export interface SecretApiDependencies {
 
 export const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
 export type Method = (typeof METHODS)[number];
-export type SecretHandler = (request: FastifyRequest) => Promise<unknown>;
+type SecretHandler = (request: FastifyRequest) => Promise<unknown>;
 export type SecretRoute = (path: string, handlers: Partial<Record<Method, SecretHandler>>) => void;

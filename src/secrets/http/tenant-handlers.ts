@@ -9,7 +9,7 @@ import { SecretError } from '../secret-error.js';
 import type { SecretApiDependencies, SecretRoute } from './secret-api-types.js';
 
 /** Parses `key_version`: absent, or a positive integer. */
-export function parseKeyVersion(raw: unknown): number | undefined {
+function parseKeyVersion(raw: unknown): number | undefined {
   const value = Array.isArray(raw) ? (raw[0] as unknown) : raw;
   if (value === undefined || value === '') return undefined;
   if (typeof value !== 'string' || !/^[1-9][0-9]{0,9}$/.test(value)) throw new SecretError('InvalidArgument', `key_version: ${JSON.stringify(value)} is not a positive integer`);

@@ -16,7 +16,7 @@ export type VaultErrorCode =
   | 'TlsFailure'
   | 'BadResponse';
 
-export const VAULT_HTTP_STATUS: Readonly<Record<VaultErrorCode, number>> = {
+const VAULT_HTTP_STATUS: Readonly<Record<VaultErrorCode, number>> = {
   ProviderNotFound: 404,
   LoginRefused: 403,
   PermissionDenied: 403,

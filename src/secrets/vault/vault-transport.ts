@@ -19,14 +19,14 @@ export interface VaultTransport {
 const NETWORK_ERRORS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE', 'ECONNABORTED']);
 
 /** Pure: host and port of `host:port` / `[v6]:port`. */
-export function splitEndpoint(endpoint: string): { host: string; port: number } {
+function splitEndpoint(endpoint: string): { host: string; port: number } {
   const match = /^(?:\[([^\]]+)\]|([^:]+)):(\d{1,5})$/.exec(endpoint);
   if (match === null) throw new VaultError('InvalidRequest', `server_endpoint "${endpoint}" is not host:port`);
   return { host: match[1] ?? match[2] ?? '', port: Number(match[3]) };
 }
 
 /** Pure: the error of a request that got no HTTP answer. */
-export function transportError(error: unknown, connection: VaultConnection): VaultError {
+function transportError(error: unknown, connection: VaultConnection): VaultError {
   const code = (error as { code?: unknown }).code;
   const reason = error instanceof Error ? error.message : String(error);
   const where = `Vault ${connection.provider} at ${connection.scheme === 'HTTPS' ? 'https' : 'http'}://${connection.endpoint}`;

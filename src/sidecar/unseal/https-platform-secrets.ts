@@ -6,8 +6,8 @@ import { type AgentLease, IdentityAgents } from './identity-agents.js';
 import type { PlatformSecrets, UnsealedSecret } from './platform-secrets.js';
 import { UnsealError } from './unseal-error.js';
 
-export const UNSEAL_PATH = '/api/secret_management/v1/unseal';
-export const PROVIDERS_PATH = '/api/secret_management/v1/providers';
+const UNSEAL_PATH = '/api/secret_management/v1/unseal';
+const PROVIDERS_PATH = '/api/secret_management/v1/providers';
 
 export interface HttpsPlatformSecretsOptions {
   /** The control plane's base URL, `https://host:port`. */

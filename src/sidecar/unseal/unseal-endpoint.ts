@@ -9,7 +9,7 @@ import { unsealFailureOf } from './unseal-failure.js';
 import type { UnsealRequest } from './unseal-request.js';
 import { UnsealRequestMemo } from './unseal-request-memo.js';
 
-export const UNSEAL_URL = '/secret/unseal';
+const UNSEAL_URL = '/secret/unseal';
 
 const NO_STORE: Readonly<Record<string, string>> = { 'cache-control': 'no-store' };
 /** A secret is never kept by an HTTP cache nor sniffed as anything but text. */

@@ -12,7 +12,7 @@ export type UnsealErrorCode =
   /** The control plane could not be reached or answered something that is not the secret API's. */
   | 'Internal';
 
-export const UNSEAL_ERROR_STATUS: Readonly<Record<UnsealErrorCode, number>> = {
+const UNSEAL_ERROR_STATUS: Readonly<Record<UnsealErrorCode, number>> = {
   UnsupportedMediaType: 415,
   InvalidRequest: 400,
   Internal: 500,

@@ -2,7 +2,7 @@ import { type EncodingType, parseEncodingType } from '../../secrets/encoding-typ
 import { UnsealError } from './unseal-error.js';
 
 /** The seed's unseal request of type `blindfold`. */
-export interface BlindfoldUnsealRequest {
+interface BlindfoldUnsealRequest {
   readonly type: 'blindfold';
   /** `string:///<base64 of the blob>` (checked by the control plane, which answers the platform's messages). */
   readonly location: string;
@@ -24,7 +24,7 @@ export interface VaultUnsealRequest {
 
 export type UnsealRequest = BlindfoldUnsealRequest | VaultUnsealRequest;
 
-export const UNSEAL_TYPES = ['blindfold', 'vault'] as const;
+const UNSEAL_TYPES = ['blindfold', 'vault'] as const;
 const FIELDS: Readonly<Record<UnsealRequest['type'], readonly string[]>> = {
   blindfold: ['type', 'location', 'encoding_type'],
   vault: ['type', 'provider', 'location', 'key', 'version', 'encoding_type'],

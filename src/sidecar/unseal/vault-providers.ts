@@ -8,7 +8,7 @@ import type { PlatformSecrets } from './platform-secrets.js';
 import type { VaultUnsealRequest } from './unseal-request.js';
 
 /** What the sidecar needs of a Vault client (`VaultClient`; tests may count or fake it). */
-export interface VaultReader {
+interface VaultReader {
   read(request: VaultReadRequest): Promise<VaultReadResult>;
   close(): void;
 }

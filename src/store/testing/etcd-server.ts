@@ -5,7 +5,7 @@ import { delimiter, join } from 'node:path';
 import { freePort } from './free-port.js';
 
 /** Finds the etcd binary (EDGEPLANE_ETCD_BIN, else PATH, else /usr/bin), or says which package provides it. */
-export function findEtcd(): string {
+function findEtcd(): string {
   const explicit = process.env['EDGEPLANE_ETCD_BIN'];
   const candidates = explicit !== undefined ? [explicit] : [...(process.env['PATH'] ?? '').split(delimiter).map((d) => join(d, 'etcd')), '/usr/bin/etcd'];
   for (const candidate of candidates) {

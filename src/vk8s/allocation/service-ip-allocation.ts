@@ -38,7 +38,7 @@ export function serviceIpKeyPrefix(cluster: ClusterRef): string {
 }
 
 /** The Service an address is reserved for (the reservation's value). */
-export interface ServiceIpOwner {
+interface ServiceIpOwner {
   readonly namespace: string;
   readonly name: string;
   readonly uid: string;

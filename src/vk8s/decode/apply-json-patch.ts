@@ -6,7 +6,7 @@ import { JsonPatchTarget } from './json-patch-target.js';
 import { isJsonObject } from './type-node.js';
 
 /** kube-apiserver's limit on the operations of one JSON patch. */
-export const MAX_JSON_PATCH_OPERATIONS = 10000;
+const MAX_JSON_PATCH_OPERATIONS = 10000;
 
 /**
  * Applies an RFC 6902 JSON patch (already parsed) to a copy of `document` as kube-apiserver

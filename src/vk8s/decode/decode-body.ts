@@ -7,7 +7,7 @@ import { summarizeData } from './summarize-data.js';
 import { YamlToJsonError, yamlToJson } from './yaml-to-json.js';
 
 /** The body media types kube-apiserver 1.17 lists for built-in resources, in its order. */
-export const BODY_MEDIA_TYPES = ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf'] as const;
+const BODY_MEDIA_TYPES = ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf'] as const;
 
 /**
  * Parses a POST/PUT body as kube-apiserver 1.17 negotiates it: no Content-Type means JSON

@@ -34,7 +34,7 @@ const SCHEME = 'k8s.io/kubernetes/pkg/api/legacyscheme/scheme.go:30';
  * Decodes request bodies into typed objects against one OpenAPI document, compiling each
  * definition once. See {@link decodeObject}.
  */
-export class ObjectDecoder {
+class ObjectDecoder {
   private readonly compiler: SchemaCompiler;
   private readonly registry: GvkRegistry;
 

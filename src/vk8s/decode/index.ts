@@ -1,7 +1,6 @@
 /** Request-body decoding for the vK8s API, as kube-apiserver 1.17 does it. */
-export { decodeBody, BODY_MEDIA_TYPES } from './decode-body.js';
-export { decodeObject, ObjectDecoder } from './decode-object.js';
-export type { DecodeObjectOptions, ExpectedKind } from './decode-object.js';
-export { applyJsonPatch, MAX_JSON_PATCH_OPERATIONS } from './apply-json-patch.js';
-export { patchTypeOf, PATCH_MEDIA_TYPES } from './patch-type-of.js';
+export { decodeBody } from './decode-body.js';
+export { decodeObject } from './decode-object.js';
+export { applyJsonPatch } from './apply-json-patch.js';
+export { patchTypeOf } from './patch-type-of.js';
 export type { PatchType } from './patch-type-of.js';

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import protobuf from 'protobufjs';
 
 /** Where the build put the Kubernetes generated.proto files (see scripts/fetch-k8s-proto.mjs). */
-export const KUBERNETES_PROTO_DIR = new URL('../../../k8s-proto/', import.meta.url);
+const KUBERNETES_PROTO_DIR = new URL('../../../k8s-proto/', import.meta.url);
 
 /** The schema files loaded, by import path; they import each other by the same paths. */
 const FILES = [
@@ -23,7 +23,7 @@ export interface KubernetesProto {
 }
 
 /** Loads the schemas from `dir` (proto field names kept as written: they are the JSON names). */
-export function loadKubernetesProto(dir: URL = KUBERNETES_PROTO_DIR): KubernetesProto {
+function loadKubernetesProto(dir: URL = KUBERNETES_PROTO_DIR): KubernetesProto {
   const base = fileURLToPath(dir);
   const root = new protobuf.Root();
   root.resolvePath = (_origin, target) => (isAbsolute(target) ? target : join(base, target));

@@ -3,7 +3,7 @@ import { StatusError } from '../../apimachinery/errors/status-error.js';
 export type PatchType = 'json' | 'merge' | 'strategic' | 'apply';
 
 /** The PATCH media types kube-apiserver 1.17 accepts for built-in resources, in the order its 415 lists them. */
-export const PATCH_MEDIA_TYPES: ReadonlyArray<readonly [string, PatchType]> = [
+const PATCH_MEDIA_TYPES: ReadonlyArray<readonly [string, PatchType]> = [
   ['application/json-patch+json', 'json'],
   ['application/merge-patch+json', 'merge'],
   ['application/strategic-merge-patch+json', 'strategic'],

@@ -3,7 +3,7 @@ import type { KubeObject } from '../../apimachinery/object.js';
 import type { ResourceType } from '../../apimachinery/resource-type.js';
 
 /** One write as admission sees it (kube's admission.Attributes, reduced). */
-export interface AdmissionAttributes {
+interface AdmissionAttributes {
   readonly operation: 'CREATE' | 'UPDATE';
   readonly cluster: ClusterRef;
   readonly resource: ResourceType;

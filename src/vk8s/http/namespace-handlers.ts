@@ -11,7 +11,7 @@ import { streamWatch } from './watch-stream.js';
  * A virtual cluster has exactly one Kubernetes namespace: the platform namespace its
  * virtual_k8s object lives in, Active for as long as the cluster exists.
  */
-export function namespaceObject(context: ClusterRequestContext): KubeObject {
+function namespaceObject(context: ClusterRequestContext): KubeObject {
   return {
     apiVersion: 'v1',
     kind: 'Namespace',

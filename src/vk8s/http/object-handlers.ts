@@ -28,7 +28,7 @@ export function sendObject(r: ResourceRequest, status: number, object: KubeObjec
 }
 
 /** Decodes a POST/PUT body as this resource's kind, defaulted, in the request's namespace. */
-export function decodeWriteBody(r: ResourceRequest): KubeObject {
+function decodeWriteBody(r: ResourceRequest): KubeObject {
   const object = decodeResourceBody(rawBody(r), r.request.headers['content-type'], r.resource, single(r.query, 'fieldValidation') === 'Strict');
   checkBodyNamespace(r, object);
   r.strategy.defaults(object);

@@ -86,7 +86,7 @@ export function parseListQuery(query: RawQuery, strategy: Strategy): ListQuery {
 }
 
 /** The field names a kind's field selectors accept (read off the strategy with an empty object). */
-export function supportedFieldNames(strategy: Strategy): Set<string> {
+function supportedFieldNames(strategy: Strategy): Set<string> {
   const { group, version, kind } = strategy.resource;
   const skeleton = { apiVersion: group === '' ? version : `${group}/${version}`, kind, metadata: {} };
   return new Set(['metadata.name', 'metadata.namespace', ...Object.keys(strategy.selectableFields(skeleton))]);

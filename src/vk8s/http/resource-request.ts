@@ -10,7 +10,6 @@ import type { KubeObject } from '../../apimachinery/object.js';
 import type { ResourceType } from '../../apimachinery/resource-type.js';
 import type { ClusterNodeSource } from './cluster-node-source.js';
 import type { AdmissionHook } from './admission-hook.js';
-import type { PatchType } from './patch-object.js';
 import { fieldManagerOf, parseDryRun, type RawQuery } from './query.js';
 import type { RequestInfo } from './request-info.js';
 import type { TableFormat } from './response-format.js';
@@ -77,4 +76,3 @@ export function rawBody(r: ResourceRequest): Buffer | undefined {
   return Buffer.isBuffer(r.request.body) ? r.request.body : undefined;
 }
 
-export type { PatchType };

@@ -3,7 +3,7 @@ import type { StatusError } from '../../apimachinery/errors/status-error.js';
 import type { KubeObject } from '../../apimachinery/object.js';
 import { groupVersion, type ResourceType } from '../../apimachinery/resource-type.js';
 
-export type IncludeObject = 'None' | 'Metadata' | 'Object';
+type IncludeObject = 'None' | 'Metadata' | 'Object';
 
 /** What a client asked a Table for: which meta.k8s.io version, and how much of each object. */
 export interface TableRequest {

@@ -17,7 +17,7 @@ function scaleAccess(r: ResourceRequest): ScaleAccess {
 }
 
 /** The autoscaling/v1 Scale view of an object with replicas. */
-export function scaleOf(object: KubeObject, access: ScaleAccess): Record<string, unknown> {
+function scaleOf(object: KubeObject, access: ScaleAccess): Record<string, unknown> {
   const { name, namespace, uid, resourceVersion, creationTimestamp } = object.metadata;
   return {
     kind: 'Scale',

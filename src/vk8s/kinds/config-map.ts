@@ -15,7 +15,7 @@ export const configMapStrategy = baseStrategy(resourceOf('', 'v1', 'configmaps')
 });
 
 /** ValidateConfigMap without the ObjectMeta part. */
-export function validateConfigMap(object: KubeObject): StatusCause[] {
+function validateConfigMap(object: KubeObject): StatusCause[] {
   const data = stringMap(object.data);
   const binaryData = stringMap(object.binaryData);
   const causes: StatusCause[] = [];

@@ -29,7 +29,7 @@ export function portNumProblems(port: number): string[] {
 }
 
 /** validation.IsValidPortName (an IANA_SVC_NAME). */
-export function portNameProblems(name: string): string[] {
+function portNameProblems(name: string): string[] {
   const problems: string[] = [];
   if (name.length > 15) problems.push('must be no more than 15 characters');
   if (!/^[-a-z0-9]+$/.test(name)) problems.push('must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)');

@@ -7,7 +7,7 @@ import { fieldError, type StatusCause } from '../../apimachinery/errors/status-e
  */
 
 /** kube's IsValidIP message (1.17). */
-export const INVALID_IP = 'must be a valid IP address, (e.g. 10.9.8.7)';
+const INVALID_IP = 'must be a valid IP address, (e.g. 10.9.8.7)';
 
 /** The address as 4 bytes (IPv4, also when written IPv4-mapped) or 16 bytes (IPv6); undefined when invalid. */
 export function parseIp(text: string): Uint8Array | undefined {

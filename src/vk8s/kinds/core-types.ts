@@ -86,7 +86,7 @@ export interface NodeStatus {
   phase?: string;
 }
 
-export interface LabelSelector {
+interface LabelSelector {
   matchLabels?: Record<string, string>;
   matchExpressions?: { key?: string; operator?: string; values?: string[] }[];
 }

@@ -11,13 +11,13 @@ import { ensure, view, type IntOrString, type PersistentVolumeClaimSpec, type Pe
  * (ExpandPersistentVolumes and BlockVolume on, as they are by default).
  */
 
-export const ACCESS_MODES: readonly string[] = ['ReadOnlyMany', 'ReadWriteMany', 'ReadWriteOnce'];
-export const VOLUME_MODES: readonly string[] = ['Block', 'Filesystem'];
+const ACCESS_MODES: readonly string[] = ['ReadOnlyMany', 'ReadWriteMany', 'ReadWriteOnce'];
+const VOLUME_MODES: readonly string[] = ['Block', 'Filesystem'];
 const RECLAIM_POLICIES: readonly string[] = ['Delete', 'Recycle', 'Retain'];
 const DATA_SOURCE_KINDS: readonly string[] = ['PersistentVolumeClaim', 'VolumeSnapshot.snapshot.storage.k8s.io'];
 const STORAGE_CLASS_ANNOTATION = 'volume.beta.kubernetes.io/storage-class';
 /** The volume sources of a PersistentVolumeSpec, in the order kube checks them. */
-export const PV_SOURCES: readonly string[] = [
+const PV_SOURCES: readonly string[] = [
   'hostPath', 'gcePersistentDisk', 'awsElasticBlockStore', 'glusterfs', 'flocker', 'nfs', 'rbd', 'quobyte', 'cinder', 'cephfs', 'iscsi', 'fc',
   'flexVolume', 'azureFile', 'vsphereVolume', 'photonPersistentDisk', 'portworxVolume', 'azureDisk', 'scaleIO', 'local', 'storageos', 'csi',
 ];

@@ -20,7 +20,7 @@ export const endpointsStrategy = baseStrategy(resourceOf('', 'v1', 'endpoints'),
 });
 
 /** ValidateEndpoints without the ObjectMeta part. */
-export function validateEndpoints(object: KubeObject): StatusCause[] {
+function validateEndpoints(object: KubeObject): StatusCause[] {
   return subsetsOf(object).flatMap((subset, i) => {
     const path = `subsets[${i}]`;
     const addresses = subset.addresses ?? [];

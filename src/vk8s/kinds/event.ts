@@ -43,7 +43,7 @@ const NOTE_LIMIT = 1024;
  * namespace, so events about its cluster-scoped objects (involvedObject.namespace "") live
  * in that namespace (`clusterNamespace`) where kube puts them in "default".
  */
-export function validateEvent(object: KubeObject, clusterNamespace = 'default'): StatusCause[] {
+function validateEvent(object: KubeObject, clusterNamespace = 'default'): StatusCause[] {
   const causes: StatusCause[] = [];
   const namespace = object.metadata.namespace ?? '';
   const involvedNamespace = view<ObjectReference>(object, 'involvedObject').namespace ?? '';

@@ -19,7 +19,7 @@ import { serviceStrategy } from './service.js';
 import { statefulSetStrategy } from './stateful-set.js';
 
 /** One strategy per served resource (the seed's table), keyed by `group/resource`. */
-export const STRATEGIES: ReadonlyMap<string, Strategy> = new Map(
+const STRATEGIES: ReadonlyMap<string, Strategy> = new Map(
   [
     deploymentStrategy,
     replicaSetStrategy,

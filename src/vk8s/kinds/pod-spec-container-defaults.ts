@@ -32,7 +32,7 @@ export function defaultContainer(container: Container, hostNetwork: boolean): vo
 }
 
 /** SetDefaults_Probe: timeout 1s, period 10s, success 1, failure 3 (zero counts as unset). */
-export function defaultProbe(probe: Probe): void {
+function defaultProbe(probe: Probe): void {
   if (!probe.timeoutSeconds) probe.timeoutSeconds = 1;
   if (!probe.periodSeconds) probe.periodSeconds = 10;
   if (!probe.successThreshold) probe.successThreshold = 1;
@@ -41,7 +41,7 @@ export function defaultProbe(probe: Probe): void {
 }
 
 /** SetDefaults_HTTPGetAction: path `/`, scheme HTTP. */
-export function defaultHandler(handler: Handler): void {
+function defaultHandler(handler: Handler): void {
   const http = handler.httpGet;
   if (http == null) return;
   if (http.path == null || http.path === '') http.path = '/';

@@ -8,7 +8,7 @@ export function validateNonNegative(value: number | undefined, field: string): S
 }
 
 /** ValidatePortNumOrName: a number 1–65535 or an IANA service name (absent is the number 0). */
-export function validatePortNumOrName(port: IntOrString | undefined, field: string): StatusCause[] {
+function validatePortNumOrName(port: IntOrString | undefined, field: string): StatusCause[] {
   if (typeof port === 'string') return portNameProblems(port).map((p) => fieldError.invalid(field, port, p));
   const value = port ?? 0;
   return portNumberProblems(value).map((p) => fieldError.invalid(field, value, p));

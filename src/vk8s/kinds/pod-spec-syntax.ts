@@ -10,18 +10,18 @@ export function inclusiveRangeError(min: number, max: number): string {
 }
 
 /** `must be no more than 15 characters`. */
-export function maxLenError(length: number): string {
+function maxLenError(length: number): string {
   return `must be no more than ${length} characters`;
 }
 
 /** apimachinery's RegexError: the message, examples joined by ` or `, then the pattern. */
-export function regexError(message: string, pattern: string, ...examples: string[]): string {
+function regexError(message: string, pattern: string, ...examples: string[]): string {
   if (examples.length === 0) return `${message} (regex used for validation is '${pattern}')`;
   return `${message} (e.g. ${examples.map((e) => `'${e}', `).join(' or ')}regex used for validation is '${pattern}')`;
 }
 
 /** A path that would escape a directory: `.`, `..` or a `..` prefix. */
-export function chDirPrefixProblems(value: string): string[] {
+function chDirPrefixProblems(value: string): string[] {
   if (value === '.') return ["must not be '.'"];
   if (value === '..') return ["must not be '..'"];
   if (value.startsWith('..')) return ["must not start with '..'"];

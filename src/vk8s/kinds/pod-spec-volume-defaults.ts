@@ -38,7 +38,7 @@ export const VOLUME_SOURCES = [
 const DEFAULT_MODE = 0o644;
 
 /** The source fields a volume sets (present and not null). */
-export function volumeSourcesOf(volume: Volume): string[] {
+function volumeSourcesOf(volume: Volume): string[] {
   return VOLUME_SOURCES.filter((source) => volume[source] != null);
 }
 

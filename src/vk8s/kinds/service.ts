@@ -11,7 +11,7 @@ import type { KubeObject } from '../../apimachinery/object.js';
  * kind's validation, `status: {loadBalancer: {}}` on create, status kept on update, ClusterIP
  * allocation per virtual cluster. Names are DNS-1035 labels.
  */
-export function makeServiceStrategy(allocation: ServiceIpAllocationOptions = {}): Strategy {
+function makeServiceStrategy(allocation: ServiceIpAllocationOptions = {}): Strategy {
   return baseStrategy(resourceOf('', 'v1', 'services'), {
     nameRule: 'dns1035Label',
     defaults: defaultService,
@@ -32,7 +32,7 @@ export const serviceStrategy = makeServiceStrategy();
  * virtual cluster (PLATFORM-FACTS); sites reach workloads through the platform's proxies,
  * not node ports or cloud load balancers. Headless services (`clusterIP: None`) are ClusterIP.
  */
-export function platformServiceRules(object: KubeObject): StatusCause[] {
+function platformServiceRules(object: KubeObject): StatusCause[] {
   const type = (object.spec as { type?: string } | undefined)?.type;
   if (type === undefined || type === 'ClusterIP' || !SERVICE_TYPES.includes(type)) return [];
   return [fieldError.notSupported('spec.type', type, ['ClusterIP'])];

@@ -32,12 +32,12 @@ export function semanticEqual(a: unknown, b: unknown): boolean {
 }
 
 /** Workloads start at generation 1. */
-export function startGeneration(object: KubeObject): void {
+function startGeneration(object: KubeObject): void {
   object.metadata.generation = 1;
 }
 
 /** Bump the generation when the spec changed (or `alsoChanged`, e.g. Deployment annotations). */
-export function bumpGeneration(object: KubeObject, old: KubeObject, alsoChanged = false): void {
+function bumpGeneration(object: KubeObject, old: KubeObject, alsoChanged = false): void {
   const previous = old.metadata.generation ?? 1;
   object.metadata.generation = alsoChanged || !semanticEqual(object.spec, old.spec) ? previous + 1 : previous;
 }

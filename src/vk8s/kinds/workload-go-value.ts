@@ -97,8 +97,3 @@ export function invalidRendered(field: string, rendered: string, detail: string)
 export function notSupportedRendered(field: string, rendered: string, supported: readonly string[]): StatusCause {
   return { reason: 'FieldValueNotSupported', field, message: `Unsupported value: ${rendered}: supported values: ${supported.map(goString).join(', ')}` };
 }
-
-/** `Duplicate value: <rendered>` with a Go-rendered value. */
-export function duplicateRendered(field: string, rendered: string): StatusCause {
-  return { reason: 'FieldValueDuplicate', field, message: `Duplicate value: ${rendered}` };
-}

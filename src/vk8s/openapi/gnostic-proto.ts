@@ -3,7 +3,7 @@ import protobuf from 'protobufjs';
 import { toGnosticDocument } from './gnostic-document.js';
 
 /** Where the build put gnostic's OpenAPIv2.proto (see scripts/fetch-gnostic-proto.mjs). */
-export const GNOSTIC_PROTO = new URL('../../../gnostic/OpenAPIv2.proto', import.meta.url);
+const GNOSTIC_PROTO = new URL('../../../gnostic/OpenAPIv2.proto', import.meta.url);
 
 /**
  * gnostic's `openapi.v2.Document` message type, from OpenAPIv2.proto; its import

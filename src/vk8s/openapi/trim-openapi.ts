@@ -31,7 +31,7 @@ interface GroupVersionKind {
 }
 
 /** The kinds a table of resources speaks: each kind, its List, and each subresource's kind. */
-export function servedKinds(resources: readonly ResourceType[]): Set<string> {
+function servedKinds(resources: readonly ResourceType[]): Set<string> {
   const kinds = new Set<string>();
   const add = (gvk: GroupVersionKind): void => void kinds.add(`${gvk.group}/${gvk.version}/${gvk.kind}`);
   for (const r of resources) {

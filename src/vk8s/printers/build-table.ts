@@ -16,7 +16,7 @@ export function parseIncludeObject(value: string | undefined): IncludeObject | u
   return INCLUDE_OBJECT.includes(value) ? (value as IncludeObject) : undefined;
 }
 
-export interface TableListMeta {
+interface TableListMeta {
   selfLink?: string;
   resourceVersion?: string;
   continue?: string;

@@ -13,7 +13,7 @@ const hostPort = (ip: string, port: number): string => (ip.includes(':') ? `[${i
  * for a subset without ports), the first three joined by commas and ` + N more...` for the
  * rest; `<none>` without subsets, "" when the subsets hold no ready address.
  */
-export function endpointsText(endpoints: EndpointsView): string {
+function endpointsText(endpoints: EndpointsView): string {
   const subsets = endpoints.subsets ?? [];
   if (subsets.length === 0) return '<none>';
   const all: string[] = [];

@@ -1,7 +1,7 @@
 import type { ContainerStatusView, PodView } from './views.js';
 
 /** `node.NodeUnreachablePodReason`: the reason the node controller gives pods of a lost node. */
-export const NODE_LOST_REASON = 'NodeLost';
+const NODE_LOST_REASON = 'NodeLost';
 
 export interface PodSummary {
   /** Containers ready and running. */

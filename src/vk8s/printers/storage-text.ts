@@ -29,7 +29,7 @@ export function accessModesText(modes: readonly string[] | undefined): string {
 }
 
 /** The beta annotation that still overrides `storageClassName` in 1.17's printers. */
-export const BETA_STORAGE_CLASS_ANNOTATION = 'volume.beta.kubernetes.io/storage-class';
+const BETA_STORAGE_CLASS_ANNOTATION = 'volume.beta.kubernetes.io/storage-class';
 
 /** `GetPersistentVolumeClass` / `GetPersistentVolumeClaimClass`: the beta annotation, else the field, else "". */
 export function storageClassText(annotations: Record<string, string> | undefined, storageClassName: string | undefined): string {

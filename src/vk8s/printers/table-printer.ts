@@ -22,7 +22,7 @@ export interface TableRowCondition {
   message?: string;
 }
 
-export type Cell = string | number | boolean;
+type Cell = string | number | boolean;
 
 export interface TablePrinter {
   readonly columns: readonly ColumnDefinition[];

@@ -15,12 +15,12 @@ export interface ContainerView {
   image?: string;
 }
 
-export interface PodTemplateView {
+interface PodTemplateView {
   metadata?: { labels?: Record<string, string> };
   spec?: { containers?: ContainerView[] };
 }
 
-export interface ContainerStateView {
+interface ContainerStateView {
   waiting?: { reason?: string };
   running?: { startedAt?: string };
   terminated?: { reason?: string; exitCode?: number; signal?: number };

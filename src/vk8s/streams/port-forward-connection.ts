@@ -10,7 +10,7 @@ export interface ForwardedStreams {
 }
 
 /** kubelet's failure text for a forwarded port (the pod as kubelet names it: `<name>_<namespace>`). */
-export function forwardingError(target: PodTarget, port: number, message: string): string {
+function forwardingError(target: PodTarget, port: number, message: string): string {
   return `error forwarding port ${port} to pod ${target.pod}_${target.namespace}, uid ${target.uid ?? ''}: ${message}`;
 }
 

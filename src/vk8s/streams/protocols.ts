@@ -28,7 +28,7 @@ export const SPDY_REMOTE_COMMAND: readonly ChannelProtocol[] = [
 ];
 
 /** WebSocket exec/attach: kubelet's (v4, pre-v4, base64 variants), the older names client-node offers, and v5 (kube ≥ 1.30). */
-export const WEBSOCKET_REMOTE_COMMAND: readonly ChannelProtocol[] = [
+const WEBSOCKET_REMOTE_COMMAND: readonly ChannelProtocol[] = [
   channel('v5.channel.k8s.io', 5),
   channel('v4.channel.k8s.io', 4),
   channel('v4.base64.channel.k8s.io', 4, true),
@@ -39,11 +39,11 @@ export const WEBSOCKET_REMOTE_COMMAND: readonly ChannelProtocol[] = [
 ];
 
 /** WebSocket port-forward: kubelet speaks only these (and no protocol at all). */
-export const WEBSOCKET_PORT_FORWARD: readonly ChannelProtocol[] = [channel('v4.channel.k8s.io', 4), channel('v4.base64.channel.k8s.io', 4, true)];
+const WEBSOCKET_PORT_FORWARD: readonly ChannelProtocol[] = [channel('v4.channel.k8s.io', 4), channel('v4.base64.channel.k8s.io', 4, true)];
 
-export const SPDY_PORT_FORWARD = 'portforward.k8s.io';
+const SPDY_PORT_FORWARD = 'portforward.k8s.io';
 /** kubectl ≥ 1.31 tunnels SPDY port-forward through a WebSocket under this name. */
-export const TUNNELED_SPDY_PORT_FORWARD = 'SPDY/3.1+portforward.k8s.io';
+const TUNNELED_SPDY_PORT_FORWARD = 'SPDY/3.1+portforward.k8s.io';
 
 /** The values of a repeated, comma-joined header (Node joins repeated headers with ", "). */
 export function headerList(value: string | readonly string[] | undefined): string[] {

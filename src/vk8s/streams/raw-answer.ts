@@ -7,7 +7,7 @@ import type { StreamError } from './stream-error.js';
  * HTTP answers written straight on an upgrade request's socket (no `ServerResponse` exists
  * for those), then the socket is closed.
  */
-export function writeRawAnswer(socket: Duplex, code: number, headers: Readonly<Record<string, string>>, body: string): void {
+function writeRawAnswer(socket: Duplex, code: number, headers: Readonly<Record<string, string>>, body: string): void {
   const payload = Buffer.from(body);
   const lines = [`HTTP/1.1 ${code} ${STATUS_CODES[code] ?? ''}`];
   for (const [name, value] of Object.entries({ ...headers, 'Content-Length': String(payload.length), Connection: 'close' })) {

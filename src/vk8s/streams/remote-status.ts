@@ -32,7 +32,7 @@ export function exitCodeStatus(exitCode: number, command: readonly string[]): Re
 }
 
 /** apimachinery's `NewInternalError`: kubectl prints `error: Internal error occurred: <message>`. */
-export function internalErrorStatus(message: string): RemoteStatus {
+function internalErrorStatus(message: string): RemoteStatus {
   return {
     metadata: {},
     status: 'Failure',

@@ -16,13 +16,13 @@ export interface KubectlClient {
   readonly tag: string;
 }
 
-export interface RunOptions {
+interface RunOptions {
   readonly env?: Record<string, string>;
   readonly input?: string;
 }
 
 /** A `kubectl … -w` in the background. */
-export interface KubectlWatch {
+interface KubectlWatch {
   /** Resolves with everything printed so far once stdout matches `pattern` (rejects after 20 s). */
   waitFor(pattern: RegExp): Promise<string>;
   /** Ends the watch; resolves with its whole stdout. */

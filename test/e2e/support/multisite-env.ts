@@ -15,7 +15,7 @@ import { offsetClock, type OffsetClock } from './offset-clock.js';
 import { waitFor } from './wait-for.js';
 
 /** The virtual cluster's API under the control plane (for polling reads with the tenant admin's token). */
-export const VK8S = '/api/vk8s/namespaces/default/vk1';
+const VK8S = '/api/vk8s/namespaces/default/vk1';
 
 /** A site of the environment and the agent that runs it (one agent per site, so one can stop alone). */
 interface SiteSetup extends RegisterSite {
@@ -26,13 +26,13 @@ interface SiteSetup extends RegisterSite {
  * The three sites: two regional edges (`re-a` in eu, `re-b` in us with a per-vK8s quota of
  * 2 CPUs and 4 GiB) and the tenant's customer edge `ce-1`; one node each.
  */
-export const SITES: readonly SiteSetup[] = [
+const SITES: readonly SiteSetup[] = [
   { agent: 'agent-re-a', name: 're-a', type: 'REGIONAL_EDGE', labels: { 'svc.io/region': 'eu' }, nodes: [{ name: 'n0', cpu: '8', memory: '16Gi' }] },
   { agent: 'agent-re-b', name: 're-b', type: 'REGIONAL_EDGE', labels: { 'svc.io/region': 'us' }, nodes: [{ name: 'n0', cpu: '8', memory: '16Gi' }], quota: { cpu: '2', memory: '4Gi' } },
   { agent: 'agent-ce-1', name: 'ce-1', type: 'CUSTOMER_EDGE', labels: { 'svc.io/region': 'eu', store: 'paris' }, nodes: [{ name: 'n0', cpu: '4', memory: '8Gi' }] },
 ];
 
-export interface RunOptions {
+interface RunOptions {
   readonly input?: string;
 }
 
@@ -69,7 +69,7 @@ export interface MultisiteEnv {
   close(): Promise<void>;
 }
 
-export interface ConfigObject {
+interface ConfigObject {
   readonly metadata: { name: string; namespace: string; labels: Record<string, string> } & Record<string, unknown>;
   readonly spec: Record<string, unknown>;
   readonly status?: ReadonlyArray<{ state?: string }>;

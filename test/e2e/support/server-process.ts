@@ -56,4 +56,4 @@ export async function startServer(home: string, extraArgs: string[] = [], env: R
   };
 }
 
-export { httpsGet, httpsRequest, type HttpsResponse } from '../../../src/client/https-client.js';
+export { httpsGet, httpsRequest } from '../../../src/client/https-client.js';

@@ -7,7 +7,7 @@ import type { RestartPolicy, SimContainer, SimPodFacts } from './sim-pod.js';
 import { rfc3339 } from './sim-pod-status.js';
 
 /** The image as a runtime reports it: `:latest` added when it has neither tag nor digest. */
-export function reportedImage(image: string): string {
+function reportedImage(image: string): string {
   const lastSegment = image.slice(image.lastIndexOf('/') + 1);
   return image.includes('@') || lastSegment.includes(':') ? image : `${image}:latest`;
 }

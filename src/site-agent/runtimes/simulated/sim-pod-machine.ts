@@ -3,12 +3,12 @@ import type { SimEvent, SimPodState, SimStage, SimStep, SimTermination } from '.
 import { renderSimPodStatus } from './sim-pod-status.js';
 
 /** kubelet's container restart back-off: 10 s doubling per restart, at most 5 min. */
-export const BACK_OFF_BASE_MS = 10_000;
-export const BACK_OFF_MAX_MS = 300_000;
+const BACK_OFF_BASE_MS = 10_000;
+const BACK_OFF_MAX_MS = 300_000;
 /** How long exited containers show as terminated before CrashLoopBackOff. */
 const EXITED_SHOWN_MS = 1000;
 
-export function backOffMs(restartCount: number): number {
+function backOffMs(restartCount: number): number {
   return Math.min(BACK_OFF_BASE_MS * 2 ** Math.min(restartCount, 10), BACK_OFF_MAX_MS);
 }
 

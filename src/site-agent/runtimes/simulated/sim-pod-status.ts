@@ -9,7 +9,7 @@ export function rfc3339(ms: number): string {
 }
 
 /** Go's time.Duration text for whole seconds: `10s`, `1m20s`, `5m0s`. */
-export function goSeconds(ms: number): string {
+function goSeconds(ms: number): string {
   const s = Math.round(ms / 1000);
   return s < 60 ? `${s}s` : `${Math.floor(s / 60)}m${s % 60}s`;
 }
