@@ -12,6 +12,7 @@ import { makeTestCsr } from '../src/identity/testing/test-csr.js';
 import { createLogger } from '../src/observability/logger.js';
 import { startControlPlane, type ControlPlane } from '../src/server/control-plane.js';
 import { registerTestSites } from '../src/site-plane/testing/register-test-sites.js';
+import { toolPath } from '../src/testing/tools.js';
 import { startSidecar } from '../src/sidecar/index.js';
 import { fmtMs, fmtRate, latencySummary, nowMs, printTable, progress, rate, type Row, withCpu } from './stats.js';
 import { runWrk } from './wrk.js';
@@ -98,7 +99,7 @@ function parseOptions(args: string[]): Options | undefined {
 
 /** One core's ECDSA P-256 sign and verify rates: `openssl speed -seconds 3 ecdsap256`, parsed. */
 async function opensslEcdsaP256Speed(): Promise<{ sign: number; verify: number }> {
-  const { stdout } = await promisify(execFile)('openssl', ['speed', '-seconds', '3', 'ecdsap256']);
+  const { stdout } = await promisify(execFile)(toolPath('openssl'), ['speed', '-seconds', '3', 'ecdsap256']);
   const match = /256 bits ecdsa \(nistp256\)\s+\S+\s+\S+\s+([\d.]+)\s+([\d.]+)/.exec(stdout);
   if (match === null) throw new Error(`cannot read the rates in openssl speed's output:\n${stdout}`);
   return { sign: Number(match[1]), verify: Number(match[2]) };

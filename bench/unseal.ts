@@ -15,6 +15,7 @@ import { blindfoldEncrypt } from '../src/secrets/blindfold-encrypt.js';
 import { encryptionTargetFrom } from '../src/secrets/encryption-target.js';
 import { startControlPlane, type ControlPlane } from '../src/server/control-plane.js';
 import { registerTestSites } from '../src/site-plane/testing/register-test-sites.js';
+import { toolPath } from '../src/testing/tools.js';
 import { fmtMs, fmtRate, printTable, progress, type Row, withCpu } from './stats.js';
 import { runWrk } from './wrk.js';
 
@@ -119,11 +120,11 @@ function parseOptions(args: string[]): Options | undefined {
 
 /** One core's RSA-3072 private-key (sign) and public-key (verify) rates: `openssl speed -seconds 3 rsa3072`, parsed. */
 async function opensslRsa3072Speed(): Promise<{ privateOps: number; publicOps: number; version: string }> {
-  const { stdout } = await promisify(execFile)('openssl', ['speed', '-seconds', '3', 'rsa3072']);
+  const { stdout } = await promisify(execFile)(toolPath('openssl'), ['speed', '-seconds', '3', 'rsa3072']);
   // OpenSSL 3.0/3.1: "rsa 3072 bits 0.001709s 0.000036s    585.2  28148.8" (sign, verify, sign/s, verify/s).
   const match = /^rsa\s+3072 bits\s+\S+s\s+\S+s\s+([\d.]+)\s+([\d.]+)/m.exec(stdout);
   if (match === null) throw new Error(`cannot read the rates in openssl speed's output:\n${stdout}`);
-  const { stdout: version } = await promisify(execFile)('openssl', ['version']);
+  const { stdout: version } = await promisify(execFile)(toolPath('openssl'), ['version']);
   return { privateOps: Number(match[1]), publicOps: Number(match[2]), version: version.trim() };
 }
 

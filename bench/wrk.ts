@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { tool } from '../src/testing/tools.js';
 
 export interface WrkJob {
   readonly url: string;
@@ -30,10 +31,12 @@ export interface WrkResult {
 const luaString = (s: string): string => JSON.stringify(s);
 
 /**
- * Load from `wrk` (Debian's package), a separate native process, so the figures are the
- * server's and not a JavaScript client's. Throws naming the package when wrk is missing.
+ * Load from `wrk` (Debian's package, unpacked into .tools/ by `npm run bench`'s provisioning),
+ * a separate native process, so the figures are the server's and not a JavaScript client's.
+ * Throws naming the tool and the command that provides it when wrk is missing.
  */
 export async function runWrk(job: WrkJob): Promise<WrkResult> {
+  const wrk = tool('wrk');
   const dir = mkdtempSync(join(tmpdir(), 'edgeplane-wrk-'));
   const script = join(dir, 'job.lua');
   const headers = Object.entries({ 'content-type': 'application/json', ...job.headers }).map(([k, v]) => `[${luaString(k)}]=${luaString(v)}`).join(', ');
@@ -67,7 +70,7 @@ end
 `,
   );
   try {
-    const { stdout } = await promisify(execFile)('wrk', ['-t1', `-c${job.connections}`, `-d${job.seconds}s`, '--latency', '-s', script, job.url]);
+    const { stdout } = await promisify(execFile)(wrk.path, ['-t1', `-c${job.connections}`, `-d${job.seconds}s`, '--latency', '-s', script, job.url], { env: { ...process.env, ...wrk.env } });
     const rate = Number(/Requests\/sec:\s+([\d.]+)/.exec(stdout)?.[1]);
     const ms = (label: string): number => {
       const m = new RegExp(`\\s${label}%\\s+([\\d.]+)(us|ms|s)`).exec(stdout);
@@ -77,9 +80,6 @@ end
     };
     const errors = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(stdout)?.[1] ?? 0);
     return { rate, p50: ms('50'), p99: ms('99'), errors };
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new Error('wrk is not installed: this benchmark needs Debian\'s "wrk" package (apt-get install -y wrk)');
-    throw error;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -4,16 +4,12 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { toolPath } from '../testing/tools.js';
 import { ensurePlatformPki } from './platform-ca.js';
 import { x509 } from '../common/x509.js';
 
 function openssl(args: string[]): string {
-  try {
-    return execFileSync('openssl', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new Error('openssl is not installed: these tests need Debian\'s "openssl" package');
-    throw error;
-  }
+  return execFileSync(toolPath('openssl'), args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
 describe('platform CA', () => {

@@ -11,6 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import { readWorkloadIdentity, type WorkloadIdentity } from '../../src/identity/identity-extension.js';
 import { type RunningSidecar, type SidecarStateName, startSidecar } from '../../src/sidecar/index.js';
 import { registerTestSites } from '../../src/site-plane/testing/register-test-sites.js';
+import { toolPath } from '../../src/testing/tools.js';
 import { curl } from './support/curl.js';
 import type { Pod } from './support/multisite-objects.js';
 import { EDGEPLANE_BIN, type ServerProcess, startServer } from './support/server-process.js';
@@ -104,7 +105,7 @@ describe('the sidecar against the control plane, through curl and openssl', () =
   it('openssl x509 -text shows the SPIFFE URI, the pod and Service DNS names, and the workload identity with labels, tenant and site', async () => {
     const name = podA.pod.metadata.name ?? '';
     for (const [role, usage] of [['server', 'TLS Web Server Authentication'], ['client', 'TLS Web Client Authentication']] as const) {
-      const { exit, stdout: text, stderr } = await run('openssl', ['x509', '-noout', '-text', '-in', file(sidecarA, `${role}.crt`)]);
+      const { exit, stdout: text, stderr } = await run(toolPath('openssl'), ['x509', '-noout', '-text', '-in', file(sidecarA, `${role}.crt`)]);
       assert.equal(exit, 0, stderr);
       const san = /X509v3 Subject Alternative Name:\s*\n\s*(.+)\n/.exec(text)?.[1];
       assert.deepEqual(san?.split(', ').sort(), [
@@ -136,11 +137,11 @@ describe('the sidecar against the control plane, through curl and openssl', () =
   });
 
   it('openssl verify accepts client.crt against client_ca.crt and server.crt against server_ca.crt, and not another tenant\'s', async () => {
-    const client = await run('openssl', ['verify', '-purpose', 'sslclient', '-CAfile', file(sidecarA, 'client_ca.crt'), file(sidecarA, 'client.crt')]);
+    const client = await run(toolPath('openssl'), ['verify', '-purpose', 'sslclient', '-CAfile', file(sidecarA, 'client_ca.crt'), file(sidecarA, 'client.crt')]);
     assert.deepEqual([client.exit, client.stdout], [0, `${file(sidecarA, 'client.crt')}: OK\n`], client.stderr);
-    const server = await run('openssl', ['verify', '-purpose', 'sslserver', '-CAfile', file(sidecarA, 'server_ca.crt'), file(sidecarA, 'server.crt')]);
+    const server = await run(toolPath('openssl'), ['verify', '-purpose', 'sslserver', '-CAfile', file(sidecarA, 'server_ca.crt'), file(sidecarA, 'server.crt')]);
     assert.deepEqual([server.exit, server.stdout], [0, `${file(sidecarA, 'server.crt')}: OK\n`], server.stderr);
-    const foreign = await run('openssl', ['verify', '-CAfile', file(sidecarA, 'client_ca.crt'), file(sidecarGlobex, 'client.crt')]);
+    const foreign = await run(toolPath('openssl'), ['verify', '-CAfile', file(sidecarA, 'client_ca.crt'), file(sidecarGlobex, 'client.crt')]);
     assert.notEqual(foreign.exit, 0);
     assert.match(foreign.stdout + foreign.stderr, /unable to get local issuer certificate/);
   });

@@ -9,6 +9,7 @@ import { captureLogger } from '../../src/secrets/testing/capture-logger.js';
 import { createPrivateCa, type PrivateCa } from '../../src/secrets/testing/private-ca.js';
 import { startVaultTestServer, type VaultTestServer } from '../../src/secrets/testing/vault/vault-test-server.js';
 import type { RunningSidecar } from '../../src/sidecar/index.js';
+import { toolPath } from '../../src/testing/tools.js';
 import { EDGEPLANE_BIN } from './support/server-process.js';
 import { startWorkloadIdentityEnv, type WorkloadIdentityEnv } from './support/workload-identity-env.js';
 
@@ -46,7 +47,7 @@ interface CurlAnswer {
 /** `curl -X POST <sidecar>/secret/unseal` with the JSON body on standard input; status and content type from `-w`. */
 async function curlUnseal(sidecar: RunningSidecar, body: unknown, contentType = 'application/json'): Promise<CurlAnswer> {
   const marker = '\n--curl--';
-  const answer = await run('curl', ['-sS', '-X', 'POST', '-H', `content-type: ${contentType}`, '--data-binary', '@-', '-w', `${marker}%{http_code} %{content_type}`, `${sidecar.urls[0] ?? ''}/secret/unseal`], JSON.stringify(body));
+  const answer = await run(toolPath('curl'), ['-sS', '-X', 'POST', '-H', `content-type: ${contentType}`, '--data-binary', '@-', '-w', `${marker}%{http_code} %{content_type}`, `${sidecar.urls[0] ?? ''}/secret/unseal`], JSON.stringify(body));
   assert.equal(answer.status, 0, `curl failed: ${answer.stderr}`);
   const text = answer.stdout.toString('utf8');
   const at = text.lastIndexOf(marker);

