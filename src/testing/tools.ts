@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
  */
 
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));
-export const TOOLS_ENV_FILE = `${REPO}.tools/env.json`;
+const TOOLS_ENV_FILE = `${REPO}.tools/env.json`;
 
 /** A provisioned tool: run `path` with `env` added to the environment. */
 export interface Tool {
@@ -36,7 +36,7 @@ function executable(path: string): boolean {
 }
 
 /** `EDGEPLANE_TOOL_<NAME>` (e.g. EDGEPLANE_TOOL_KUBECTL_1_20) points a tool at another binary. */
-export function toolOverrideVariable(name: string): string {
+function toolOverrideVariable(name: string): string {
   return `EDGEPLANE_TOOL_${name.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`;
 }
 
