@@ -5,7 +5,7 @@ import { specOf, statusOf } from '../../vk8s/kinds/workload-types.js';
 import { semanticEqual } from '../../vk8s/kinds/workload-common.js';
 import type { KubeObject } from '../../apimachinery/object.js';
 import type { ControllerContext } from '../manager/controller-context.js';
-import type { ReconcileResult } from '../run-workers.js';
+import type { ReconcileResult } from '../runtime/work-loop.js';
 import type { Expectations } from '../runtime/expectations.js';
 import { mapLimit } from '../runtime/map-limit.js';
 import type { ObjectKey } from '../runtime/object-key.js';

@@ -12,7 +12,7 @@ import type { PodTemplateFor } from '../placement/pod-template-for.js';
 import { isControlledBy, isPodReady, isTerminating, podPhase, restartCount, siteOf } from '../controller-kit/pod-state.js';
 import { formatSiteStatus, readSiteStatus, withSiteStatus } from '../controller-kit/site-status.js';
 import type { EventRecorder } from '../events/event-recorder.js';
-import type { ReconcileResult } from '../run-workers.js';
+import type { ReconcileResult } from '../runtime/work-loop.js';
 import type { Informer } from '../runtime/object-informer.js';
 import { formatObjectKey, type ObjectKey } from '../runtime/object-key.js';
 import { jobPod } from './job-pod-factory.js';

@@ -7,7 +7,7 @@ import type { ReplicaSetSpec } from '../../vk8s/kinds/workload-types.js';
 import { specOf, statusOf } from '../../vk8s/kinds/workload-types.js';
 import type { KubeObject } from '../../apimachinery/object.js';
 import type { ControllerContext } from '../manager/controller-context.js';
-import type { ReconcileResult } from '../run-workers.js';
+import type { ReconcileResult } from '../runtime/work-loop.js';
 import type { Expectations } from '../runtime/expectations.js';
 import type { ObjectKey } from '../runtime/object-key.js';
 import { isControlledBy, isPodActive, ownerRefOfKind } from '../runtime/pod-state.js';
