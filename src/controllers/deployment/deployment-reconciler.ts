@@ -162,7 +162,7 @@ export function deploymentReconciler(context: ControllerContext, expectations: E
       for (const action of plan) {
         switch (action.type) {
           case 'create': {
-            expectations.raise(queueKey, 1);
+            expectations.expectCreations(queueKey, 1);
             const created = await createReplicaSet(target, site, action.replicas, maxReplicas, revision, previous.collisionCount, false).catch((error: unknown) => {
               expectations.creationObserved(queueKey);
               throw error;

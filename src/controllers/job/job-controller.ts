@@ -4,7 +4,7 @@ import type { Clock } from '../../common/clock.js';
 import type { VirtualClusterStorage } from '../../vk8s/cluster-storage.js';
 import { startControllerLoop } from '../runtime/controller-loop.js';
 import { watchDependents } from '../controller-kit/dependent-events.js';
-import { Expectations } from '../controller-kit/expectations.js';
+import { Expectations } from '../runtime/expectations.js';
 import { ObjectWriter } from '../controller-kit/object-writer.js';
 import type { PodTemplateFor } from '../placement/pod-template-for.js';
 import type { EventRecorder } from '../events/event-recorder.js';

@@ -6,7 +6,7 @@ import type { ClusterRef } from '../../apimachinery/cluster-ref.js';
 import type { Clock } from '../../common/clock.js';
 import { specOf, statusOf, type JobSpec } from '../../vk8s/kinds/workload-types.js';
 import { jsonEqual, type KubeObject } from '../../apimachinery/object.js';
-import type { Expectations } from '../controller-kit/expectations.js';
+import type { Expectations } from '../runtime/expectations.js';
 import type { ObjectWriter } from '../controller-kit/object-writer.js';
 import type { PodTemplateFor } from '../placement/pod-template-for.js';
 import { isControlledBy, isPodReady, isTerminating, podPhase, restartCount, siteOf } from '../controller-kit/pod-state.js';

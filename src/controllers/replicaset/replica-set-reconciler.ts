@@ -91,7 +91,8 @@ export function replicaSetReconciler(context: ControllerContext, expectations: E
     }
     if (creations.length === 0 && deletions.length === 0) return undefined;
     const total = creations.reduce((t, c) => t + c.count, 0);
-    expectations.expect(queueKey, total, deletions.map((p) => p.metadata.uid ?? ''));
+    expectations.expectCreations(queueKey, total);
+    expectations.expectDeletions(queueKey, deletions.map((p) => p.metadata.uid ?? ''));
     let failure: { reason: string; message: string } | undefined;
     for (const { target, count } of creations) {
       let pod: KubeObject;

@@ -4,7 +4,7 @@ import type { PlacementView } from '../placement/placement-view.js';
 import type { ClusterRef } from '../../apimachinery/cluster-ref.js';
 import { specOf, statusOf, type StatefulSetSpec } from '../../vk8s/kinds/workload-types.js';
 import { jsonEqual, type KubeObject } from '../../apimachinery/object.js';
-import type { Expectations } from '../controller-kit/expectations.js';
+import type { Expectations } from '../runtime/expectations.js';
 import { hasReason, type ObjectWriter } from '../controller-kit/object-writer.js';
 import type { PodTemplateFor } from '../placement/pod-template-for.js';
 import { isControlledBy, isPodReady, isTerminating, podPhase, siteOf } from '../controller-kit/pod-state.js';
