@@ -1,5 +1,5 @@
-import { runWorkers } from '../controllers/run-workers.js';
-import { WorkQueue, type WorkQueueOptions } from '../controllers/work-queue.js';
+import { startWorkLoop } from '../controllers/runtime/work-loop.js';
+import type { WorkQueueOptions } from '../controllers/runtime/work-queue.js';
 import { rfc3339Seconds } from '../registry/deletion.js';
 import { StatusError } from '../apimachinery/errors/status-error.js';
 import type { Clock } from '../common/clock.js';
@@ -35,10 +35,6 @@ const NODE_CONTROLLER_MANAGER = 'node-controller';
  * writes are idempotent and conditioned.
  */
 export function startNodeLifecycleController(deps: NodeLifecycleDependencies): NodeLifecycleController {
-  const queue = new WorkQueue<string>(deps.queue);
-  deps.inventory.onChange((site) => queue.add(site));
-  for (const site of deps.inventory.sites()) queue.add(site);
-
   const reconcile = async (site: string): Promise<void> => {
     const claim = deps.inventory.claimOf(site);
     if (claim === undefined) return deps.inventory.forgetDeletion(site);
@@ -58,13 +54,10 @@ export function startNodeLifecycleController(deps: NodeLifecycleDependencies): N
     if (!heartbeating) await markPodsNotReady(deps, site, now);
   };
 
-  const running = runWorkers(queue, { workers: deps.workers ?? 4, reconcile, logger: deps.logger });
-  return {
-    stop: async () => {
-      queue.shutDown();
-      await running;
-    },
-  };
+  const loop = startWorkLoop<string>({ workers: deps.workers ?? 4, reconcile, logger: deps.logger, ...(deps.queue === undefined ? {} : { queue: deps.queue }) });
+  deps.inventory.onChange((site) => loop.add(site));
+  for (const site of deps.inventory.sites()) loop.add(site);
+  return { stop: () => loop.stop() };
 }
 
 async function markPodsNotReady(deps: NodeLifecycleDependencies, site: string, now: string): Promise<void> {

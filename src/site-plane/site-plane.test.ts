@@ -8,7 +8,7 @@ import { httpsRequest } from '../client/https-client.js';
 import { generateEcKeyPair, privateKeyToPem, SIGN_ECDSA_SHA256, x509 } from '../common/x509.js';
 import type { ClusterRef } from '../apimachinery/cluster-ref.js';
 import type { KubeObject } from '../apimachinery/object.js';
-import { FakePlacement, site as placedSite } from '../controllers/controller-kit/testing/controller-harness.js';
+import { FakePlacement, site as placedSite } from '../controllers/testing/controller-harness.js';
 import { kubectl120, runKubectl } from '../vk8s/testing/kubectl.js';
 import { caPin, parseRegistrationToken } from '../site-api/registration-token.js';
 import { startSitePlaneHarness, type SitePlaneHarness } from './testing/site-plane-harness.js';

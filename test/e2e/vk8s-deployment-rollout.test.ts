@@ -8,7 +8,7 @@ import { deploymentController } from '../../src/controllers/deployment/deploymen
 import { startControllerManager, type ControllerManager } from '../../src/controllers/manager/controller-manager.js';
 import { replicaSetController } from '../../src/controllers/replicaset/replica-set-controller.js';
 import { isPodActive, isPodReady, podStatusOf } from '../../src/controllers/runtime/pod-state.js';
-import { FakePlacement, FakeSites, HARNESS_CLUSTER, labelOnlyTemplate } from '../../src/controllers/testing/controller-harness.js';
+import { FakePlacement, FakeSites, labelOnlyTemplateFor, testCluster } from '../../src/controllers/testing/controller-harness.js';
 import { createLogger } from '../../src/observability/logger.js';
 import type { GenericStore, RequestScope } from '../../src/registry/generic-store.js';
 import type { ClusterRef } from '../../src/apimachinery/cluster-ref.js';
@@ -61,7 +61,7 @@ describe('kubectl rollout over three sites', () => {
     const created = await h.call('POST', '/api/config/namespaces/default/virtual_k8ss', { body: { metadata: { name: 'vk1' }, spec: {} } });
     assert.equal(created.status, 200, created.body);
     const tenant = created.json<{ system_metadata: { tenant: string } }>().system_metadata.tenant;
-    const cluster: ClusterRef = { ...HARNESS_CLUSTER, tenant };
+    const cluster: ClusterRef = { ...testCluster, tenant };
     const res = await h.call('POST', CREDS, { body: { name: 'kube-rollout', expiration_days: 5, spec: { type: 'KUBE_CONFIG', virtual_k8s_name: 'vk1', virtual_k8s_namespace: 'default' } } });
     assert.equal(res.status, 200, res.body);
     writeFileSync(kubeconfig, Buffer.from(res.json<{ data: string }>().data, 'base64'));
@@ -72,7 +72,7 @@ describe('kubectl rollout over three sites', () => {
       store: h.controlPlane.store,
       storage,
       placement,
-      podTemplateFor: labelOnlyTemplate,
+      podTemplateFor: labelOnlyTemplateFor,
       events: { record: () => {} },
       sites: new FakeSites(),
       clock: systemClock(),

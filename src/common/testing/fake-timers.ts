@@ -1,8 +1,8 @@
 import type { SiteTimers } from '../timers.js';
 
 export interface FakeTimers extends SiteTimers {
-  /** Moves time forward, firing due timers in time order (timers they set fire too when due). */
-  advance(ms: number): void;
+  /** Moves time forward, firing due timers in time order (timers they set fire too when due); returns how many fired. */
+  advance(ms: number): number;
   /** Milliseconds until each pending timer. */
   pending(): number[];
 }
@@ -23,13 +23,16 @@ export function fakeTimers(start = Date.UTC(2020, 0, 1)): FakeTimers {
     },
     advance(ms) {
       const until = now + ms;
+      let fired = 0;
       for (let timer = next(until); timer !== undefined; timer = next(until)) {
         now = Math.max(now, timer.at);
         timer.cancelled = true;
         timer.fire();
+        fired++;
       }
       now = until;
       for (let i = timers.length - 1; i >= 0; i--) if (timers[i]?.cancelled === true) timers.splice(i, 1);
+      return fired;
     },
     pending: () => timers.filter((t) => !t.cancelled).map((t) => t.at - now),
   };

@@ -4,20 +4,22 @@ import type { ClusterRef } from '../../apimachinery/cluster-ref.js';
 import type { KubeObject } from '../../apimachinery/object.js';
 import { deploymentController } from '../deployment/deployment-controller.js';
 import { replicaSetController } from '../replicaset/replica-set-controller.js';
-import { eventually, startControllerHarness, type ControllerHarness } from '../testing/controller-harness.js';
+import { eventually, startControllerWorld, type ControllerWorld } from '../testing/controller-harness.js';
 import { clusterSiteStatusController } from './cluster-site-status-controller.js';
 import type { ClusterSiteStatus } from './site-status-summary.js';
 
 const SITES = ['ce-lyon', 're-paris'];
 
 describe('cluster site status controller', () => {
-  let h: ControllerHarness;
+  let h: ControllerWorld;
   const writes: Array<{ cluster: ClusterRef; summary: ClusterSiteStatus }> = [];
   const last = (): ClusterSiteStatus | undefined => writes.at(-1)?.summary;
 
   before(async () => {
     const writer = { write: (cluster: ClusterRef, summary: ClusterSiteStatus) => Promise.resolve(void writes.push({ cluster, summary })) };
-    h = await startControllerHarness({ controllers: () => [deploymentController(), replicaSetController(), clusterSiteStatusController({ writer, coalesceMs: 50 })], siteNames: SITES });
+    h = await startControllerWorld();
+    h.placement.place(SITES);
+    await h.startManager({ controllers: () => [deploymentController(), replicaSetController(), clusterSiteStatusController({ writer, coalesceMs: 50 })] });
   });
   after(() => h.stop());
 

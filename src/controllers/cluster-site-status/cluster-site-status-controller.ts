@@ -2,7 +2,7 @@ import type { ClusterRef } from '../../apimachinery/cluster-ref.js';
 import type { ControllerStarter } from '../manager/controller-context.js';
 import { termInformer } from '../manager/term-scoped.js';
 import { clusterKeyOf } from '../runtime/object-key.js';
-import { startQueueController } from '../runtime/queue-controller.js';
+import { startControllerLoop } from '../runtime/controller-loop.js';
 import { summarizePodsBySite, type ClusterSiteStatus } from './site-status-summary.js';
 
 /** Where the breakdown goes: the cluster's virtual_k8s object status (the config API). */
@@ -31,10 +31,12 @@ export function clusterSiteStatusController(options: ClusterSiteStatusOptions): 
     start: (context) => {
       const pods = termInformer(context, context.informers.pods);
       const written = new Map<string, string>();
-      const controller = startQueueController(
-        'cluster-site-status',
-        context,
-        async (key) => {
+      const controller = startControllerLoop({
+        name: 'cluster-site-status',
+        logger: context.logger,
+        metrics: context.metrics,
+        workers: context.workers ?? 1,
+        reconcile: async (key) => {
           const summary = summarizePodsBySite(pods.list(key.cluster));
           const text = JSON.stringify(summary);
           const id = clusterKeyOf(key.cluster);
@@ -42,8 +44,7 @@ export function clusterSiteStatusController(options: ClusterSiteStatusOptions): 
           await options.writer.write(key.cluster, summary);
           written.set(id, text);
         },
-        1,
-      );
+      });
       const queue = (cluster: ClusterRef): void => controller.enqueueAfter({ cluster, name: cluster.name }, coalesceMs);
       pods.onEvent((event) => queue(event.key.cluster));
       const seen = new Set<string>();

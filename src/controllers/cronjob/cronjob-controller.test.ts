@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { GenericStore } from '../../registry/generic-store.js';
-import { fakeClock } from '../../common/clock.js';
 import type { KubeObject } from '../../apimachinery/object.js';
-import { eventually, startControllerWorld, testCluster, userScope, type ControllerWorld } from '../controller-kit/testing/controller-harness.js';
-import { FakeTimers } from '../controller-kit/testing/fake-timers.js';
+import { eventually, startControllerWorld, testCluster, userScope, type ControllerWorld } from '../testing/controller-harness.js';
+import { fakeControllerTime } from '../testing/fake-controller-time.js';
 import type { ObjectInformer } from '../runtime/object-informer.js';
 import type { CronJobStatusView } from './cronjob-plan.js';
 import { startCronJobController } from './cronjob-controller.js';
@@ -17,8 +16,10 @@ const cronJob = (name: string, spec: Record<string, unknown>): KubeObject => ({
 });
 
 describe('cronjob controller over a memory store on fake time', () => {
-  const clock = fakeClock(new Date('2024-01-01T00:00:30Z'));
-  const timers = new FakeTimers(() => clock.now().getTime());
+  const time = fakeControllerTime(new Date('2024-01-01T00:00:30Z'));
+  const { clock, timers } = time;
+  /** When the pending timers fire (ms on the fake clock), earliest first. */
+  const dueTimes = (): number[] => timers.pending().map((ms) => timers.now() + ms).sort((a, b) => a - b);
   let world: ControllerWorld;
   let jobInformer: ObjectInformer;
   let cronJobs: GenericStore;
@@ -28,9 +29,8 @@ describe('cronjob controller over a memory store on fake time', () => {
   const status = async (name: string): Promise<CronJobStatusView> => ((await cronJobs.get(testCluster, name)).status ?? {}) as CronJobStatusView;
   /** Once `sleeping` CronJobs wait for their timers, moves the clock to the earliest and fires it. */
   const tick = async (sleeping = 1): Promise<void> => {
-    await eventually(`${sleeping} timers are pending`, () => timers.pending.length >= sleeping);
-    clock.advance((timers.pending[0] ?? 0) - clock.now().getTime());
-    timers.fireDue();
+    await eventually(`${sleeping} timers are pending`, () => timers.pending().length >= sleeping);
+    timers.advance((dueTimes()[0] ?? 0) - timers.now());
   };
   const complete = async (name: string): Promise<void> => {
     await jobs.update(userScope(), name, (job) => ({ ...job, status: { startTime: clock.now().toISOString().replace(/\.\d+Z$/, 'Z'), conditions: [{ type: 'Complete', status: 'True' }] } }), { subresource: 'status', retryOnConflict: true });
@@ -52,7 +52,7 @@ describe('cronjob controller over a memory store on fake time', () => {
       events: world.events,
       clock,
       logger: world.logger,
-      queue: { schedule: timers.schedule, now: () => clock.now().getTime() },
+      queue: time.queue,
     });
   });
   after(async () => {
@@ -62,7 +62,7 @@ describe('cronjob controller over a memory store on fake time', () => {
 
   it('cronjob controller starts a Job at each scheduled minute, woken by its timer', async () => {
     await create(cronJob('every', { successfulJobsHistoryLimit: 1 }));
-    await eventually('the controller sleeps until 00:01', () => timers.pending.includes(Date.parse('2024-01-01T00:01:00Z')));
+    await eventually('the controller sleeps until 00:01', () => dueTimes().includes(Date.parse('2024-01-01T00:01:00Z')));
     assert.deepEqual(jobNames('every'), []);
     await tick();
     await eventually('the first Job exists', () => jobNames('every').length === 1);
@@ -95,8 +95,7 @@ describe('cronjob controller over a memory store on fake time', () => {
     await cronJobs.update(userScope(), 'single', (current) => ({ ...current, spec: { ...(current.spec as object), suspend: true } }), { retryOnConflict: true });
     await complete(jobNames('single')[0] ?? '');
     await eventually('the run leaves status.active', async () => (await status('single')).active === undefined);
-    clock.advance(120_000);
-    timers.fireDue();
+    timers.advance(120_000);
     await new Promise((resolve) => setTimeout(resolve, 50));
     assert.equal(jobNames('single').length, 1, 'a suspended CronJob starts nothing');
   });

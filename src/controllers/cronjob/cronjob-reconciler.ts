@@ -7,7 +7,7 @@ import { jsonEqual, type KubeObject } from '../../apimachinery/object.js';
 import { hasReason, type ObjectWriter } from '../controller-kit/object-writer.js';
 import { isControlledBy } from '../controller-kit/pod-state.js';
 import type { EventRecorder } from '../events/event-recorder.js';
-import type { ReconcileResult } from '../run-workers.js';
+import type { ReconcileResult } from '../runtime/work-loop.js';
 import type { Informer } from '../runtime/object-informer.js';
 import type { ObjectKey } from '../runtime/object-key.js';
 import { jobFromCronJob } from './cronjob-job-factory.js';

@@ -5,7 +5,7 @@ import { specOf, statusOf } from '../../vk8s/kinds/workload-types.js';
 import type { KubeObject } from '../../apimachinery/object.js';
 import { replicaSetController } from '../replicaset/replica-set-controller.js';
 import { isPodActive } from '../runtime/pod-state.js';
-import { eventually, startControllerHarness, type ControllerHarness } from '../testing/controller-harness.js';
+import { eventually, startControllerWorld, type ControllerWorld } from '../testing/controller-harness.js';
 import { deploymentController } from './deployment-controller.js';
 import type { DeploymentStatusView } from './deployment-status.js';
 
@@ -21,10 +21,12 @@ function deployment(name: string, replicas: number, image = 'nginx:1.19'): KubeO
 }
 
 describe('deployment controller over a memory store, three sites', () => {
-  let h: ControllerHarness;
+  let h: ControllerWorld;
 
   before(async () => {
-    h = await startControllerHarness({ controllers: () => [deploymentController(), replicaSetController()], siteNames: SITES });
+    h = await startControllerWorld();
+    h.placement.place(SITES);
+    await h.startManager({ controllers: () => [deploymentController(), replicaSetController()] });
   });
   after(() => h.stop());
 
@@ -94,8 +96,8 @@ describe('deployment controller over a memory store, three sites', () => {
     const perSite = JSON.parse(done.metadata.annotations?.['svc.io/site-status'] ?? '{}') as Record<string, unknown>;
     assert.deepEqual(Object.keys(perSite), SITES);
     assert.deepEqual(perSite['re-paris'], { replicas: 2, updatedReplicas: 2, readyReplicas: 2, availableReplicas: 2 });
-    assert.ok(h.events.some((e) => e.object === 'web' && e.reason === 'ScalingReplicaSet' && /^Scaled up replica set web-\w{10} to 2$/.test(e.message)));
-    assert.ok(h.events.some((e) => e.reason === 'SuccessfulCreate' && /^Created pod: web-\w{10}-\w{5}$/.test(e.message)));
+    assert.ok(h.events.recorded.some((e) => e.object === 'Deployment/web' && e.reason === 'ScalingReplicaSet' && /^Scaled up replica set web-\w{10} to 2$/.test(e.message)));
+    assert.ok(h.events.recorded.some((e) => e.reason === 'SuccessfulCreate' && /^Created pod: web-\w{10}-\w{5}$/.test(e.message)));
   });
 
   it('deployment controller scales every site', async () => {
@@ -104,8 +106,8 @@ describe('deployment controller over a memory store, three sites', () => {
     assert.equal((await activePodsOf('web')).length, 9);
     await update('web', (spec) => (spec.replicas = 1));
     await rollUntil('3 pods', async () => (await complete('web', 3)()) && (await activePodsOf('web')).length === 3);
-    assert.ok(h.events.some((e) => e.reason === 'ScalingReplicaSet' && /^Scaled down replica set web-\w{10} to 1$/.test(e.message)));
-    assert.ok(h.events.some((e) => e.reason === 'SuccessfulDelete'));
+    assert.ok(h.events.recorded.some((e) => e.reason === 'ScalingReplicaSet' && /^Scaled down replica set web-\w{10} to 1$/.test(e.message)));
+    assert.ok(h.events.recorded.some((e) => e.reason === 'SuccessfulDelete'));
   });
 
   it('deployment controller rolls a template change out per site, keeping the old ReplicaSets at 0 with their revision', async () => {

@@ -4,7 +4,7 @@ import type { ControllerStarter } from '../manager/controller-context.js';
 import { Expectations } from '../runtime/expectations.js';
 import { formatObjectKey } from '../runtime/object-key.js';
 import { controllerRefOf, ownerRefOfKind } from '../runtime/pod-state.js';
-import { startQueueController } from '../runtime/queue-controller.js';
+import { startControllerLoop } from '../runtime/controller-loop.js';
 import { deploymentReconciler } from './deployment-reconciler.js';
 import { onlyStatusChanged } from './status-only-change.js';
 
@@ -25,10 +25,12 @@ export function deploymentController(options: { workers?: number; replicaSetEven
       const expectations = new Expectations();
       const reconcile = deploymentReconciler(context, expectations);
       const lastDuration = new Map<string, number>();
-      const controller = startQueueController(
-        'deployment',
-        context,
-        async (key, queueKey) => {
+      const controller = startControllerLoop({
+        name: 'deployment',
+        logger: context.logger,
+        metrics: context.metrics,
+        workers: context.workers ?? options.workers ?? 4,
+        reconcile: async (key, queueKey) => {
           const started = performance.now();
           try {
             return await reconcile(key, queueKey);
@@ -37,8 +39,7 @@ export function deploymentController(options: { workers?: number; replicaSetEven
             else lastDuration.set(queueKey, performance.now() - started);
           }
         },
-        options.workers ?? 4,
-      );
+      });
       /** Syncs of a Deployment whose sync is slow (thousands of sites) wait longer: four times its last duration, at most 5 s. */
       const delayOf = (key: { cluster: ClusterRef; name: string }): number => Math.min(5000, Math.max(delay, 4 * (lastDuration.get(formatObjectKey(key)) ?? 0)));
       const ownerOf = (rs: KubeObject, cluster: ClusterRef): void => {
@@ -64,10 +65,8 @@ export function deploymentController(options: { workers?: number; replicaSetEven
         const rs = replicaSets.get(event.key.cluster, ref.name);
         if (rs !== undefined) ownerOf(rs, event.key.cluster);
       });
-      context.on.clusterChange((cluster) => {
-        for (const deployment of deployments.list(cluster)) controller.enqueue({ cluster, name: deployment.metadata.name ?? '' });
-      });
-      for (const key of deployments.keys()) controller.enqueue(key);
+      context.on.clusterChange((cluster) => controller.enqueueAll(deployments, cluster));
+      controller.enqueueAll(deployments);
       return controller;
     },
   };

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import type { GenericStore } from '../../registry/generic-store.js';
 import type { EndpointSubset } from '../../vk8s/kinds/core-types.js';
 import type { KubeObject } from '../../apimachinery/object.js';
-import { eventually, startControllerWorld, testCluster, userScope, type ControllerWorld } from '../controller-kit/testing/controller-harness.js';
+import { eventually, startControllerWorld, testCluster, userScope, type ControllerWorld } from '../testing/controller-harness.js';
 import type { ObjectInformer } from '../runtime/object-informer.js';
 import { startEndpointsController } from './endpoints-controller.js';
 

@@ -1,12 +1,12 @@
 import type { Logger } from '../../observability/logger.js';
 import type { VirtualClusterStorage } from '../../vk8s/cluster-storage.js';
 import type { KubeObject } from '../../apimachinery/object.js';
-import { startControllerLoop } from '../controller-kit/controller-loop.js';
+import { startControllerLoop } from '../runtime/controller-loop.js';
 import { ObjectWriter } from '../controller-kit/object-writer.js';
 import { isPodReady, podSpecOf, podStatusOf } from '../controller-kit/pod-state.js';
 import type { EventRecorder } from '../events/event-recorder.js';
 import type { Informer } from '../runtime/object-informer.js';
-import type { WorkQueueOptions } from '../work-queue.js';
+import type { WorkQueueOptions } from '../runtime/work-queue.js';
 import { endpointsReconciler, servicesSelecting } from './endpoints-reconciler.js';
 
 export interface EndpointsControllerDeps {

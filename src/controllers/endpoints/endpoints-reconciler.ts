@@ -4,7 +4,7 @@ import { semanticEqual } from '../../vk8s/kinds/workload-common.js';
 import type { KubeObject } from '../../apimachinery/object.js';
 import { hasReason, type ObjectWriter } from '../controller-kit/object-writer.js';
 import type { EventRecorder } from '../events/event-recorder.js';
-import type { ReconcileResult } from '../run-workers.js';
+import type { ReconcileResult } from '../runtime/work-loop.js';
 import type { Informer } from '../runtime/object-informer.js';
 import type { ObjectKey } from '../runtime/object-key.js';
 import { endpointSubsets, selects, serviceSelector } from './endpoint-subsets.js';

@@ -2,8 +2,8 @@ import { setMaxListeners } from 'node:events';
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { Logger } from '../../observability/logger.js';
 import type { VirtualClusterStorage } from '../../vk8s/cluster-storage.js';
-import { runWorkers } from '../run-workers.js';
-import { WorkQueue, type WorkQueueOptions } from '../work-queue.js';
+import { startWorkLoop, type WorkLoop } from '../runtime/work-loop.js';
+import type { WorkQueueOptions } from '../runtime/work-queue.js';
 import { ClusterObjects } from './cluster-objects.js';
 import { feedGraph } from './graph-feed.js';
 import { OwnerGraph } from './owner-graph.js';
@@ -39,46 +39,44 @@ export interface GarbageCollector {
 export function startGarbageCollector(options: GarbageCollectorOptions): GarbageCollector {
   const { logger } = options;
   const graph = new OwnerGraph();
-  const queue = new WorkQueue<string>(options.queue);
-  const metrics = options.metrics === undefined ? undefined : registerMetrics(options.metrics, graph, queue);
+  const metrics = options.metrics === undefined ? undefined : registerMetrics(options.metrics, graph, () => loop.length);
   const controller = new AbortController();
   // One signal ends the watch of every resource's cache: more listeners than Node's default warning level.
   setMaxListeners(64, controller.signal);
-  const reconcile = garbageCollectorReconciler({
-    graph,
-    objects: new ClusterObjects(options.storage),
-    enqueue: (item) => queue.add(item),
+  const loop: WorkLoop<string> = startWorkLoop<string>({
+    workers: options.workers ?? 4,
+    reconcile: garbageCollectorReconciler({
+      graph,
+      objects: new ClusterObjects(options.storage),
+      enqueue: (item) => loop.add(item),
+      logger,
+      ...(metrics === undefined ? {} : { onAction: (action: CollectorAction) => metrics.actions.inc({ action }) }),
+      ...(options.foregroundRecheckMs === undefined ? {} : { foregroundRecheckMs: options.foregroundRecheckMs }),
+    }),
     logger,
-    ...(metrics === undefined ? {} : { onAction: (action: CollectorAction) => metrics.actions.inc({ action }) }),
-    ...(options.foregroundRecheckMs === undefined ? {} : { foregroundRecheckMs: options.foregroundRecheckMs }),
+    ...(options.queue === undefined ? {} : { queue: options.queue }),
+    ...(metrics === undefined ? {} : { onResult: (result: 'success' | 'error') => metrics.reconciles.inc({ result }) }),
   });
   const feeding = feedGraph({
     stores: options.storage.all,
     graph,
     enqueue: (items) => {
-      for (const item of items) queue.add(item);
+      for (const item of items) loop.add(item);
     },
     logger,
     signal: controller.signal,
   }).catch((error: unknown) => logger.error({ err: error }, 'garbage collector graph feed failed'));
-  const working = runWorkers(queue, {
-    workers: options.workers ?? 4,
-    reconcile,
-    logger,
-    ...(metrics === undefined ? {} : { onResult: (result: 'success' | 'error') => metrics.reconciles.inc({ result }) }),
-  });
   logger.info({ objects: graph.size }, 'garbage collector started');
   return {
     graph,
     stop: async () => {
       controller.abort();
-      queue.shutDown();
-      await Promise.all([feeding, working]);
+      await Promise.all([feeding, loop.stop()]);
     },
   };
 }
 
-function registerMetrics(registry: Registry, graph: OwnerGraph, queue: WorkQueue<string>): { actions: Counter<'action'>; reconciles: Counter<'result'> } {
+function registerMetrics(registry: Registry, graph: OwnerGraph, queueDepth: () => number): { actions: Counter<'action'>; reconciles: Counter<'result'> } {
   new Gauge({
     name: 'edgeplane_vk8s_garbage_collector_graph_objects',
     help: 'Objects in the garbage collector\'s owner graph.',
@@ -92,7 +90,7 @@ function registerMetrics(registry: Registry, graph: OwnerGraph, queue: WorkQueue
     help: 'Objects waiting for a garbage collector worker.',
     registers: [registry],
     collect() {
-      this.set(queue.length);
+      this.set(queueDepth());
     },
   });
   return {

@@ -4,7 +4,7 @@ import type { GenericStore } from '../../registry/generic-store.js';
 import { resourcePrefix } from '../../registry/keys.js';
 import type { ClusterRef } from '../../apimachinery/cluster-ref.js';
 import type { KubeObject, ObjectMeta, OwnerReference } from '../../apimachinery/object.js';
-import type { ReconcileResult } from '../run-workers.js';
+import type { ReconcileResult } from '../runtime/work-loop.js';
 import type { ClusterObjects } from './cluster-objects.js';
 import { blocksOwner, ownerState, planDependent, unblocked, withoutOwners, type ClassifiedOwner } from './dependent-plan.js';
 import { clusterId, itemKey, locate, nodeId, parseItemKey } from './graph-node.js';

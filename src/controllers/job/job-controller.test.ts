@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { GenericStore } from '../../registry/generic-store.js';
-import { fakeClock } from '../../common/clock.js';
 import { SITE_STATUS_ANNOTATION } from '../../site-api/site-model.js';
 import type { KubeObject } from '../../apimachinery/object.js';
-import { eventually, labelOnlyTemplateFor, site, startControllerWorld, testCluster, userScope, type ControllerWorld } from '../controller-kit/testing/controller-harness.js';
-import { FakeTimers } from '../controller-kit/testing/fake-timers.js';
+import { eventually, labelOnlyTemplateFor, site, startControllerWorld, testCluster, userScope, type ControllerWorld } from '../testing/controller-harness.js';
+import { fakeControllerTime } from '../testing/fake-controller-time.js';
 import type { ObjectInformer } from '../runtime/object-informer.js';
 import type { JobStatusView } from './job-status.js';
 import { startJobController } from './job-controller.js';
@@ -18,8 +17,8 @@ const job = (name: string, spec: Record<string, unknown>): KubeObject => ({
 });
 
 describe('job controller over a memory store', () => {
-  const clock = fakeClock(new Date('2024-01-01T00:00:00Z'));
-  const timers = new FakeTimers(() => clock.now().getTime());
+  const time = fakeControllerTime(new Date('2024-01-01T00:00:00Z'));
+  const { clock, timers } = time;
   let world: ControllerWorld;
   let pods: ObjectInformer;
   let jobs: GenericStore;
@@ -50,7 +49,7 @@ describe('job controller over a memory store', () => {
       events: world.events,
       clock,
       logger: world.logger,
-      queue: { schedule: timers.schedule, now: () => clock.now().getTime() },
+      queue: time.queue,
     });
   });
   after(async () => {
@@ -106,9 +105,8 @@ describe('job controller over a memory store', () => {
   it('job controller fails every site at activeDeadlineSeconds, woken by its timer', async () => {
     await create(job('slow', { activeDeadlineSeconds: 30, parallelism: 2, completions: 2 }));
     await eventually('two pods per site', () => active('slow').length === 4);
-    await eventually('a deadline timer is set', () => timers.pending.includes(clock.now().getTime() + 30_000));
-    clock.advance(30_000);
-    assert.ok(timers.fireDue() > 0);
+    await eventually('a deadline timer is set', () => timers.pending().includes(30_000));
+    assert.ok(timers.advance(30_000) > 0);
     await eventually('the job fails past its deadline', async () => (await statusOf('slow')).conditions?.some((c) => c.reason === 'DeadlineExceeded') === true);
     await eventually('its active pods are deleted', () => active('slow').length === 0);
     assert.equal((await statusOf('slow')).failed, 4);

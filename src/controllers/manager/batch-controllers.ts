@@ -3,7 +3,7 @@ import { startEndpointsController } from '../endpoints/endpoints-controller.js';
 import { startJobController } from '../job/job-controller.js';
 import { startStatefulSetController } from '../statefulset/statefulset-controller.js';
 import { startVolumeBinderController } from '../volume-binder/volume-binder-controller.js';
-import type { WorkQueueOptions } from '../work-queue.js';
+import type { WorkQueueOptions } from '../runtime/work-queue.js';
 import type { ControllerContext, ControllerStarter } from './controller-context.js';
 import { termInformer, termPlacement } from './term-scoped.js';
 

@@ -7,22 +7,28 @@ import type { KubeObject } from '../../apimachinery/object.js';
 import { deploymentController } from '../deployment/deployment-controller.js';
 import { replicaSetController } from '../replicaset/replica-set-controller.js';
 import { isPodActive } from '../runtime/pod-state.js';
-import { eventually, startControllerHarness, type ControllerHarness } from '../testing/controller-harness.js';
+import { eventually, startControllerWorld, type ControllerWorld } from '../testing/controller-harness.js';
+import type { ControllerManager } from './controller-manager.js';
+import type { ControllerStarter } from './controller-context.js';
 import { controllerMetrics } from './controller-metrics.js';
 
 describe('controller manager with two replicas over one store', () => {
-  let h: ControllerHarness;
+  let h: ControllerWorld;
+  let manager: ControllerManager;
+  const controllers = (): ControllerStarter[] => [deploymentController(), replicaSetController()];
 
   before(async () => {
-    h = await startControllerHarness({ controllers: () => [deploymentController(), replicaSetController()], siteNames: ['re-paris', 're-tokyo'] });
+    h = await startControllerWorld();
+    h.placement.place(['re-paris', 're-tokyo']);
+    manager = await h.startManager({ controllers });
   });
   after(() => h.stop());
 
   const activePods = async (): Promise<number> => (await h.list(h.pods)).filter(isPodActive).length;
 
   it('controller manager runs the controllers only in the leader and hands over when it stops', async () => {
-    await eventually('the first manager leads', () => h.manager.isLeader);
-    const standby = await h.startManager('replica-b');
+    await eventually('the first manager leads', () => manager.isLeader);
+    const standby = await h.startManager({ controllers, identity: 'replica-b' });
     const web: KubeObject = {
       apiVersion: 'apps/v1',
       kind: 'Deployment',
@@ -34,11 +40,11 @@ describe('controller manager with two replicas over one store', () => {
     await eventually('the leader made a pod per site', async () => (await activePods()) === 2);
     assert.equal(standby.isLeader, false);
 
-    await h.manager.stop();
+    await manager.stop();
     await eventually('the standby takes over', () => standby.isLeader);
     await h.deployments.update(h.scope, 'web', (live) => ({ ...live, spec: { ...specOf<DeploymentSpec>(live), replicas: 3 } }), { retryOnConflict: true });
     await eventually('the new leader scales every site', async () => (await activePods()) === 6);
-    assert.equal(h.manager.isLeader, false);
+    assert.equal(manager.isLeader, false);
   });
 
   it('controller metrics count reconciles and report the queue depth and leadership', async () => {

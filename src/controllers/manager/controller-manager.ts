@@ -21,7 +21,7 @@ import { schedulerController } from '../scheduler/scheduler.js';
 import type { ControllerContext, ControllerStarter, PodTemplateFor, RunningController, SharedInformers } from './controller-context.js';
 import { controllerMetrics } from './controller-metrics.js';
 import { TermSubscriptions } from './term-subscriptions.js';
-import type { WorkQueueOptions } from '../work-queue.js';
+import type { WorkQueueOptions } from '../runtime/work-queue.js';
 
 export interface ControllerManagerOptions {
   /** The store the election lease lives in (the one the storage uses). */

@@ -3,17 +3,22 @@ import { after, before, describe, it } from 'node:test';
 import { Registry } from 'prom-client';
 import type { GenericStore } from '../../registry/generic-store.js';
 import type { KubeObject } from '../../apimachinery/object.js';
-import { eventually, startControllerHarness, type ControllerHarness } from '../testing/controller-harness.js';
+import { eventually, startControllerWorld, type ControllerWorld } from '../testing/controller-harness.js';
+import type { ControllerManager } from './controller-manager.js';
+import type { ControllerStarter } from './controller-context.js';
 import { garbageCollectorController } from './garbage-collector-controller.js';
 
 describe('garbage collector as a controller of the manager', () => {
-  let h: ControllerHarness;
+  let h: ControllerWorld;
+  let manager: ControllerManager;
   let configMaps: GenericStore;
   const registry = new Registry();
+  const controllers = (): ControllerStarter[] => [garbageCollectorController({ metrics: registry })];
 
   before(async () => {
-    h = await startControllerHarness({ controllers: () => [garbageCollectorController({ metrics: registry })], siteNames: [] });
-    configMaps = h.storage.storeFor({ group: '', resource: 'configmaps' }) as GenericStore;
+    h = await startControllerWorld();
+    manager = await h.startManager({ controllers });
+    configMaps = h.storeOf({ group: '', resource: 'configmaps' });
   });
   after(() => h.stop());
 
@@ -26,11 +31,11 @@ describe('garbage collector as a controller of the manager', () => {
   };
 
   it('garbage collector runs in the leader, and again in the next leader with its metrics registered anew', async () => {
-    await eventually('the manager leads', () => h.manager.isLeader);
+    await eventually('the manager leads', () => manager.isLeader);
     await orphanIsCollected('first');
     assert.match(await registry.metrics(), /edgeplane_vk8s_garbage_collector_actions_total\{action="delete"\} 1/);
-    await h.manager.stop();
-    const next = await h.startManager('replica-b');
+    await manager.stop();
+    const next = await h.startManager({ controllers, identity: 'replica-b' });
     await eventually('the next manager leads', () => next.isLeader);
     await orphanIsCollected('second');
     assert.match(await registry.metrics(), /edgeplane_vk8s_garbage_collector_actions_total\{action="delete"\} 1/, 'the counters start over with the new term');

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { KubeObject } from '../../apimachinery/object.js';
-import { eventually, site, startControllerWorld, userScope, type ControllerWorld } from '../controller-kit/testing/controller-harness.js';
+import { eventually, site, startControllerWorld, userScope, type ControllerWorld } from '../testing/controller-harness.js';
 import type { Informer } from '../runtime/object-informer.js';
 import { placedMessage } from './placed-message.js';
 import { RECORDED_KINDS, startPlacementRecorder, type RecordedKind } from './placement-recorder.js';

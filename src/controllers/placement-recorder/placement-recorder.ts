@@ -2,13 +2,13 @@ import type { Logger } from '../../observability/logger.js';
 import { PLACEMENT_COMPONENT } from '../placement/placement-engine.js';
 import type { PlacementView, ResourceKind } from '../placement/placement-view.js';
 import type { KubeObject } from '../../apimachinery/object.js';
-import { startControllerLoop, type ControllerLoop } from '../controller-kit/controller-loop.js';
+import { startControllerLoop, type ControllerLoop } from '../runtime/controller-loop.js';
 import type { EventRecorder } from '../events/event-recorder.js';
 import type { ControllerStarter } from '../manager/controller-context.js';
 import { termInformer, termPlacement } from '../manager/term-scoped.js';
 import type { Informer } from '../runtime/object-informer.js';
 import type { ObjectKey } from '../runtime/object-key.js';
-import type { WorkQueueOptions } from '../work-queue.js';
+import type { WorkQueueOptions } from '../runtime/work-queue.js';
 import { placedMessage, placedSiteNames, PLACED_REASON } from './placed-message.js';
 
 /** The kinds placed like workloads that no other controller places (PVCs: the volume binder). */

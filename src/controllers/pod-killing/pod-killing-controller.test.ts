@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { GenericStore } from '../../registry/generic-store.js';
 import type { KubeObject } from '../../apimachinery/object.js';
-import { eventually, startControllerWorld, userScope, type ControllerWorld } from '../controller-kit/testing/controller-harness.js';
+import { eventually, startControllerWorld, userScope, type ControllerWorld } from '../testing/controller-harness.js';
 import { containersToKill } from './killing-events.js';
 import { startPodKillingEvents } from './pod-killing-controller.js';
 

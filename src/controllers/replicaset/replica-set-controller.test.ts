@@ -4,20 +4,21 @@ import type { ReplicaSetSpec } from '../../vk8s/kinds/workload-types.js';
 import { specOf, statusOf } from '../../vk8s/kinds/workload-types.js';
 import type { KubeObject } from '../../apimachinery/object.js';
 import { isPodActive } from '../runtime/pod-state.js';
-import { eventually, labelOnlyTemplate, startControllerHarness, type ControllerHarness } from '../testing/controller-harness.js';
+import { eventually, labelOnlyTemplateFor, startControllerWorld, type ControllerWorld } from '../testing/controller-harness.js';
 import { replicaSetController } from './replica-set-controller.js';
 import type { ReplicaSetStatusView } from './replica-set-status.js';
 
 describe('replica set controller over a memory store', () => {
-  let h: ControllerHarness;
+  let h: ControllerWorld;
 
   before(async () => {
-    h = await startControllerHarness({
+    h = await startControllerWorld();
+    h.placement.place(['re-paris', 're-tokyo']);
+    await h.startManager({
       controllers: () => [replicaSetController()],
-      siteNames: ['re-paris', 're-tokyo'],
       podTemplateFor: (cluster, workload, template, site) => {
         if (workload.metadata.annotations?.['svc.io/workload-flavor'] === 'huge') throw new Error('metadata.annotations[svc.io/workload-flavor]: Unsupported value: "huge"');
-        return labelOnlyTemplate(cluster, workload, template, site);
+        return labelOnlyTemplateFor(cluster, workload, template, site);
       },
     });
   });
@@ -59,6 +60,6 @@ describe('replica set controller over a memory store', () => {
   it('replica set controller records FailedCreate and a ReplicaFailure condition when the site template cannot be made', async () => {
     await replicaSet('broken', 1, { annotations: { 'svc.io/workload-flavor': 'huge' } });
     await eventually('the failure is in the status', async () => statusOf<ReplicaSetStatusView>(await h.replicaSets.get(h.cluster, 'broken')).conditions?.[0]?.reason === 'FailedCreate');
-    assert.ok(h.events.some((e) => e.object === 'broken' && e.type === 'Warning' && e.reason === 'FailedCreate' && e.message === 'Error creating: metadata.annotations[svc.io/workload-flavor]: Unsupported value: "huge"'));
+    assert.ok(h.events.recorded.some((e) => e.object === 'ReplicaSet/broken' && e.type === 'Warning' && e.reason === 'FailedCreate' && e.message === 'Error creating: metadata.annotations[svc.io/workload-flavor]: Unsupported value: "huge"'));
   });
 });

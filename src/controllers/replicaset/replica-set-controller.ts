@@ -4,7 +4,7 @@ import type { ControllerStarter } from '../manager/controller-context.js';
 import { Expectations } from '../runtime/expectations.js';
 import { formatObjectKey } from '../runtime/object-key.js';
 import { controllerRefOf } from '../runtime/pod-state.js';
-import { startQueueController } from '../runtime/queue-controller.js';
+import { startControllerLoop } from '../runtime/controller-loop.js';
 import { replicaSetReconciler } from './replica-set-reconciler.js';
 
 /**
@@ -18,7 +18,7 @@ export function replicaSetController(options: { workers?: number } = {}): Contro
     name: 'replicaset',
     start: (context) => {
       const expectations = new Expectations();
-      const controller = startQueueController('replicaset', context, replicaSetReconciler(context, expectations), options.workers ?? 16);
+      const controller = startControllerLoop({ name: 'replicaset', logger: context.logger, metrics: context.metrics, workers: context.workers ?? options.workers ?? 16, reconcile: replicaSetReconciler(context, expectations) });
       const { deployments, replicaSets, pods } = context.informers;
       const ownerKey = (pod: KubeObject, cluster: ClusterRef): { cluster: ClusterRef; name: string } | undefined => {
         const ref = controllerRefOf(pod);
@@ -44,10 +44,8 @@ export function replicaSetController(options: { workers?: number } = {}): Contro
         if (event.type !== 'updated') return;
         for (const rs of replicaSets.dependentsOf(event.object.metadata.uid ?? '')) controller.enqueue({ cluster: event.key.cluster, name: rs.metadata.name ?? '' });
       });
-      context.on.clusterChange((cluster) => {
-        for (const rs of replicaSets.list(cluster)) controller.enqueue({ cluster, name: rs.metadata.name ?? '' });
-      });
-      for (const key of replicaSets.keys()) controller.enqueue(key);
+      context.on.clusterChange((cluster) => controller.enqueueAll(replicaSets, cluster));
+      controller.enqueueAll(replicaSets);
       return controller;
     },
   };

@@ -7,7 +7,7 @@ import type { ReplicaSetSpec } from '../../vk8s/kinds/workload-types.js';
 import { specOf, statusOf } from '../../vk8s/kinds/workload-types.js';
 import type { KubeObject } from '../../apimachinery/object.js';
 import type { ControllerContext } from '../manager/controller-context.js';
-import type { ReconcileResult } from '../run-workers.js';
+import type { ReconcileResult } from '../runtime/work-loop.js';
 import type { Expectations } from '../runtime/expectations.js';
 import type { ObjectKey } from '../runtime/object-key.js';
 import { isControlledBy, isPodActive, ownerRefOfKind } from '../runtime/pod-state.js';
@@ -91,7 +91,8 @@ export function replicaSetReconciler(context: ControllerContext, expectations: E
     }
     if (creations.length === 0 && deletions.length === 0) return undefined;
     const total = creations.reduce((t, c) => t + c.count, 0);
-    expectations.expect(queueKey, total, deletions.map((p) => p.metadata.uid ?? ''));
+    expectations.expectCreations(queueKey, total);
+    expectations.expectDeletions(queueKey, deletions.map((p) => p.metadata.uid ?? ''));
     let failure: { reason: string; message: string } | undefined;
     for (const { target, count } of creations) {
       let pod: KubeObject;

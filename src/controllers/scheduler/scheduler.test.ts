@@ -4,14 +4,16 @@ import type { PodSpec } from '../../api/pod-spec-types.js';
 import { specOf } from '../../vk8s/kinds/workload-types.js';
 import type { KubeObject } from '../../apimachinery/object.js';
 import { podConditionOf } from '../runtime/pod-state.js';
-import { eventually, siteNode, startControllerHarness, type ControllerHarness } from '../testing/controller-harness.js';
+import { eventually, siteNode, startControllerWorld, type ControllerWorld } from '../testing/controller-harness.js';
 import { schedulerController } from './scheduler.js';
 
 describe('scheduler over a memory store', () => {
-  let h: ControllerHarness;
+  let h: ControllerWorld;
 
   before(async () => {
-    h = await startControllerHarness({ controllers: () => [schedulerController()], siteNames: ['re-paris', 'ce-lyon'] });
+    h = await startControllerWorld();
+    h.placement.place(['re-paris', 'ce-lyon']);
+    await h.startManager({ controllers: () => [schedulerController()] });
     h.sites.setNodes('ce-lyon', [siteNode('ce-lyon', 'n1', '1', '2Gi'), siteNode('ce-lyon', 'n2', '1', '2Gi'), siteNode('ce-lyon', 'n3', '1', '2Gi')]);
     h.sites.setNodes('re-paris', [siteNode('re-paris', 'n1', '8', '16Gi'), siteNode('re-paris', 'n2', '8', '16Gi', false)]);
   });
@@ -35,7 +37,7 @@ describe('scheduler over a memory store', () => {
     assert.equal(await nodeOf('small'), 're-paris-n1', 'the not-ready node is never chosen');
     const bound = await h.pods.get(h.cluster, 'small');
     assert.equal(podConditionOf(bound, 'PodScheduled')?.status, 'True');
-    assert.ok(h.events.some((e) => e.object === 'small' && e.type === 'Normal' && e.reason === 'Scheduled' && e.message === 'Successfully assigned default/small to re-paris-n1'));
+    assert.ok(h.events.recorded.some((e) => e.object === 'Pod/small' && e.type === 'Normal' && e.reason === 'Scheduled' && e.message === 'Successfully assigned default/small to re-paris-n1'));
   });
 
   it('scheduler fills the nodes of a site and leaves what fits nowhere Pending with FailedScheduling', async () => {
@@ -51,7 +53,7 @@ describe('scheduler over a memory store', () => {
       [podConditionOf(pending, 'PodScheduled')?.status, podConditionOf(pending, 'PodScheduled')?.message, (pending.status as { phase: string }).phase, await nodeOf('too-big')],
       ['False', message, 'Pending', ''],
     );
-    assert.ok(h.events.some((e) => e.object === 'too-big' && e.type === 'Warning' && e.reason === 'FailedScheduling' && e.message === message));
+    assert.ok(h.events.recorded.some((e) => e.object === 'Pod/too-big' && e.type === 'Warning' && e.reason === 'FailedScheduling' && e.message === message));
   });
 
   it('scheduler tries again when a pod of the site goes or its nodes change', async () => {
@@ -71,6 +73,6 @@ describe('scheduler over a memory store', () => {
     await eventually('refused by the quota', async () => podConditionOf(await h.pods.get(h.cluster, 'quota-b'), 'PodScheduled')?.reason === 'Unschedulable');
     const message = podConditionOf(await h.pods.get(h.cluster, 'quota-b'), 'PodScheduled')?.message ?? '';
     assert.equal(message, "the quota of virtual_k8s default/vk1 on site re-paris is reached (cpu: the pod's limits need 800m, 1300m of 1500m in use)");
-    assert.ok(h.events.some((e) => e.object === 'quota-b' && e.reason === 'FailedScheduling' && e.message === message));
+    assert.ok(h.events.recorded.some((e) => e.object === 'Pod/quota-b' && e.reason === 'FailedScheduling' && e.message === message));
   });
 });

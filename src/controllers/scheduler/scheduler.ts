@@ -8,7 +8,7 @@ import { rfc3339 } from '../deployment/deployment-status.js';
 import type { ControllerStarter } from '../manager/controller-context.js';
 import { clusterKeyOf, formatObjectKey, parseQueueKey, type ObjectKey } from '../runtime/object-key.js';
 import { podConditionOf, podStatusOf, type PodCondition } from '../runtime/pod-state.js';
-import { startQueueController } from '../runtime/queue-controller.js';
+import { startControllerLoop } from '../runtime/controller-loop.js';
 import { NodeAccounting } from './node-accounting.js';
 import { podLimits, podRequests } from './pod-resources.js';
 import { decide } from './schedule-decision.js';
@@ -76,7 +76,7 @@ export function schedulerController(options: { workers?: number } = {}): Control
         return undefined;
       };
 
-      const controller = startQueueController('scheduler', context, reconcile, options.workers ?? 16);
+      const controller = startControllerLoop({ name: 'scheduler', logger: context.logger, metrics: context.metrics, workers: context.workers ?? options.workers ?? 16, reconcile });
       const waitFor = (site: string, queueKey: string): void => {
         let keys = waiting.get(site);
         if (keys === undefined) waiting.set(site, (keys = new Set()));

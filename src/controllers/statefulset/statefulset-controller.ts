@@ -2,14 +2,14 @@ import type { Logger } from '../../observability/logger.js';
 import type { PlacementView } from '../placement/placement-view.js';
 import type { Clock } from '../../common/clock.js';
 import type { VirtualClusterStorage } from '../../vk8s/cluster-storage.js';
-import { startControllerLoop } from '../controller-kit/controller-loop.js';
+import { startControllerLoop } from '../runtime/controller-loop.js';
 import { watchDependents } from '../controller-kit/dependent-events.js';
-import { Expectations } from '../controller-kit/expectations.js';
+import { Expectations } from '../runtime/expectations.js';
 import { ObjectWriter } from '../controller-kit/object-writer.js';
 import type { PodTemplateFor } from '../placement/pod-template-for.js';
 import type { EventRecorder } from '../events/event-recorder.js';
 import type { Informer } from '../runtime/object-informer.js';
-import type { WorkQueueOptions } from '../work-queue.js';
+import type { WorkQueueOptions } from '../runtime/work-queue.js';
 import { statefulSetReconciler } from './statefulset-reconciler.js';
 
 export interface StatefulSetControllerDeps {

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import type { GenericStore } from '../../registry/generic-store.js';
 import { SITE_STATUS_ANNOTATION } from '../../site-api/site-model.js';
 import type { KubeObject } from '../../apimachinery/object.js';
-import { eventually, site, startControllerWorld, testCluster, userScope, type ControllerWorld } from '../controller-kit/testing/controller-harness.js';
+import { eventually, site, startControllerWorld, testCluster, userScope, type ControllerWorld } from '../testing/controller-harness.js';
 import type { ObjectInformer } from '../runtime/object-informer.js';
 import type { ClaimStatusView } from './claim-binding.js';
 import { startVolumeBinderController } from './volume-binder-controller.js';

@@ -1,11 +1,11 @@
 import type { Logger } from '../../observability/logger.js';
 import type { PlacementView } from '../placement/placement-view.js';
 import type { VirtualClusterStorage } from '../../vk8s/cluster-storage.js';
-import { startControllerLoop } from '../controller-kit/controller-loop.js';
+import { startControllerLoop } from '../runtime/controller-loop.js';
 import { ObjectWriter } from '../controller-kit/object-writer.js';
 import type { EventRecorder } from '../events/event-recorder.js';
 import type { Informer } from '../runtime/object-informer.js';
-import type { WorkQueueOptions } from '../work-queue.js';
+import type { WorkQueueOptions } from '../runtime/work-queue.js';
 import { volumeBinderReconciler } from './volume-binder-reconciler.js';
 
 export interface VolumeBinderControllerDeps {

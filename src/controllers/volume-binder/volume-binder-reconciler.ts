@@ -6,7 +6,7 @@ import type { ObjectWriter } from '../controller-kit/object-writer.js';
 import { isTerminating, siteOf } from '../controller-kit/pod-state.js';
 import { formatSiteStatus } from '../controller-kit/site-status.js';
 import type { EventRecorder } from '../events/event-recorder.js';
-import type { ReconcileResult } from '../run-workers.js';
+import type { ReconcileResult } from '../runtime/work-loop.js';
 import type { Informer } from '../runtime/object-informer.js';
 import type { ObjectKey } from '../runtime/object-key.js';
 import { boundClaim, boundStatus, isBound, volumeNameFor } from './claim-binding.js';

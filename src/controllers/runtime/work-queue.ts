@@ -1,4 +1,4 @@
-import { realScheduler, type Scheduler } from '../common/timers.js';
+import { realScheduler, type Scheduler } from '../../common/timers.js';
 
 export interface WorkQueueOptions {
   /** The first retry's delay; each further failure doubles it (default 5 ms, as client-go). */
