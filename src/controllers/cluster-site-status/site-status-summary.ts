@@ -3,7 +3,7 @@ import { isPodReady } from '../runtime/pod-state.js';
 import { POD_SITE_LABEL } from '../../site-api/site-model.js';
 
 /** One site's share of a virtual cluster's pods. */
-export interface SitePodCounts {
+interface SitePodCounts {
   pods: number;
   ready: number;
   pending: number;
@@ -46,7 +46,7 @@ export function summarizePodsBySite(pods: Iterable<KubeObject>): ClusterSiteStat
 }
 
 /** The status entry shape: the summary, marked by its `per_site` member. */
-export function isSiteStatusEntry(entry: Record<string, unknown>): boolean {
+function isSiteStatusEntry(entry: Record<string, unknown>): boolean {
   return typeof entry['per_site'] === 'object' && entry['per_site'] !== null;
 }
 

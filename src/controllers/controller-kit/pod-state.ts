@@ -25,7 +25,7 @@ export function podPhase(pod: KubeObject): string {
   return podStatusOf(pod).phase ?? '';
 }
 
-export { controllerRefOf, isPodActive, isPodReady } from '../runtime/pod-state.js';
+export { controllerRefOf, isPodReady } from '../runtime/pod-state.js';
 
 /** Marked for deletion (graceful termination under way). */
 export function isTerminating(object: KubeObject): boolean {

@@ -35,7 +35,7 @@ export function lastRunIn(schedule: CronSchedule, after: Date, upTo: Date): Date
 }
 
 /** More missed start times than this and kube refuses to guess which to run. */
-export const MAX_MISSED_START_TIMES = 100;
+const MAX_MISSED_START_TIMES = 100;
 
 export interface UnmetScheduleInput {
   readonly schedule: CronSchedule;

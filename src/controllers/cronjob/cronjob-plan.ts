@@ -20,7 +20,7 @@ export interface CronJobStatusView {
   [field: string]: unknown;
 }
 
-export interface CronJobNote {
+interface CronJobNote {
   readonly type: 'Normal' | 'Warning';
   readonly reason: string;
   readonly message: string;

@@ -13,7 +13,7 @@ export interface SiteShare {
 }
 
 /** The per-site breakdown users read in the `svc.io/site-status` annotation. */
-export interface SiteCounts {
+interface SiteCounts {
   readonly replicas: number;
   readonly updatedReplicas: number;
   readonly readyReplicas: number;
@@ -31,7 +31,7 @@ export interface DeploymentStatusView {
   collisionCount?: number;
 }
 
-export function siteCounts(share: SiteShare): SiteCounts {
+function siteCounts(share: SiteShare): SiteCounts {
   const all = allOf(share);
   return { replicas: sum(all, 'statusReplicas'), updatedReplicas: share.placed ? (share.newRS?.statusReplicas ?? 0) : 0, readyReplicas: sum(all, 'readyReplicas'), availableReplicas: sum(all, 'availableReplicas') };
 }
@@ -41,7 +41,7 @@ export const SITE_STATUS_OMITTED_ANNOTATION = 'svc.io/site-status-omitted';
 /** The annotations the Deployment controller writes on the Deployment (never copied to its ReplicaSets). */
 export const SITE_STATUS_ANNOTATIONS: ReadonlySet<string> = new Set([SITE_STATUS_ANNOTATION, SITE_STATUS_OMITTED_ANNOTATION]);
 /** The most the per-site breakdown may take (kube allows 256 KiB of annotations in all). */
-export const SITE_STATUS_MAX_BYTES = 128 * 1024;
+const SITE_STATUS_MAX_BYTES = 128 * 1024;
 
 /**
  * The per-site breakdown, `{"<site>": {replicas, updatedReplicas, readyReplicas,

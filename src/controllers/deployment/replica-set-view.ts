@@ -54,7 +54,7 @@ function computeView(rs: KubeObject): RsView {
 }
 
 /** An annotation holding a decimal integer (kube's strconv.Atoi), else undefined. */
-export function intAnnotation(value: string | undefined): number | undefined {
+function intAnnotation(value: string | undefined): number | undefined {
   if (value === undefined || !/^-?[0-9]+$/.test(value)) return undefined;
   return Number(value);
 }

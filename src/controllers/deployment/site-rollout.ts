@@ -43,7 +43,7 @@ export function planSiteRollout(input: SiteRolloutInput): RolloutAction[] {
 }
 
 /** kube's isScalingEvent: an active ReplicaSet was sized for other replicas. */
-export function isScalingEvent(replicas: number, all: readonly RsView[]): boolean {
+function isScalingEvent(replicas: number, all: readonly RsView[]): boolean {
   return all.some((rs) => rs.specReplicas > 0 && rs.desiredReplicas !== undefined && rs.desiredReplicas !== replicas);
 }
 
@@ -109,7 +109,7 @@ function isSaturated(replicas: number, rs: RsView): boolean {
 }
 
 /** kube's DeploymentComplete for one site: every replica updated and available, no old one left. */
-export function isSiteComplete(replicas: number, newRS: RsView | undefined, oldRSs: readonly RsView[]): boolean {
+function isSiteComplete(replicas: number, newRS: RsView | undefined, oldRSs: readonly RsView[]): boolean {
   const updated = newRS?.statusReplicas ?? 0;
   const all = newRS === undefined ? oldRSs : [...oldRSs, newRS];
   return updated === replicas && sum(all, 'statusReplicas') === replicas && sum(all, 'availableReplicas') === replicas;

@@ -9,7 +9,7 @@ import { RESOURCES } from '../../vk8s/resources.js';
 import { groupOf } from './graph-node.js';
 
 /** The field manager the collector's writes are recorded under in managedFields. */
-export const GARBAGE_COLLECTOR_MANAGER = 'garbage-collector';
+const GARBAGE_COLLECTOR_MANAGER = 'garbage-collector';
 
 /** What a write found: it was made, was not needed, or the object (with that uid) is gone. */
 export type WriteOutcome = 'written' | 'unchanged' | 'gone';

@@ -19,7 +19,7 @@ import { jobPod } from './job-pod-factory.js';
 import { planJobSite, type JobPodView, type JobSitePlan, type JobSiteRecord } from './job-site-plan.js';
 import { isJobFinished, jobStatus, type JobStatusView } from './job-status.js';
 
-export const JOB_RESOURCE = { group: 'batch', resource: 'jobs' } as const;
+const JOB_RESOURCE = { group: 'batch', resource: 'jobs' } as const;
 const COMPONENT = 'job-controller';
 
 export interface JobReconcilerDeps {

@@ -49,10 +49,10 @@ export interface JobSitePlan {
 }
 
 /** kube's burstReplicas: at most this many pods created per site in one pass. */
-export const MAX_CREATES_PER_PASS = 500;
+const MAX_CREATES_PER_PASS = 500;
 
-export const BACKOFF_LIMIT_MESSAGE = 'Job has reached the specified backoff limit';
-export const DEADLINE_MESSAGE = 'Job was active longer than specified deadline';
+const BACKOFF_LIMIT_MESSAGE = 'Job has reached the specified backoff limit';
+const DEADLINE_MESSAGE = 'Job was active longer than specified deadline';
 
 const isActive = (pod: JobPodView): boolean => pod.phase !== 'Succeeded' && pod.phase !== 'Failed' && !pod.terminating;
 

@@ -1,6 +1,6 @@
 import type { JobSiteRecord } from './job-site-plan.js';
 
-export interface JobCondition {
+interface JobCondition {
   type: string;
   status: string;
   lastProbeTime?: string;

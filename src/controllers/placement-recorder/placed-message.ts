@@ -4,7 +4,7 @@ import type { PlacedSite } from '../placement/placed-site.js';
 export const PLACED_REASON = 'Placed';
 
 /** Sites named in full in a `Placed` message; beyond, a count (event messages are short). */
-export const NAMED_SITES_LIMIT = 20;
+const NAMED_SITES_LIMIT = 20;
 
 /** The sites' names, sorted and de-duplicated: what is compared to tell a change. */
 export function placedSiteNames(sites: readonly PlacedSite[]): string[] {

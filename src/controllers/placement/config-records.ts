@@ -39,7 +39,7 @@ export interface FlavorRecord extends ConfigName {
 }
 
 /** The config kinds placement reads. */
-export const PLACEMENT_KINDS = ['site', 'virtual_site', 'virtual_k8s', 'workload_flavor'] as const;
+const PLACEMENT_KINDS = ['site', 'virtual_site', 'virtual_k8s', 'workload_flavor'] as const;
 export type PlacementKind = (typeof PLACEMENT_KINDS)[number];
 
 export type ConfigRecord =
@@ -63,7 +63,7 @@ export function parseConfigKey(key: string): { readonly kind: PlacementKind; rea
 }
 
 /** A ref as placement uses it: resolved like the config API does (platform namespaces → platform tenant). */
-export function resolveRef(raw: unknown, owner: ConfigName): ObjectRef | undefined {
+function resolveRef(raw: unknown, owner: ConfigName): ObjectRef | undefined {
   const ref = normalizeRef(raw, owner.tenant, owner.namespace);
   if (ref === undefined) return undefined;
   return isPlatformNamespace(ref.namespace) ? { ...ref, tenant: PLATFORM_TENANT } : ref;

@@ -21,7 +21,7 @@ export const BUILTIN_FLAVORS: Readonly<Record<BuiltinFlavorName, Flavor>> = {
 export const BUILTIN_FLAVOR_NAMES: readonly BuiltinFlavorName[] = ['tiny', 'medium', 'large'];
 
 /** Every container's flavor when nothing names one (seed). */
-export const DEFAULT_FLAVOR: Flavor = BUILTIN_FLAVORS.tiny;
+const DEFAULT_FLAVOR: Flavor = BUILTIN_FLAVORS.tiny;
 
 export function isBuiltinFlavor(name: string): name is BuiltinFlavorName {
   return (BUILTIN_FLAVOR_NAMES as readonly string[]).includes(name);

@@ -13,7 +13,7 @@ import { ProblemReporter } from './problem-reporter.js';
 import { siteWorkRule, type SiteState } from './site-work-rule.js';
 
 /** Where site states come from (the site inventory); `onChange` tells a site whose state changed. */
-export interface SiteStateSource {
+interface SiteStateSource {
   stateOf(site: string): SiteState | undefined;
   onChange(handler: (site: string) => void): void;
 }
@@ -33,7 +33,7 @@ export interface PlacementEngineOptions {
 }
 
 /** Event reason for placement problems (no kube equivalent; named like kube's Failed* reasons). */
-export const FAILED_PLACEMENT_REASON = 'FailedPlacement';
+const FAILED_PLACEMENT_REASON = 'FailedPlacement';
 export const PLACEMENT_COMPONENT = 'placement';
 
 /** Kinds whose objects make pods: placing one on no site at all is reported. */

@@ -2,7 +2,7 @@ import type { EnvVar } from '../../api/pod-spec-types.js';
 import type { PlacedSite } from './placed-site.js';
 
 /** Site labels (PLATFORM-FACTS) passed to containers, by environment variable. */
-export const SITE_FACT_LABELS: Readonly<Record<string, string>> = {
+const SITE_FACT_LABELS: Readonly<Record<string, string>> = {
   SVC_IO_REGION: 'svc.io/region',
   SVC_IO_COUNTRY: 'svc.io/country',
   SVC_IO_PROVIDER: 'svc.io/provider',

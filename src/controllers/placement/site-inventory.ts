@@ -4,12 +4,6 @@ import type { KubeObject } from '../../apimachinery/object.js';
 /** A site's state as its config object's status says (src/config/kinds/site.ts). */
 export type SiteState = (typeof SITE_STATES)[number];
 
-export interface SiteNode {
-  readonly site: string;
-  /** A core/v1 Node: name, labels, capacity, allocatable, conditions. */
-  readonly node: KubeObject;
-}
-
 /**
  * What the control plane knows of the sites (contract (4) of issue 5), from memory: the
  * scheduler and the node views read it. Node names are `<site>-<node-name>`; every Node has

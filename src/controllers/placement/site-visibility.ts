@@ -16,7 +16,7 @@ export function siteVisibleTo(site: SiteRecord, tenant: string): boolean {
  * only writes such sites; another (a store written by hand) is never selected by a
  * virtual site, and naming it directly is reported as a site of the wrong kind.
  */
-export function siteWellPlaced(site: SiteRecord): boolean {
+function siteWellPlaced(site: SiteRecord): boolean {
   return site.type === 'REGIONAL_EDGE' ? site.tenant === PLATFORM_TENANT && site.namespace === 'svc-io-system' : site.namespace === 'system';
 }
 

@@ -23,7 +23,7 @@ export function podsToDelete(pods: readonly KubeObject[], count: number): KubeOb
 }
 
 /** Negative when `a` should go before `b`. */
-export function compareForDeletion(a: KubeObject, b: KubeObject, rank: (pod: KubeObject) => number = () => 0): number {
+function compareForDeletion(a: KubeObject, b: KubeObject, rank: (pod: KubeObject) => number = () => 0): number {
   const aNode = nodeOf(a) !== '';
   const bNode = nodeOf(b) !== '';
   if (aNode !== bNode) return aNode ? 1 : -1;

@@ -15,7 +15,7 @@ import { createPod, deletePod, failedCreate, podFor, slowStartBatch, type PodWri
 import { podsToDelete } from './pod-ranking.js';
 import { replicaSetStatus, type ReplicaSetCondition } from './replica-set-status.js';
 
-export const REPLICASET_CONTROLLER = 'replicaset-controller';
+const REPLICASET_CONTROLLER = 'replicaset-controller';
 /** kube's BurstReplicas: at most this many pods created or deleted per sync. */
 const BURST_REPLICAS = 500;
 

@@ -5,10 +5,9 @@ import type { Informer } from './object-informer.js';
 import { startWorkLoop, type ReconcileResult } from './work-loop.js';
 import type { WorkQueueOptions } from './work-queue.js';
 
-export type { ReconcileResult } from './work-loop.js';
 
 /** Where a loop reports its reconciles and queue depth (the controller manager's metrics). */
-export interface LoopMetrics {
+interface LoopMetrics {
   reconciled(controller: string, result: 'success' | 'error'): void;
   /** Reports `depth` under `controller` until the returned function is called. */
   watchQueue(controller: string, depth: () => number): () => void;

@@ -11,7 +11,7 @@ export interface NodeUsage {
 }
 
 /** A node's allocatable resources (capacity when allocatable is absent; kubelet's 110 pods when neither says). */
-export function allocatableOf(node: KubeObject): NodeUsage {
+function allocatableOf(node: KubeObject): NodeUsage {
   const status = (node.status ?? {}) as { allocatable?: Record<string, string | number>; capacity?: Record<string, string | number> };
   const list = status.allocatable ?? status.capacity ?? {};
   const pods = list.pods;
@@ -19,7 +19,7 @@ export function allocatableOf(node: KubeObject): NodeUsage {
 }
 
 /** Node condition Ready is True. */
-export function isNodeReady(node: KubeObject): boolean {
+function isNodeReady(node: KubeObject): boolean {
   const conditions = ((node.status ?? {}) as { conditions?: Array<{ type?: string; status?: string }> }).conditions ?? [];
   return conditions.some((c) => c.type === 'Ready' && c.status === 'True');
 }

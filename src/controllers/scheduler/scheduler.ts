@@ -13,7 +13,7 @@ import { NodeAccounting } from './node-accounting.js';
 import { podLimits, podRequests } from './pod-resources.js';
 import { decide } from './schedule-decision.js';
 
-export const SCHEDULER_FIELD_MANAGER = 'edgeplane-scheduler';
+const SCHEDULER_FIELD_MANAGER = 'edgeplane-scheduler';
 const COMPONENT = 'default-scheduler';
 /** Unschedulable pods are tried again after this long even without a change (kube's unschedulable queue flush: 60 s). */
 const UNSCHEDULABLE_RETRY_MS = 60_000;

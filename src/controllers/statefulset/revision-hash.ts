@@ -16,7 +16,7 @@ function canonicalJson(value: unknown): string {
 }
 
 /** 32-bit FNV-1a of the UTF-8 bytes of `text`. */
-export function fnv32a(text: string): number {
+function fnv32a(text: string): number {
   let hash = 0x811c9dc5;
   for (const byte of new TextEncoder().encode(text)) {
     hash ^= byte;

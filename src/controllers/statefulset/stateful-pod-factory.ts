@@ -5,7 +5,7 @@ import type { PersistentVolumeClaimTemplate, StatefulSetSpec } from '../../vk8s/
 import { cloneObject, type KubeObject } from '../../apimachinery/object.js';
 import { controllerRef } from '../controller-kit/pod-state.js';
 
-export const POD_NAME_LABEL = 'statefulset.kubernetes.io/pod-name';
+const POD_NAME_LABEL = 'statefulset.kubernetes.io/pod-name';
 export const REVISION_LABEL = 'controller-revision-hash';
 
 /**
@@ -14,7 +14,7 @@ export const REVISION_LABEL = 'controller-revision-hash';
  * pod's hostname is kube's `<statefulset>-<ordinal>` (with the subdomain = serviceName), so
  * the stable DNS identity a workload expects is the same on every site.
  */
-export function statefulPodName(statefulSet: string, site: string, ordinal: number): string {
+function statefulPodName(statefulSet: string, site: string, ordinal: number): string {
   return `${statefulSet}-${site}-${ordinal}`;
 }
 
@@ -27,7 +27,7 @@ export function ordinalOf(statefulSet: string, site: string, podName: string): n
 }
 
 /** kube's claim name: `<claim template>-<pod>`. */
-export function claimName(template: string, podName: string): string {
+function claimName(template: string, podName: string): string {
   return `${template}-${podName}`;
 }
 

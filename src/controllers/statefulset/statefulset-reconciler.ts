@@ -18,7 +18,7 @@ import { ordinalOf, REVISION_LABEL, statefulClaims, statefulPod } from './statef
 import { countStatefulSite, planLeftSite, planStatefulSite, type StatefulAction, type StatefulPodView, type StatefulSiteCounts } from './stateful-site-plan.js';
 import { statefulSetStatus, type StatefulSetStatusView } from './stateful-status.js';
 
-export const STATEFULSET_RESOURCE = { group: 'apps', resource: 'statefulsets' } as const;
+const STATEFULSET_RESOURCE = { group: 'apps', resource: 'statefulsets' } as const;
 const COMPONENT = 'statefulset-controller';
 
 export interface StatefulSetReconcilerDeps {

@@ -18,7 +18,6 @@ import { FakeEvents } from './fake-events.js';
 import { FakePlacement, testCluster } from './fake-placement.js';
 import { FakeSites } from './fake-sites.js';
 
-export { FakeEvents, type RecordedEvent } from './fake-events.js';
 export { FakePlacement, site, testCluster } from './fake-placement.js';
 export { FakeSites, siteNode } from './fake-sites.js';
 
@@ -33,7 +32,7 @@ export const labelOnlyTemplateFor: PodTemplateFor = (_cluster, _workload, templa
   return copy;
 };
 
-export interface ManagerOptions {
+interface ManagerOptions {
   /** The controllers the manager runs while it leads (called once per manager). */
   readonly controllers: () => ControllerStarter[];
   /** This replica in the election (default `harness`). */

@@ -1,8 +1,8 @@
 import type { PersistentVolumeClaimSpec } from '../../vk8s/kinds/core-types.js';
 import type { KubeObject } from '../../apimachinery/object.js';
 
-export const BIND_COMPLETED_ANNOTATION = 'pv.kubernetes.io/bind-completed';
-export const BOUND_BY_CONTROLLER_ANNOTATION = 'pv.kubernetes.io/bound-by-controller';
+const BIND_COMPLETED_ANNOTATION = 'pv.kubernetes.io/bind-completed';
+const BOUND_BY_CONTROLLER_ANNOTATION = 'pv.kubernetes.io/bound-by-controller';
 
 export interface ClaimStatusView {
   phase?: string;

@@ -11,7 +11,7 @@ import type { Informer } from '../runtime/object-informer.js';
 import type { ObjectKey } from '../runtime/object-key.js';
 import { boundClaim, boundStatus, isBound, volumeNameFor } from './claim-binding.js';
 
-export const CLAIM_RESOURCE = { group: '', resource: 'persistentvolumeclaims' } as const;
+const CLAIM_RESOURCE = { group: '', resource: 'persistentvolumeclaims' } as const;
 const COMPONENT = 'persistentvolume-controller';
 
 export interface VolumeBinderDeps {
