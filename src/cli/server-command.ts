@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { createLogger, LOG_LEVELS } from '../observability/logger.js';
+import { createLogger, LOG_FORMATS, LOG_LEVELS, type LogFormat } from '../observability/logger.js';
 import type { LocalSites } from '../server/local-sites.js';
 import { type ListenAddress, parseListenAddress } from '../server/listen-address.js';
 import type { StoreConfig } from '../store/open-store.js';
@@ -14,6 +14,7 @@ interface ServerOptions {
   store: 'sqlite' | 'etcd';
   etcdEndpoints?: string[];
   logLevel: string;
+  logFormat: LogFormat;
   tenant: string;
   dnsServer?: string;
   maxRequestBytes: number;
@@ -67,12 +68,13 @@ export function serverCommand(): Command {
     .addOption(new Option('--identity-key-algorithm <algorithm>', 'key algorithm of identity CAs made from now on').choices(IDENTITY_KEY_ALGORITHMS).env('EDGEPLANE_IDENTITY_KEY_ALGORITHM').default('ECDSA_P256'))
     .addOption(new Option('--identity-certificate-lifetime <duration>', 'lifetime of workload certificates, e.g. 24h, 90m (at least 1m; default 24h)').env('EDGEPLANE_IDENTITY_CERTIFICATE_LIFETIME').argParser(durationArgument))
     .addOption(new Option('--log-level <level>', 'least severe level logged').choices(LOG_LEVELS).env('EDGEPLANE_LOG_LEVEL').default('info'))
+    .addOption(new Option('--log-format <format>', 'auto: readable lines on a terminal, JSON otherwise').choices(LOG_FORMATS).env('EDGEPLANE_LOG_FORMAT').default('auto'))
     .addHelpText(
       'after',
       '\nThe server runs until SIGINT (Ctrl-C) or SIGTERM, then stops accepting requests, lets in-flight ones\nfinish, and closes the store. A second signal exits at once.',
     )
     .action(async (options: ServerOptions) => {
-      const logger = createLogger({ level: options.logLevel });
+      const logger = createLogger({ level: options.logLevel, format: options.logFormat });
       const home = resolve(options.home);
       let store: StoreConfig | undefined;
       if (options.store === 'etcd') {
