@@ -72,5 +72,6 @@ if (!existsSync(cached) || sha256(readFileSync(cached)) !== SHA256) {
     rmSync(dir, { recursive: true, force: true });
   }
 }
-mkdirSync(join('dist', 'gnostic'), { recursive: true });
-copyFileSync(cached, join('dist', 'gnostic', 'OpenAPIv2.proto'));
+const out = process.argv[2] ?? 'dist'; // the build's folder (scripts/build.mjs passes its staging folder)
+mkdirSync(join(out, 'gnostic'), { recursive: true });
+copyFileSync(cached, join(out, 'gnostic', 'OpenAPIv2.proto'));

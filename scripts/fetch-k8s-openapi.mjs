@@ -34,5 +34,6 @@ if (!existsSync(cached) || sha256(readFileSync(cached)) !== SHA256) {
     rmSync(dir, { recursive: true, force: true });
   }
 }
-mkdirSync(join('dist', 'k8s'), { recursive: true });
-copyFileSync(cached, join('dist', 'k8s', 'swagger-1.17.json'));
+const out = process.argv[2] ?? 'dist'; // the build's folder (scripts/build.mjs passes its staging folder)
+mkdirSync(join(out, 'k8s'), { recursive: true });
+copyFileSync(cached, join(out, 'k8s', 'swagger-1.17.json'));

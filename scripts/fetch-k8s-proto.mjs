@@ -100,4 +100,5 @@ if (!complete()) {
     rmSync(dir, { recursive: true, force: true });
   }
 }
-for (const f of [...FILES, 'keep-zero.json']) cpSync(join(cached, f), join('dist', 'k8s-proto', f));
+const out = process.argv[2] ?? 'dist'; // the build's folder (scripts/build.mjs passes its staging folder)
+for (const f of [...FILES, 'keep-zero.json']) cpSync(join(cached, f), join(out, 'k8s-proto', f));

@@ -1,11 +1,13 @@
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { createLogger, LOG_LEVELS } from '../observability/logger.js';
+import { createLogger, LOG_FORMATS, LOG_LEVELS, type LogFormat } from '../observability/logger.js';
 import type { LocalSites } from '../server/local-sites.js';
+import type { StarterCluster } from '../server/starter-cluster.js';
 import { type ListenAddress, parseListenAddress } from '../common/listen-address.js';
 import type { StoreConfig } from '../store/open-store.js';
 import { IDENTITY_KEY_ALGORITHMS, type IdentityKeyAlgorithm } from '../identity/identity-key-algorithm.js';
 import { durationArgument } from './duration-argument.js';
+import { shellQuote, StartProgress } from './start-progress.js';
 import { untilSignal } from './until-signal.js';
 
 interface ServerOptions {
@@ -14,12 +16,14 @@ interface ServerOptions {
   store: 'sqlite' | 'etcd';
   etcdEndpoints?: string[];
   logLevel: string;
+  logFormat: LogFormat;
   tenant: string;
   dnsServer?: string;
   maxRequestBytes: number;
   maxRequestsInflight: number;
   maxMutatingRequestsInflight: number;
   localSites: boolean;
+  starterCluster: boolean;
   identityKekFile?: string;
   identityKeyAlgorithm: IdentityKeyAlgorithm;
   identityCertificateLifetime?: number;
@@ -63,22 +67,26 @@ export function serverCommand(): Command {
     .addOption(new Option('--max-requests-inflight <n>', 'virtual cluster read requests served at once before 429 (as kube-apiserver)').env('EDGEPLANE_MAX_REQUESTS_INFLIGHT').default(400).argParser(positiveInteger))
     .addOption(new Option('--max-mutating-requests-inflight <n>', 'virtual cluster write requests served at once before 429').env('EDGEPLANE_MAX_MUTATING_REQUESTS_INFLIGHT').default(200).argParser(positiveInteger))
     .addOption(new Option('--local-sites', 'also run three local simulated sites in this process (regional edges local-re-1, local-re-2; customer edge local-ce-1 of the default tenant)').env('EDGEPLANE_LOCAL_SITES').default(false))
+    .addOption(new Option('--no-starter-cluster', 'with --local-sites, do not make the virtual cluster default/vk8s and <home>/kubeconfig on first start'))
     .addOption(new Option('--identity-kek-file <file>', 'key-encryption key of the identity service\'s private keys (32 bytes: raw, hex or base64; default <home>/keys/identity.kek, made on first start)').env('EDGEPLANE_IDENTITY_KEK_FILE'))
     .addOption(new Option('--identity-key-algorithm <algorithm>', 'key algorithm of identity CAs made from now on').choices(IDENTITY_KEY_ALGORITHMS).env('EDGEPLANE_IDENTITY_KEY_ALGORITHM').default('ECDSA_P256'))
     .addOption(new Option('--identity-certificate-lifetime <duration>', 'lifetime of workload certificates, e.g. 24h, 90m (at least 1m; default 24h)').env('EDGEPLANE_IDENTITY_CERTIFICATE_LIFETIME').argParser(durationArgument))
     .addOption(new Option('--log-level <level>', 'least severe level logged').choices(LOG_LEVELS).env('EDGEPLANE_LOG_LEVEL').default('info'))
+    .addOption(new Option('--log-format <format>', 'auto: readable lines on a terminal, JSON otherwise').choices(LOG_FORMATS).env('EDGEPLANE_LOG_FORMAT').default('auto'))
     .addHelpText(
       'after',
       '\nThe server runs until SIGINT (Ctrl-C) or SIGTERM, then stops accepting requests, lets in-flight ones\nfinish, and closes the store. A second signal exits at once.',
     )
     .action(async (options: ServerOptions) => {
-      const logger = createLogger({ level: options.logLevel });
+      const logger = createLogger({ level: options.logLevel, format: options.logFormat });
+      const progress = new StartProgress();
       const home = resolve(options.home);
       let store: StoreConfig | undefined;
       if (options.store === 'etcd') {
         if (options.etcdEndpoints === undefined) throw new Error('--store etcd needs --etcd-endpoints (or EDGEPLANE_ETCD_ENDPOINTS)');
         store = { backend: 'etcd', endpoints: options.etcdEndpoints };
       }
+      const controlPlaneStarted = progress.step(`starting the control plane (home ${home})`);
       // Loaded here, not at the top: every other command (the sidecar in each pod above all)
       // stays free of the control plane's modules and their memory.
       const { startControlPlane } = await import('../server/control-plane.js');
@@ -95,19 +103,67 @@ export function serverCommand(): Command {
         ...(options.identityKekFile === undefined ? {} : { identityKekFile: resolve(options.identityKekFile) }),
         ...(options.identityCertificateLifetime === undefined ? {} : { identityCertificateLifetimeMs: options.identityCertificateLifetime }),
       });
+      controlPlaneStarted(`control plane serving ${controlPlane.url}`);
       let localSites: LocalSites | undefined;
       try {
-        localSites = options.localSites ? await (await import('../server/local-sites.js')).startLocalSites({ home, url: controlPlane.url, logger }) : undefined;
+        if (options.localSites) {
+          const sitesStarted = progress.step('starting the local sites');
+          localSites = await (await import('../server/local-sites.js')).startLocalSites({ home, url: controlPlane.url, logger });
+          sitesStarted(`local sites ${localSites.sites.join(', ')}`);
+        }
       } catch (error) {
         await controlPlane.close();
         throw error;
       }
+      let starter: StarterCluster | undefined;
+      if (options.localSites && options.starterCluster) {
+        const clusterReady = progress.step('virtual cluster default/vk8s and its kubeconfig');
+        try {
+          const { ensureStarterCluster } = await import('../server/starter-cluster.js');
+          starter = await ensureStarterCluster({ home, url: controlPlane.url, logger });
+          clusterReady(`virtual cluster default/vk8s, kubeconfig ${starter.outcome === 'kept' ? 'kept' : starter.outcome}`);
+        } catch (error) {
+          // The server is up and usable without it: say why, and keep serving.
+          logger.error({ err: error }, 'the starter virtual cluster could not be made; create one with "edgeplane config create virtual_k8s"');
+        }
+      }
+      // For a person: on a terminal, and always in the quick-start mode (npm start).
+      if (options.localSites || progress.enabled) process.stderr.write(readyMessage({ url: controlPlane.url, home, tenant: options.tenant, seconds: progress.elapsedSeconds(), ...(starter === undefined ? {} : { starter }) }));
       const close = async (): Promise<void> => {
         await localSites?.close();
         await controlPlane.close();
       };
       await untilSignal(close, logger);
     });
+}
+
+/** What to do next, printed once the server is up: the kubeconfig to export and a first kubectl command, where the API token is. */
+function readyMessage(o: { url: string; home: string; tenant: string; seconds: string; starter?: StarterCluster }): string {
+  const lines = ['', `Edgeplane is ready at ${o.url} (started in ${o.seconds} s).`];
+  const usable = o.starter !== undefined && o.starter.outcome !== 'foreign' && o.starter.outcome !== 'no-token';
+  const defaultHome = o.home === resolve('.edgeplane');
+  if (o.starter !== undefined && usable) {
+    lines.push(
+      'The virtual cluster default/vk8s runs workloads on the regional edges local-re-1 and local-re-2',
+      '(the annotation svc.io/sites=system/local-ce-1 moves one to the customer edge). In another terminal:',
+      '',
+      `  export KUBECONFIG=${shellQuote(o.starter.kubeconfig)}`,
+      '  kubectl get nodes',
+      '  kubectl create deployment web --image=nginx:1.25 && kubectl get pods -o wide',
+      '',
+    );
+  } else if (o.starter?.outcome === 'foreign') {
+    lines.push(`${o.starter.kubeconfig} is not the one edgeplane writes; it was left as it is.`, '');
+  } else {
+    lines.push('');
+  }
+  lines.push(
+    `The configuration API's admin token (tenant ${o.tenant}) is in ${join(o.home, 'api-token')}; the edgeplane`,
+    `commands read it from there${defaultHome ? '' : ` with EDGEPLANE_HOME=${shellQuote(o.home)}`}: npx edgeplane config list virtual_k8s -n default`,
+    'This terminal keeps the server (and its local sites) running; Ctrl-C stops it.',
+    '',
+  );
+  return lines.join('\n') + '\n';
 }
 
 function positiveInteger(value: string): number {

@@ -1,6 +1,6 @@
 import { untilSignal } from './until-signal.js';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { createLogger, LOG_LEVELS } from '../observability/logger.js';
+import { createLogger, LOG_FORMATS, LOG_LEVELS, type LogFormat } from '../observability/logger.js';
 import { DEFAULT_IDENTITY_DIR, DEFAULT_SECRET_CACHE_LIMITS, MAX_SECRET_CACHE_ENTRIES, DEFAULT_SIDECAR_POLICY, KEY_ALGORITHMS, type KeyAlgorithm, startSidecar } from '../sidecar/index.js';
 
 interface SidecarOptions {
@@ -20,6 +20,7 @@ interface SidecarOptions {
   unsealCacheBytes: number;
   unsealCacheEntries: number;
   logLevel: string;
+  logFormat: LogFormat;
 }
 
 /** `500ms`, `30s`, `5m`, `1h` (a bare number is seconds) → milliseconds. */
@@ -70,6 +71,7 @@ export function sidecarCommand(): Command {
     .addOption(new Option('--unseal-cache-bytes <n>', 'most bytes of decrypted secrets kept in memory (values + keys + 64 per entry; least recently used dropped first)').default(DEFAULT_SECRET_CACHE_LIMITS.maxBytes).argParser(wholeNumber))
     .addOption(new Option('--unseal-cache-entries <n>', `most decrypted secrets kept in memory (0 turns the cache off; at most ${MAX_SECRET_CACHE_ENTRIES})`).default(DEFAULT_SECRET_CACHE_LIMITS.maxEntries).argParser(cacheEntries))
     .addOption(new Option('--log-level <level>', 'least severe level logged').choices(LOG_LEVELS).env('EDGEPLANE_LOG_LEVEL').default('info'))
+    .addOption(new Option('--log-format <format>', 'auto: readable lines on a terminal, JSON otherwise').choices(LOG_FORMATS).env('EDGEPLANE_LOG_FORMAT').default('auto'))
     .addHelpText(
       'after',
       `
@@ -88,7 +90,7 @@ Files in the identity folder: server.key, client.key (0600), server.crt, client.
     )
     .action(async (o: SidecarOptions) => {
       if (o.server === undefined || o.tokenFile === undefined) throw new Error('sidecar needs --server and --token-file (run `edgeplane sidecar --help`)');
-      const logger = createLogger({ level: o.logLevel, name: 'edgeplane-sidecar' });
+      const logger = createLogger({ level: o.logLevel, name: 'edgeplane-sidecar', format: o.logFormat });
       const sidecar = await startSidecar({
         server: o.server,
         tokenFile: o.tokenFile,

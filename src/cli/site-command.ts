@@ -2,7 +2,7 @@ import { untilSignal } from './until-signal.js';
 import { resolve } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { Quantity } from '../apimachinery/quantity/quantity.js';
-import { createLogger, LOG_LEVELS } from '../observability/logger.js';
+import { createLogger, LOG_FORMATS, LOG_LEVELS, type LogFormat } from '../observability/logger.js';
 import { checkSiteName, parseLabels, siteSpecsFor } from '../site-agent/site-specs.js';
 import type { SiteType } from '../site-api/site-model.js';
 import { addConnectionOptions, ApiClient, type ConnectionOptions } from './api-client.js';
@@ -28,6 +28,7 @@ interface SiteOptions {
   simRunMs: number;
   simStopMs: number;
   logLevel: string;
+  logFormat: LogFormat;
 }
 
 function argument<T>(parse: (value: string) => T): (value: string) => T {
@@ -104,6 +105,7 @@ export function siteCommand(): Command {
     .addOption(new Option('--sim-run-ms <ms>', 'simulated: run time of restartPolicy Never/OnFailure pods').default(2000).argParser(wholeNumber(0)))
     .addOption(new Option('--sim-stop-ms <ms>', 'simulated: Terminating → stopped (at most the grace period)').default(500).argParser(wholeNumber(0)))
     .addOption(new Option('--log-level <level>', 'least severe level logged').choices(LOG_LEVELS).env('EDGEPLANE_LOG_LEVEL').default('info'))
+    .addOption(new Option('--log-format <format>', 'auto: readable lines on a terminal, JSON otherwise').choices(LOG_FORMATS).env('EDGEPLANE_LOG_FORMAT').default('auto'))
     .addHelpText(
       'after',
       `
@@ -129,7 +131,7 @@ The agent runs until SIGINT or SIGTERM, then sends waiting status reports and ex
         ...(o.simulateSites === undefined ? {} : { simulateSites: o.simulateSites }),
       });
       sites.forEach((s) => checkSiteName(s.name));
-      const logger = createLogger({ level: o.logLevel, name: 'edgeplane-site' });
+      const logger = createLogger({ level: o.logLevel, name: 'edgeplane-site', format: o.logFormat });
       const { startSiteAgent } = await import('../site-agent/site-agent.js'); // only this command needs the agent
       const agent = await startSiteAgent({
         home: resolve(o.home),

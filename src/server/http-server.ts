@@ -19,6 +19,16 @@ export interface HttpServerOptions {
 /** Routes probed often: logged at debug so they do not drown the request log. */
 const QUIET_ROUTES = new Set(['/healthz', '/livez', '/readyz', '/healthz/:check', '/livez/:check', '/readyz/:check', '/metrics']);
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * A route that is called routinely (a site's heartbeat) sets `'debug'`: its successful
+     * requests are logged at debug, its failures at info as every request's.
+     */
+    requestLogLevel?: 'debug';
+  }
+}
+
 /**
  * The control plane's HTTPS server with the routes every process has: health, version and
  * metrics. The APIs (config, vK8s, identity) register their routes on it.
@@ -43,7 +53,8 @@ export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
     const elapsedMs = reply.elapsedTime;
     metrics.httpRequests.inc({ method: request.method, route, code: String(reply.statusCode) });
     metrics.httpDuration.observe({ method: request.method, route }, elapsedMs / 1000);
-    const level = QUIET_ROUTES.has(route) ? 'debug' : 'info';
+    const routine = request.routeOptions.config.requestLogLevel === 'debug' && reply.statusCode < 400;
+    const level = QUIET_ROUTES.has(route) || routine ? 'debug' : 'info';
     if (logger.isLevelEnabled(level)) {
       logger[level]({ method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(elapsedMs * 100) / 100, remote: request.ip }, 'request');
     }

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import type { RequestListener } from 'node:http';
+import { createServer, request, type RequestListener } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { inject } from 'light-my-request';
 import { createLogger } from '../observability/logger.js';
 import type { IdentityMaterial } from './identity-material.js';
@@ -104,8 +105,24 @@ describe('sidecar HTTP API', () => {
 
   it('HEAD is answered like GET without a body', async () => {
     state = STATES.READY;
-    const res = await inject(app, { method: 'HEAD', url: '/creds/pki/client/cert' });
-    assert.deepEqual([res.statusCode, res.headers['content-type'], res.body], [200, 'application/x-pem-file', '']);
+    // Over a real socket: what a client receives (light-my-request's inject does not model HEAD the same in every version).
+    const server = createServer(app);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const res = await new Promise<{ status: number | undefined; type: string | undefined; body: string }>((resolve, reject) => {
+        request({ host: '127.0.0.1', port, method: 'HEAD', path: '/creds/pki/client/cert' }, (response) => {
+          let body = '';
+          response.on('data', (chunk: Buffer) => (body += chunk.toString()));
+          response.on('end', () => resolve({ status: response.statusCode, type: response.headers['content-type'], body }));
+        })
+          .on('error', reject)
+          .end();
+      });
+      assert.deepEqual([res.status, res.type, res.body], [200, 'application/x-pem-file', '']);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   it('unknown paths answer 404 listing the endpoints', async () => {

@@ -97,7 +97,8 @@ export function registerSiteApi(app: FastifyInstance, deps: SiteApiDependencies)
 
       scope.post('/register', async (request, reply) => sendJson(reply, 200, await deps.registrar.register(bearerToken(request), jsonBody(request))));
 
-      scope.post('/heartbeat', async (request, reply) => {
+      // Every agent every few seconds: logged at debug (site state changes have their own line).
+      scope.post('/heartbeat', { config: { requestLogLevel: 'debug' } }, async (request, reply) => {
         const agent = await authenticateAgent(deps.agents, request.raw.socket);
         const sites = (jsonBody(request) as { sites?: unknown }).sites;
         if (sites !== undefined && !(Array.isArray(sites) && sites.every((s) => typeof s === 'string'))) throw StatusError.badRequest('sites: must be a list of site names');

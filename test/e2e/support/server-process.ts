@@ -9,6 +9,8 @@ export interface ServerProcess {
   readonly child: ChildProcess;
   /** Parsed JSON log lines written so far. */
   readonly logs: Array<Record<string, unknown>>;
+  /** What it wrote to stderr so far (messages for a person, e.g. the quick start's next steps). */
+  stderr(): string;
   /** Sends the signal and resolves to the exit code. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
@@ -49,6 +51,7 @@ export async function startServer(home: string, extraArgs: string[] = [], env: R
     url,
     child,
     logs,
+    stderr: () => stderr,
     stop: (signal = 'SIGINT') => {
       child.kill(signal);
       return exited;
