@@ -45,6 +45,31 @@ describe('edgeplane server (real process over HTTPS)', () => {
     assert.ok(server.logs.some((l) => l['msg'] === 'shut down cleanly'));
   });
 
+  it('offers only AEAD cipher suites over TLS 1.2, and TLS 1.3', async () => {
+    const home = join(root, 'ciphers');
+    const server = await startServer(home);
+    const { port } = new URL(server.url);
+    const handshake = (options: { ciphers?: string; maxVersion?: 'TLSv1.2' | 'TLSv1.3' }): Promise<string> =>
+      new Promise((resolve) => {
+        const socket = connect({ host: '127.0.0.1', port: Number(port), rejectUnauthorized: false, ...options }, () => {
+          const cipher = socket.getCipher().name;
+          socket.end();
+          resolve(`${socket.getProtocol() ?? '?'} ${cipher}`);
+        });
+        socket.on('error', (error: NodeJS.ErrnoException) => resolve(`refused: ${error.code ?? error.message}`));
+      });
+    try {
+      for (const legacy of ['ECDHE-ECDSA-AES128-SHA', 'ECDHE-ECDSA-AES256-SHA', 'ECDHE-ECDSA-AES128-SHA256', 'ECDHE-ECDSA-AES256-SHA384']) {
+        assert.match(await handshake({ ciphers: legacy, maxVersion: 'TLSv1.2' }), /^refused: /, legacy);
+      }
+      assert.equal(await handshake({ ciphers: 'ECDHE-ECDSA-AES128-GCM-SHA256', maxVersion: 'TLSv1.2' }), 'TLSv1.2 ECDHE-ECDSA-AES128-GCM-SHA256');
+      assert.equal(await handshake({ ciphers: 'ECDHE-ECDSA-CHACHA20-POLY1305', maxVersion: 'TLSv1.2' }), 'TLSv1.2 ECDHE-ECDSA-CHACHA20-POLY1305');
+      assert.match(await handshake({}), /^TLSv1\.3 TLS_/);
+    } finally {
+      await server.stop();
+    }
+  });
+
   it('answers a request still arriving at SIGINT with a clean 503 and Connection: close, then exits 0', async () => {
     const home = join(root, 'b');
     const server = await startServer(home);
