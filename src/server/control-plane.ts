@@ -39,7 +39,7 @@ import { printerTableFormat } from '../vk8s/http/printer-table-format.js';
 import { serverSideApply } from '../vk8s/server-side-apply.js';
 import { registerVirtualClusterApi, virtualClusterVersion } from '../vk8s/http/vk8s-routes.js';
 import { PlacementConfigIndex } from '../controllers/placement/config-index.js';
-import { createFlavorAdmission } from '../controllers/placement/flavor-admission-hook.js';
+import { createSeedAnnotationAdmission } from '../controllers/placement/seed-annotation-admission-hook.js';
 import { NoRunningContainersBackend, type PodStreamBackend } from '../vk8s/streams/index.js';
 import { writeFileAtomic } from '../common/atomic-file.js';
 import { systemClock, type Clock } from '../common/clock.js';
@@ -282,7 +282,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
       nodes: sitePlane.nodeView,
       ...(options.bookmarkIntervalMs === undefined ? {} : { bookmarkIntervalMs: options.bookmarkIntervalMs }),
       ...(options.maxInflight === undefined ? {} : { maxInflight: options.maxInflight }),
-      admission: createFlavorAdmission(placementIndex),
+      admission: createSeedAnnotationAdmission(placementIndex),
     });
 
     const stopCompactor = startCompactor(store, {
