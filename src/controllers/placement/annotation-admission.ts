@@ -4,10 +4,10 @@ import { SITES_ANNOTATION, VIRTUAL_SITES_ANNOTATION } from '../../site-api/site-
 import { parseRefList } from './placement-annotations.js';
 
 /** The seed's `svc.io/proxy-type` of a Service: the proxy type of its internal virtual host. */
-export const PROXY_TYPE_ANNOTATION = 'svc.io/proxy-type';
-export const PROXY_TYPES: readonly string[] = ['HTTP_PROXY', 'TCP_PROXY', 'TCP_PROXY_WITH_SNI'];
+const PROXY_TYPE_ANNOTATION = 'svc.io/proxy-type';
+const PROXY_TYPES: readonly string[] = ['HTTP_PROXY', 'TCP_PROXY', 'TCP_PROXY_WITH_SNI'];
 /** The seed's `svc.io/http2-enable` of a Service: HTTP/2 upstream connections. */
-export const HTTP2_ENABLE_ANNOTATION = 'svc.io/http2-enable';
+const HTTP2_ENABLE_ANNOTATION = 'svc.io/http2-enable';
 const HTTP2_VALUES: readonly string[] = ['true', 'false'];
 
 const REF_LIST_FORM = 'must be namespace/name or a comma-separated list of them, each part a DNS label (e.g. "system/edge-1")';
