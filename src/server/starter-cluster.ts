@@ -7,7 +7,7 @@ import type { Logger } from '../observability/logger.js';
 import { writeFileAtomic } from '../common/atomic-file.js';
 
 /** The virtual cluster `npm start` leaves ready to use: `default/vk8s`. */
-export const STARTER_CLUSTER = { namespace: 'default', name: 'vk8s' } as const;
+const STARTER_CLUSTER = { namespace: 'default', name: 'vk8s' } as const;
 
 /**
  * Its default placement: the platform's shared virtual site of every regional edge (made at
@@ -16,7 +16,7 @@ export const STARTER_CLUSTER = { namespace: 'default', name: 'vk8s' } as const;
  * is where workloads go when they ask for it (`svc.io/sites: system/local-ce-1`); `kubectl get
  * nodes` lists all three either way.
  */
-export const STARTER_PLACEMENT = [{ namespace: 'svc-io-shared', name: 'all-regional-edges' }] as const;
+const STARTER_PLACEMENT = [{ namespace: 'svc-io-shared', name: 'all-regional-edges' }] as const;
 
 /** Kubeconfigs last 90 days (the most a credential may); one with less than this left is renewed at start. */
 const EXPIRATION_DAYS = 90;
@@ -32,7 +32,7 @@ export interface StarterClusterOptions {
   readonly now?: () => number;
 }
 
-export type StarterClusterOutcome =
+type StarterClusterOutcome =
   /** A new kubeconfig was written (first start, or the file was missing). */
   | 'written'
   /** The kubeconfig was ours and current: left untouched. */
