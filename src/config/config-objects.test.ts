@@ -184,16 +184,17 @@ describe('configuration objects over HTTPS', () => {
   it('references whose names no object can have are refused with 400 before any lookup, and nothing is stored', async () => {
     const fc = (name: string, policerRef: Record<string, unknown>): Promise<{ status: number; body: string }> =>
       h.call('POST', '/api/config/namespaces/default/forwarding_classs', { body: { metadata: meta(name), spec: { interface_group: 'INTERFACE_GROUP2', policer: policerRef } } });
-    const cases: Array<[string, Record<string, unknown>, RegExp]> = [
-      ['bad-space', { name: 'a b' }, /spec.policer: name "a b": /],
-      ['bad-nul', { name: 'a\u0000b' }, /spec.policer: name "a\u0000b": /],
-      ['bad-unicode', { name: 'pölicer' }, /spec.policer: name "pölicer": /],
-      ['bad-namespace', { namespace: 'Shared Space', name: 'p' }, /spec.policer: /],
+    const cases: Array<[string, Record<string, unknown>, string]> = [
+      ['bad-space', { name: 'a b' }, 'spec.policer: name "a b": '],
+      ['bad-nul', { name: 'a\u0000b' }, 'spec.policer: name "a\u0000b": '],
+      ['bad-unicode', { name: 'pölicer' }, 'spec.policer: name "pölicer": '],
+      ['bad-namespace', { namespace: 'Shared Space', name: 'p' }, 'spec.policer: '],
     ];
     for (const [name, ref, message] of cases) {
       const response = await fc(name, ref);
       assert.equal(response.status, 400, `${name}: ${response.body}`);
-      assert.match(response.body, message, name);
+      const text = (JSON.parse(response.body) as { message: string }).message;
+      assert.ok(text.startsWith(message), `${name}: ${text}`);
       assert.equal((await h.call('GET', `/api/config/namespaces/default/forwarding_classs/${name}`)).status, 404, name);
     }
   });
