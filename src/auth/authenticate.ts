@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { TLSSocket } from 'node:tls';
-import { AuthenticationError, type CredentialService } from './credentials.js';
+import { CredentialError } from './credential-error.js';
+import { AuthenticationError, type CertificatePrincipal, type CredentialService } from './credentials.js';
 import type { Principal } from './principal.js';
 
 const SCHEMES = /^(APIToken|Bearer)\s+(\S+)\s*$/i;
@@ -9,11 +10,32 @@ const SCHEMES = /^(APIToken|Bearer)\s+(\S+)\s*$/i;
 const VERIFIED_SERIAL = Symbol('edgeplane.verifiedClientCertificateSerial');
 
 /**
- * The caller of a request, from `Authorization: APIToken <token>` (or `Bearer <token>`),
- * else from a client certificate that TLS verified against the platform CA. Throws
- * {@link AuthenticationError} with the reason; the API layers answer 401 with it.
+ * The caller of a platform API (configuration, web, secret, identity, site), from
+ * `Authorization: APIToken <token>` (or `Bearer <token>`), else from a client certificate that
+ * TLS verified against the platform CA. Throws {@link AuthenticationError} with the reason
+ * (the APIs answer 401), and {@link CredentialError} `PermissionDenied` for a kubeconfig's
+ * credential (the APIs answer 403): it was issued for one virtual cluster and works only on
+ * that cluster's Kubernetes API ({@link authenticateClusterRequest}), whatever roles its
+ * issuer held.
  */
 export async function authenticateRequest(credentials: CredentialService, headers: IncomingHttpHeaders, socket: unknown): Promise<Principal> {
+  const principal = await authenticateClusterRequest(credentials, headers, socket);
+  const bound = principal.virtualK8s;
+  if (bound !== undefined) {
+    throw new CredentialError(
+      'PermissionDenied',
+      `credential ${principal.credential} is a kubeconfig for virtual cluster ${bound.namespace}/${bound.name}: it is accepted only by that cluster's Kubernetes API`,
+    );
+  }
+  return principal;
+}
+
+/**
+ * The caller of a virtual cluster's Kubernetes API: as {@link authenticateRequest}, and a
+ * kubeconfig's credential too, with the cluster it is bound to (`virtualK8s`), which the
+ * caller must check against the cluster asked for.
+ */
+export async function authenticateClusterRequest(credentials: CredentialService, headers: IncomingHttpHeaders, socket: unknown): Promise<CertificatePrincipal> {
   const authorization = headers.authorization;
   if (authorization !== undefined) {
     const match = SCHEMES.exec(authorization);

@@ -1,5 +1,7 @@
 /**
- * Why the credential service refused a request to issue, read or revoke a credential. Its codes
+ * Why the credential service refused a request to issue, read or revoke a credential, or why
+ * a valid credential is refused where it was not issued for (`PermissionDenied`: a
+ * kubeconfig's credential on a platform API). Its codes
  * are the configuration API's (gRPC) codes, so that API — which serves `api_credentials` —
  * answers them one to one (`toConfigError`); authentication failures are
  * `AuthenticationError`, never this.

@@ -181,6 +181,33 @@ describe('configuration objects over HTTPS', () => {
     assert.equal(tinyRef.json<{ system_metadata: { tenant: string } }>().system_metadata.tenant, PLATFORM_TENANT);
   });
 
+  it('references whose names no object can have are refused with 400 before any lookup, and nothing is stored', async () => {
+    const fc = (name: string, policerRef: Record<string, unknown>): Promise<{ status: number; body: string }> =>
+      h.call('POST', '/api/config/namespaces/default/forwarding_classs', { body: { metadata: meta(name), spec: { interface_group: 'INTERFACE_GROUP2', policer: policerRef } } });
+    const cases: Array<[string, Record<string, unknown>, string]> = [
+      ['bad-space', { name: 'a b' }, 'spec.policer: name "a b": '],
+      ['bad-nul', { name: 'a\u0000b' }, 'spec.policer: name "a\u0000b": '],
+      ['bad-unicode', { name: 'pölicer' }, 'spec.policer: name "pölicer": '],
+      ['bad-namespace', { namespace: 'Shared Space', name: 'p' }, 'spec.policer: '],
+    ];
+    for (const [name, ref, message] of cases) {
+      const response = await fc(name, ref);
+      assert.equal(response.status, 400, `${name}: ${response.body}`);
+      const text = (JSON.parse(response.body) as { message: string }).message;
+      assert.ok(text.startsWith(message), `${name}: ${text}`);
+      assert.equal((await h.call('GET', `/api/config/namespaces/default/forwarding_classs/${name}`)).status, 404, name);
+    }
+  });
+
+  it('a body nested 100,000 levels deep is refused with 400, and nothing is stored', async () => {
+    const deep = '{"a":'.repeat(100_000) + '1' + '}'.repeat(100_000);
+    const text = `{"metadata":{"name":"deep","namespace":"default"},"spec":{"interface_group":"INTERFACE_GROUP2","x":${deep}}}`;
+    const response = await h.call('POST', '/api/config/namespaces/default/forwarding_classs', { raw: text });
+    assert.equal(response.status, 400, response.body);
+    assert.match(response.body, /nests objects and arrays more than 64 levels deep/);
+    assert.equal((await h.call('GET', '/api/config/namespaces/default/forwarding_classs/deep')).status, 404);
+  });
+
   it('referring_objects, fail_if_referred and broken references', async () => {
     await h.call('POST', '/api/config/namespaces/default/policers', { body: { metadata: meta('pol-a'), spec: VALID['policer'] } });
     await h.call('POST', '/api/config/namespaces/default/policers', { body: { metadata: meta('pol-b'), spec: VALID['policer'] } });

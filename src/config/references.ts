@@ -1,3 +1,4 @@
+import { dns1035LabelProblems, dns1123SubdomainProblems } from '../apimachinery/index.js';
 import { isPlatformNamespace, PLATFORM_TENANT } from '../auth/principal.js';
 import type { Store } from '../store/types.js';
 import { ConfigError } from './errors.js';
@@ -29,6 +30,9 @@ export async function resolveReferences(store: Store, kind: ConfigKind, spec: Sp
       throw ConfigError.invalid(`${reference.field}: may refer only to objects in namespace ${owner.namespace}, shared or svc-io-shared`);
     }
     const target: ObjectRef = { ...ref, tenant: platform ? PLATFORM_TENANT : owner.tenant };
+    // Checked before the lookup: a name no object can have (spaces, NUL, non-ASCII) is the client's mistake, not a key to read.
+    const problems = referenceNameProblems(reference.targetKind, target);
+    if (problems.length > 0) throw ConfigError.invalid(`${reference.field}: ${problems.join('; ')}`);
     if (target.tenant !== ref.tenant && !platform) throw ConfigError.invalid(`${reference.field}: ${reference.targetKind} ${ref.name} does not exist`);
     const found = await store.get(objectKey(target.tenant, reference.targetKind, target.namespace, target.name));
     if (found === undefined) {
@@ -39,6 +43,17 @@ export async function resolveReferences(store: Store, kind: ConfigKind, spec: Sp
     for (const key of Object.keys(holder)) delete holder[key];
     Object.assign(holder, { tenant: target.tenant, namespace: target.namespace, name: target.name }, ref.kind === undefined ? {} : { kind: ref.kind });
   }
+}
+
+/** Why a reference's tenant, namespace or name cannot name an object of `targetKind` (the rules objects are created with). */
+function referenceNameProblems(targetKind: string, ref: ObjectRef): string[] {
+  const kind = NAMESPACED_KINDS.get(targetKind);
+  const nameProblems = kind?.nameRule === 'dns1123-subdomain' ? dns1123SubdomainProblems(ref.name) : dns1035LabelProblems(ref.name);
+  return [
+    ...nameProblems.map((p) => `name "${ref.name}": ${p}`),
+    ...dns1035LabelProblems(ref.namespace).map((p) => `namespace "${ref.namespace}": ${p}`),
+    ...dns1035LabelProblems(ref.tenant).map((p) => `tenant "${ref.tenant}": ${p}`),
+  ];
 }
 
 function refTargets(kind: ConfigKind, object: StoredObject): Array<{ targetKind: string; ref: ObjectRef }> {

@@ -2,6 +2,7 @@ import { peerCertificateOf } from './peer-certificate.js';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { StatusError } from '../apimachinery/errors/status-error.js';
 import { authenticateRequest } from '../auth/authenticate.js';
+import { CredentialError } from '../auth/credential-error.js';
 import { AuthenticationError, type CertificatePrincipal, type CredentialService } from '../auth/credentials.js';
 import type { Logger } from '../observability/logger.js';
 import { sendJson } from '../vk8s/http/response-format.js';
@@ -59,6 +60,7 @@ export function registerIdentityApi(app: FastifyInstance, deps: IdentityApiDepen
           return send(reply, error);
         }
         if (error instanceof AuthenticationError) return send(reply, new IdentityError('Unauthenticated', error.message));
+        if (error instanceof CredentialError && error.code === 'PermissionDenied') return send(reply, new IdentityError('Forbidden', error.message));
         const fastifyError = error as FastifyError;
         if (fastifyError.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return send(reply, new IdentityError('TooLarge', `the request body is larger than ${bodyLimit} bytes`));
         if (typeof fastifyError.statusCode === 'number' && fastifyError.statusCode < 500) return send(reply, new IdentityError('BadRequest', error.message));

@@ -64,7 +64,7 @@ export async function ensurePlatformPki(options: EnsurePkiOptions): Promise<Plat
   } else {
     ca = await createCa(now);
     writeFileAtomic(files.caKeyPath, await privateKeyToPem(ca.key), 0o600);
-    writeFileAtomic(files.caCertPath, ca.pem, 0o644);
+    writeFileAtomic(files.caCertPath, ca.pem, 0o600);
     outcome = 'created';
   }
 
@@ -90,7 +90,7 @@ export async function ensurePlatformPki(options: EnsurePkiOptions): Promise<Plat
       ],
     });
     writeFileAtomic(files.servingKeyPath, await privateKeyToPem(keys.privateKey), 0o600);
-    writeFileAtomic(files.servingCertPath, cert.toString('pem') + '\n' + ca.pem, 0o644);
+    writeFileAtomic(files.servingCertPath, cert.toString('pem') + '\n' + ca.pem, 0o600);
     if (outcome === 'reused') outcome = 'reissued';
   }
   return {

@@ -1,3 +1,4 @@
+import { dns1035LabelProblems } from '../apimachinery/index.js';
 import type { StoredObject } from '../config/envelope.js';
 import { objectKey } from '../config/keys.js';
 import type { BlindfoldUnsealer, ConfigSource } from './blindfold-unsealer.js';
@@ -18,6 +19,9 @@ interface AccessSpec {
  * ones are unsealed under their policy, which must allow the pod.
  */
 export async function resolveProvider(name: string, caller: PodIdentity, deps: { readonly config: ConfigSource; readonly unsealer: BlindfoldUnsealer }): Promise<ResolvedProvider> {
+  // secret_management_access names are DNS-1035 labels: anything else is the caller's mistake, not a key to read.
+  const problems = dns1035LabelProblems(name);
+  if (problems.length > 0) throw new SecretError('InvalidArgument', `provider "${name}": ${problems.join('; ')}`);
   let object: StoredObject | undefined;
   for (const namespace of [...new Set([caller.namespace, 'shared'])]) {
     const kv = await deps.config.get(objectKey(caller.tenant, 'secret_management_access', namespace, name));

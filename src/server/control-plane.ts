@@ -39,9 +39,10 @@ import { printerTableFormat } from '../vk8s/http/printer-table-format.js';
 import { serverSideApply } from '../vk8s/server-side-apply.js';
 import { registerVirtualClusterApi, virtualClusterVersion } from '../vk8s/http/vk8s-routes.js';
 import { PlacementConfigIndex } from '../controllers/placement/config-index.js';
-import { createFlavorAdmission } from '../controllers/placement/flavor-admission-hook.js';
+import { createSeedAnnotationAdmission } from '../controllers/placement/seed-annotation-admission-hook.js';
 import { NoRunningContainersBackend, type PodStreamBackend } from '../vk8s/streams/index.js';
 import { writeFileAtomic } from '../common/atomic-file.js';
+import { makeTreePrivate } from '../common/private-tree.js';
 import { systemClock, type Clock } from '../common/clock.js';
 import { buildHttpServer } from './http-server.js';
 import { type ListenAddress, urlFor } from '../common/listen-address.js';
@@ -137,6 +138,8 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
   const { logger } = options;
   const build = readBuildInfo();
   const metrics = createMetrics(build);
+  // Everything under the home is the user's alone (tokens, keys, the store): fixed, and said so, at every start.
+  for (const path of makeTreePrivate(options.home)) logger.warn({ path }, 'made private: group and others had access');
   const storeConfig: StoreConfig = options.store ?? { backend: 'sqlite', path: join(options.home, 'store', 'edgeplane.db') };
   const store = instrumentStore(openStore(storeConfig), storeConfig.backend, metrics);
   logger.info({ store: describeStore(storeConfig) }, 'store opened');
@@ -282,7 +285,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
       nodes: sitePlane.nodeView,
       ...(options.bookmarkIntervalMs === undefined ? {} : { bookmarkIntervalMs: options.bookmarkIntervalMs }),
       ...(options.maxInflight === undefined ? {} : { maxInflight: options.maxInflight }),
-      admission: createFlavorAdmission(placementIndex),
+      admission: createSeedAnnotationAdmission(placementIndex),
     });
 
     const stopCompactor = startCompactor(store, {
@@ -298,7 +301,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     });
     const port = (app.server.address() as AddressInfo).port;
     url = urlFor({ host: options.listen.host === '0.0.0.0' ? '127.0.0.1' : options.listen.host, port });
-    writeFileAtomic(join(options.home, 'server-url'), url + '\n', 0o644);
+    writeFileAtomic(join(options.home, 'server-url'), url + '\n', 0o600);
     logger.info({ url, caCert: pki.caCertPath, version: build.version }, 'serving HTTPS');
 
     let closing: Promise<void> | undefined;

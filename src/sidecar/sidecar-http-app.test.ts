@@ -125,6 +125,16 @@ describe('sidecar HTTP API', () => {
     }
   });
 
+  it('a Host that is not a loopback name answers 403 on every path (DNS-rebinding guard)', async () => {
+    state = STATES.READY;
+    for (const url of ['/status', '/creds/pki/client/key', '/nope']) {
+      const res = await inject(app, { method: 'GET', url, headers: { host: 'evil.example:8070' } });
+      assert.equal(res.statusCode, 403, url);
+      assert.equal(res.body, 'the edgeplane sidecar answers only requests for a loopback host (127.0.0.1, localhost, [::1]), not "evil.example:8070"\n');
+    }
+    assert.equal((await inject(app, { method: 'GET', url: '/status', headers: { host: '127.0.0.1:8070' } })).statusCode, 200);
+  });
+
   it('unknown paths answer 404 listing the endpoints', async () => {
     for (const url of ['/', '/creds/pki/server', '/creds/pki/server/key/extra', '/secret/unseal', '/status/']) {
       const res = await inject(app, { method: 'GET', url });

@@ -2,6 +2,7 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import type { Logger } from '../observability/logger.js';
 import { credentialsEndpoint, trustEndpoint } from './credential-endpoints.js';
+import { isLoopbackHost } from './loopback-host.js';
 import { type SidecarEndpoint, type SidecarRequest, type SidecarResponse, textResponse } from './sidecar-endpoint.js';
 import type { SidecarView } from './sidecar-view.js';
 import { statusEndpoint } from './status-endpoint.js';
@@ -69,7 +70,8 @@ function readBody(req: IncomingMessage, limit: number, done: (body: Buffer | und
  * by find-my-way (fastify's router) without fastify's request/reply layer: on the cache-hit
  * path of `POST /secret/unseal` that layer cost about 40 % of the requests per second
  * (`npm run bench -- unseal`; see docs/SIDECAR.md). No credential is asked for: reachability
- * (loopback inside the pod) is the access control. Unknown paths answer 404 listing the
+ * (loopback inside the pod) is the access control, and a `Host` that is not a loopback name
+ * answers 403 (a DNS-rebinding guard: see `isLoopbackHost`). Unknown paths answer 404 listing the
  * endpoints; a known path with another method 405 with `Allow`; a body over the limit 413;
  * an endpoint that throws 500 (logged, the message not sent). Requests are logged at debug
  * (when the logger is at debug when the app is built) with method, path and status only.
@@ -106,6 +108,10 @@ export function buildSidecarApp(options: SidecarAppOptions): RequestListener {
       write(res, response);
       if (debug) logger.debug({ method, path, status: response.status }, 'sidecar request');
     };
+    if (!isLoopbackHost(req.headers.host)) {
+      req.resume();
+      return send(textResponse(403, `the edgeplane sidecar answers only requests for a loopback host (127.0.0.1, localhost, [::1]), not "${req.headers.host ?? ''}"\n`));
+    }
     const found = (ROUTED_METHODS as readonly string[]).includes(method) ? router.find(method as HTTPMethod, path) : null;
     if (found === null) {
       req.resume();

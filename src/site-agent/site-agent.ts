@@ -1,3 +1,4 @@
+import { makeTreePrivate } from '../common/private-tree.js';
 import type { Logger } from '../observability/logger.js';
 import { ensureAgentCredential } from './ensure-agent-credential.js';
 import { startHeartbeats } from './heartbeat-loop.js';
@@ -53,6 +54,8 @@ export interface SiteAgent {
 export async function startSiteAgent(options: SiteAgentOptions): Promise<SiteAgent> {
   const { logger } = options;
   const timers = options.timers ?? systemTimers();
+  // The agent's key and credential live here: the user's alone, fixed and said so at every start.
+  for (const path of makeTreePrivate(options.home)) logger.warn({ path }, 'made private: group and others had access');
   const credential = await ensureAgentCredential({
     home: options.home,
     agent: options.agent,

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { StatusError } from '../apimachinery/errors/status-error.js';
 import { authenticateRequest } from '../auth/authenticate.js';
+import { CredentialError } from '../auth/credential-error.js';
 import { AuthenticationError, type CredentialService } from '../auth/credentials.js';
 import type { Logger } from '../observability/logger.js';
 import { sendJson, sendStatus } from '../vk8s/http/response-format.js';
@@ -80,6 +81,7 @@ export function registerSiteApi(app: FastifyInstance, deps: SiteApiDependencies)
       scope.setErrorHandler((error: FastifyError | Error, request, reply) => {
         if (error instanceof StatusError) return sendStatus(reply, error);
         if (error instanceof AuthenticationError) return sendStatus(reply, StatusError.unauthorized(error.message));
+        if (error instanceof CredentialError && error.code === 'PermissionDenied') return sendStatus(reply, StatusError.forbidden({ resource: 'sites', group: '' }, '', error.message));
         const fastifyError = error as FastifyError;
         if (fastifyError.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return sendStatus(reply, StatusError.requestEntityTooLarge(deps.bodyLimit ?? 64 * 1024 * 1024));
         if (typeof fastifyError.statusCode === 'number' && fastifyError.statusCode < 500) return sendStatus(reply, StatusError.badRequest(error.message));

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect } from 'node:tls';
 import { after, before, describe, it } from 'node:test';
 import { EtcdTestServer } from '../../src/store/testing/etcd-server.js';
-import { EDGEPLANE_BIN, httpsGet, startServer } from './support/server-process.js';
+import { EDGEPLANE_BIN, httpsGet, httpsRequest, startServer } from './support/server-process.js';
 
 describe('edgeplane server (real process over HTTPS)', () => {
   const root = mkdtempSync(join(tmpdir(), 'edgeplane-e2e-'));
@@ -43,6 +43,60 @@ describe('edgeplane server (real process over HTTPS)', () => {
       assert.equal(code, 0);
     }
     assert.ok(server.logs.some((l) => l['msg'] === 'shut down cleanly'));
+  });
+
+  it('offers only AEAD cipher suites over TLS 1.2, and TLS 1.3', async () => {
+    const home = join(root, 'ciphers');
+    const server = await startServer(home);
+    const { port } = new URL(server.url);
+    const handshake = (options: { ciphers?: string; maxVersion?: 'TLSv1.2' | 'TLSv1.3' }): Promise<string> =>
+      new Promise((resolve) => {
+        const socket = connect({ host: '127.0.0.1', port: Number(port), rejectUnauthorized: false, ...options }, () => {
+          const cipher = socket.getCipher().name;
+          socket.end();
+          resolve(`${socket.getProtocol() ?? '?'} ${cipher}`);
+        });
+        socket.on('error', (error: NodeJS.ErrnoException) => resolve(`refused: ${error.code ?? error.message}`));
+      });
+    try {
+      for (const legacy of ['ECDHE-ECDSA-AES128-SHA', 'ECDHE-ECDSA-AES256-SHA', 'ECDHE-ECDSA-AES128-SHA256', 'ECDHE-ECDSA-AES256-SHA384']) {
+        assert.match(await handshake({ ciphers: legacy, maxVersion: 'TLSv1.2' }), /^refused: /, legacy);
+      }
+      assert.equal(await handshake({ ciphers: 'ECDHE-ECDSA-AES128-GCM-SHA256', maxVersion: 'TLSv1.2' }), 'TLSv1.2 ECDHE-ECDSA-AES128-GCM-SHA256');
+      assert.equal(await handshake({ ciphers: 'ECDHE-ECDSA-CHACHA20-POLY1305', maxVersion: 'TLSv1.2' }), 'TLSv1.2 ECDHE-ECDSA-CHACHA20-POLY1305');
+      assert.match(await handshake({}), /^TLSv1\.3 TLS_/);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('keeps every file of its home private (folders 0700, files 0600), fixing what it finds open', async () => {
+    const home = join(root, 'private');
+    mkdirSync(join(home, 'store'), { recursive: true, mode: 0o755 });
+    chmodSync(home, 0o755);
+    writeFileSync(join(home, 'notes'), 'x', { mode: 0o644 });
+    const server = await startServer(home);
+    try {
+      const created = await httpsRequest(`${server.url}/api/config/namespaces/default/dns_domains`, readFileSync(join(home, 'pki', 'ca.crt'), 'utf8'), {
+        method: 'POST',
+        headers: { authorization: `APIToken ${readFileSync(join(home, 'api-token'), 'utf8').trim()}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ metadata: { name: 'example.com', namespace: 'default' }, spec: { vendor_managed: null } }),
+      });
+      assert.equal(created.status, 200, created.body);
+      const open: string[] = [];
+      const walk = (path: string): void => {
+        const stat = lstatSync(path);
+        if (stat.isSymbolicLink()) return;
+        if ((stat.mode & 0o777) !== (stat.isDirectory() ? 0o700 : 0o600)) open.push(`${path} ${(stat.mode & 0o777).toString(8)}`);
+        if (stat.isDirectory()) for (const name of readdirSync(path)) walk(join(path, name));
+      };
+      walk(home);
+      assert.deepEqual(open, []);
+      assert.ok(readdirSync(join(home, 'store')).some((name) => name.endsWith('-wal')), 'the WAL exists and was checked');
+      assert.ok(server.logs.some((l) => l['msg'] === 'made private: group and others had access' && l['path'] === join(home, 'notes')));
+    } finally {
+      await server.stop();
+    }
   });
 
   it('answers a request still arriving at SIGINT with a clean 503 and Connection: close, then exits 0', async () => {

@@ -191,6 +191,10 @@ describe('secret management API over HTTPS (control plane with a test PodCertifi
     assert.deepEqual([missing.status, missing.json()['reason']], [404, 'ProviderNotFound']);
     const otherTenant = await asPod('beta-web', undefined, 'GET', `${API}/v1/providers/vault`);
     assert.equal(otherTenant.status, 404);
+    for (const name of ['a%20b', 'v%C3%A4ult', 'a%00b', 'Vault']) {
+      const bad = await asPod('worker', undefined, 'GET', `${API}/v1/providers/${name}`);
+      assert.deepEqual([bad.status, bad.json()['reason']], [400, 'InvalidArgument'], name);
+    }
   });
 
   it('metrics count unseal outcomes by code, and carry nothing else', async () => {

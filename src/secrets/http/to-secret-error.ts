@@ -1,3 +1,4 @@
+import { CredentialError } from '../../auth/credential-error.js';
 import { AuthenticationError } from '../../auth/credentials.js';
 import { ConfigError, type ConfigErrorCode } from '../../config/errors.js';
 import { isStoreError } from '../../store/errors.js';
@@ -26,6 +27,7 @@ const FROM_CONFIG: Readonly<Record<ConfigErrorCode, SecretErrorCode>> = {
 export function toSecretError(error: unknown): SecretError {
   if (error instanceof SecretError) return error;
   if (error instanceof AuthenticationError) return new SecretError('Unauthenticated', error.message);
+  if (error instanceof CredentialError) return new SecretError(FROM_CONFIG[error.code], error.message);
   if (error instanceof ConfigError) {
     const code = FROM_CONFIG[error.code];
     return code === 'Internal' ? new SecretError('Internal', 'internal error') : new SecretError(code, error.message);

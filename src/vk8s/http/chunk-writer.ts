@@ -5,6 +5,14 @@ import { chunkBody } from '../../registry/chunk-framing.js';
 export const MAX_JOINED_BYTES = 16 * 1024;
 
 /**
+ * The most bytes a watch may have waiting in its connection's write buffer: past it, the
+ * client has stopped reading and the watch is closed (kube-apiserver closes such "slow
+ * watchers" too; the client lists and watches again). Events are counted as well (the watch
+ * cache's queue of 1,000), but a thousand large objects are megabytes.
+ */
+export const DEFAULT_MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
+
+/**
  * Writes whole, already framed chunks of a chunked response whose headers are flushed.
  *
  * While the response owns its socket (always, except behind a pipelined response still being
@@ -22,7 +30,8 @@ export const MAX_JOINED_BYTES = 16 * 1024;
  * larger than a record: watches that each miss a different run of events would otherwise
  * each get their own copy of it, and with a slow client those copies are what waits in
  * memory. {@link backlog} counts the chunks written since the destination last asked to be
- * drained.
+ * drained. When more than `maxBufferedBytes` wait in the connection's buffer, `onOverflow`
+ * is called (once): the caller ends the watch and destroys the connection, which frees them.
  */
 export class ChunkWriter {
   private pending = 0;
@@ -32,7 +41,12 @@ export class ChunkWriter {
     this.wakeAll();
   };
 
-  constructor(private readonly response: ServerResponse) {}
+  private overflowed = false;
+
+  constructor(
+    private readonly response: ServerResponse,
+    private readonly overflow: { readonly maxBufferedBytes: number; readonly onOverflow: (bufferedBytes: number) => void } = { maxBufferedBytes: Number.POSITIVE_INFINITY, onOverflow: () => undefined },
+  ) {}
 
   get backlog(): number {
     return this.pending;
@@ -53,6 +67,11 @@ export class ChunkWriter {
     if (ok) return;
     if (this.pending === 0) (socket ?? this.response).once('drain', this.onDrain);
     this.pending += chunks.length;
+    const buffered = (socket ?? this.response).writableLength;
+    if (buffered > this.overflow.maxBufferedBytes && !this.overflowed) {
+      this.overflowed = true;
+      this.overflow.onOverflow(buffered);
+    }
   }
 
   /** Resolves once the chunks written so far have drained (or at once when they have). */

@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { StatusError } from '../../apimachinery/errors/status-error.js';
-import { authenticateRequest } from '../../auth/authenticate.js';
+import { authenticateClusterRequest } from '../../auth/authenticate.js';
 import { authorize } from '../../auth/authorize.js';
 import { AuthenticationError, type CredentialService } from '../../auth/credentials.js';
 import type { Principal } from '../../auth/principal.js';
@@ -56,7 +56,7 @@ export async function resolveCluster(deps: ClusterAccessDependencies, path: Clus
   const { namespace, vk8s } = path;
   let principal: Principal & { virtualK8s?: { namespace: string; name: string } };
   try {
-    principal = await authenticateRequest(deps.credentials, headers, socket);
+    principal = await authenticateClusterRequest(deps.credentials, headers, socket);
   } catch (error) {
     if (error instanceof AuthenticationError) throw StatusError.unauthorized();
     throw error;

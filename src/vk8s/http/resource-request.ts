@@ -9,6 +9,7 @@ import type { VirtualClusterStorage } from '../cluster-storage.js';
 import type { KubeObject } from '../../apimachinery/object.js';
 import type { ResourceType } from '../../apimachinery/resource-type.js';
 import type { ClusterNodeSource } from './cluster-node-source.js';
+import type { Logger } from '../../observability/logger.js';
 import type { AdmissionHook } from './admission-hook.js';
 import { fieldManagerOf, parseDryRun, type RawQuery } from './query.js';
 import type { RequestInfo } from './request-info.js';
@@ -28,6 +29,8 @@ export interface ResourceHandlerDependencies {
   readonly nodes?: ClusterNodeSource;
   /** Validating admission of creates, updates and patches of main resources (dry runs too). */
   readonly admission?: AdmissionHook;
+  /** Where watches closed for a client that stopped reading are told. */
+  readonly logger?: Logger;
 }
 
 /** The cluster a request is for, as the mount's preHandler found it. */

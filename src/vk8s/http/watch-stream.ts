@@ -5,7 +5,7 @@ import type { ClientWatch, KubeWatchEvent, KubeWatchSink } from '../../registry/
 import type { WatchEvent } from '../../store/types.js';
 import type { KubeObject } from '../../apimachinery/object.js';
 import type { ResourceType } from '../../apimachinery/resource-type.js';
-import { ChunkWriter } from './chunk-writer.js';
+import { ChunkWriter, DEFAULT_MAX_BUFFERED_BYTES } from './chunk-writer.js';
 import type { TableFormat, TableRequest } from './response-format.js';
 
 export interface WatchStreamOptions {
@@ -23,6 +23,10 @@ export interface WatchStreamOptions {
    * the watches that get the same group (ObjectCodec.joinChunks). Default: Buffer.concat.
    */
   readonly joinChunks?: (chunks: readonly Buffer[]) => Buffer;
+  /** Bytes the connection may hold unread before the watch is closed (default {@link DEFAULT_MAX_BUFFERED_BYTES}). */
+  readonly maxBufferedBytes?: number;
+  /** Told when a watch is closed because its client stopped reading. */
+  readonly onSlowClient?: (bufferedBytes: number) => void;
 }
 
 /**
@@ -31,20 +35,29 @@ export interface WatchStreamOptions {
  * definitions only in the first), until `timeoutSeconds`, the client going away, or the
  * watch ending. `open` starts the watch with a sink this stream provides: events are
  * written as the watch cache fans them out, synchronously, each as one chunk, and each group
- * of them (a store commit's) in one write; a client that stops reading is closed by the watch
- * cache (the sink's backlog), not buffered without bound here. Resolves when the stream has
- * ended.
+ * of them (a store commit's) in one write; a client that stops reading is closed, by the
+ * watch cache when 1,000 events wait for it (the sink's backlog) or here when more than
+ * `maxBufferedBytes` do: the connection is destroyed, which frees them. Resolves when the
+ * stream has ended.
  */
 export function streamWatch(response: ServerResponse, open: (sink: KubeWatchSink) => ClientWatch, options: WatchStreamOptions): Promise<void> {
   return new Promise((resolve) => {
     let watch: ClientWatch | undefined;
     let finished = false;
-    const writer = new ChunkWriter(response);
+    let dropped = false;
+    const writer = new ChunkWriter(response, {
+      maxBufferedBytes: options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES,
+      onOverflow: (bufferedBytes) => {
+        options.onSlowClient?.(bufferedBytes);
+        dropped = true; // nothing more is written; the 'close' that follows ends the watch
+        response.destroy();
+      },
+    });
     const encode = new EventEncoder(options);
     const held: Buffer[] = [];
     const flush = (): void => {
       if (held.length === 0) return;
-      if (!finished) writer.write(held, options.joinChunks);
+      if (!finished && !dropped) writer.write(held, options.joinChunks);
       held.length = 0;
     };
     const finish = (): void => {

@@ -1,0 +1,29 @@
+import { chmodSync, lstatSync, mkdirSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+/**
+ * Makes a process's home private to its user: creates `root` (0700) when missing, then gives
+ * every folder below it mode 0700 and every file 0600 where group or others had any access
+ * (symbolic links are neither followed nor changed). Returns the paths it changed, so the
+ * caller can say so; an error (a path it may not change) is thrown with the path.
+ */
+export function makeTreePrivate(root: string): string[] {
+  mkdirSync(root, { recursive: true, mode: 0o700 });
+  const changed: string[] = [];
+  const visit = (path: string): void => {
+    const stat = lstatSync(path);
+    if (stat.isSymbolicLink()) return;
+    if (stat.isDirectory()) {
+      if ((stat.mode & 0o077) !== 0) {
+        chmodSync(path, 0o700);
+        changed.push(path);
+      }
+      for (const name of readdirSync(path)) visit(join(path, name));
+    } else if ((stat.mode & 0o077) !== 0) {
+      chmodSync(path, 0o600);
+      changed.push(path);
+    }
+  };
+  visit(root);
+  return changed;
+}

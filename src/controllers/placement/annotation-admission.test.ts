@@ -1,0 +1,36 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { KubeObject } from '../../apimachinery/object.js';
+import { validateSeedAnnotations } from './annotation-admission.js';
+
+const object = (kind: string, annotations: Record<string, string>): KubeObject => ({ apiVersion: 'v1', kind, metadata: { name: 'x', annotations } });
+
+describe('validateSeedAnnotations', () => {
+  it('accepts well-formed placement references and the seed proxy values', () => {
+    assert.deepEqual(validateSeedAnnotations(object('Deployment', { 'svc.io/sites': 'system/edge-1, system/edge-2', 'svc.io/virtual-sites': 'shared/all' })), []);
+    assert.deepEqual(validateSeedAnnotations(object('Service', { 'svc.io/proxy-type': 'TCP_PROXY_WITH_SNI', 'svc.io/http2-enable': 'false' })), []);
+  });
+
+  it('refuses malformed placement values, naming the annotation and the expected form', () => {
+    for (const value of ['garbage', '', 'system/', 'a/b/c', 'System/Edge', 'system/edge-1,,']) {
+      const causes = validateSeedAnnotations(object('Deployment', { 'svc.io/sites': value }));
+      assert.equal(causes.length, 1, value);
+      assert.equal(causes[0]?.field, 'metadata.annotations[svc.io/sites]');
+      assert.match(causes[0]?.message ?? '', /must be namespace\/name or a comma-separated list of them/);
+    }
+    assert.equal(validateSeedAnnotations(object('ConfigMap', { 'svc.io/virtual-sites': 'nope' }))[0]?.field, 'metadata.annotations[svc.io/virtual-sites]');
+  });
+
+  it("refuses a Service's proxy values outside the seed's sets", () => {
+    assert.deepEqual(validateSeedAnnotations(object('Service', { 'svc.io/proxy-type': 'SOCKS', 'svc.io/http2-enable': 'maybe' })), [
+      { reason: 'FieldValueNotSupported', field: 'metadata.annotations[svc.io/proxy-type]', message: 'Unsupported value: "SOCKS": supported values: "HTTP_PROXY", "TCP_PROXY", "TCP_PROXY_WITH_SNI"' },
+      { reason: 'FieldValueNotSupported', field: 'metadata.annotations[svc.io/http2-enable]', message: 'Unsupported value: "maybe": supported values: "true", "false"' },
+    ]);
+  });
+
+  it('does not check a value unchanged on update, so objects stored before stay updatable', () => {
+    const old = object('Deployment', { 'svc.io/sites': 'garbage' });
+    assert.deepEqual(validateSeedAnnotations(object('Deployment', { 'svc.io/sites': 'garbage', other: 'x' }), old), []);
+    assert.equal(validateSeedAnnotations(object('Deployment', { 'svc.io/sites': 'garbage2' }), old).length, 1);
+  });
+});

@@ -1,0 +1,97 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { Agent, request } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { connect } from 'node:tls';
+import { parse } from 'yaml';
+import { EDGEPLANE_BIN, startServer, type ServerProcess } from './support/server-process.js';
+
+interface Kubeconfig {
+  clusters: Array<{ cluster: { server: string; 'certificate-authority-data': string } }>;
+  users: Array<{ user: { 'client-certificate-data': string; 'client-key-data': string } }>;
+}
+
+/** At most this many 64 KiB creates are sent before the watch must have been closed (~25 MiB). */
+const MAX_CREATES = 400;
+
+/**
+ * A watch whose client never reads is closed once its unread bytes pass the bound (4 MiB),
+ * instead of the server buffering every event for it (issue 20, defect 4).
+ */
+describe('a virtual cluster watch that never reads', () => {
+  const root = mkdtempSync(join(tmpdir(), 'edgeplane-slow-watch-'));
+  const home = join(root, 'home');
+  let server: ServerProcess;
+  let kubeconfig: Kubeconfig;
+
+  before(async () => {
+    server = await startServer(home);
+    const cli = (args: string[], input?: string): void => {
+      const result = spawnSync(process.execPath, [EDGEPLANE_BIN, ...args], { input, encoding: 'utf8', env: { ...process.env, EDGEPLANE_HOME: home } });
+      assert.equal(result.status, 0, result.stderr);
+    };
+    cli(['config', 'create', 'virtual_k8s', '-n', 'default', '-f', '-'], JSON.stringify({ metadata: { name: 'vk1' }, spec: {} }));
+    const file = join(root, 'kubeconfig');
+    cli(['kubeconfig', '--namespace', 'default', '--vk8s', 'vk1', '--file', file]);
+    kubeconfig = parse(readFileSync(file, 'utf8')) as Kubeconfig;
+  });
+  after(async () => {
+    await server?.stop();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('is closed once its unread events pass the byte bound, and the server says so', { timeout: 120_000 }, async () => {
+    const cluster = kubeconfig.clusters[0]?.cluster;
+    const user = kubeconfig.users[0]?.user;
+    assert.ok(cluster !== undefined && user !== undefined);
+    const tlsOptions = {
+      ca: Buffer.from(cluster['certificate-authority-data'], 'base64'),
+      cert: Buffer.from(user['client-certificate-data'], 'base64'),
+      key: Buffer.from(user['client-key-data'], 'base64'),
+    };
+    const base = new URL(cluster.server);
+    // The watch: its request is sent, then nothing is ever read (the socket stays paused).
+    const watch = connect({ host: base.hostname, port: Number(base.port), servername: 'localhost', ...tlsOptions });
+    await new Promise<void>((resolve, reject) => {
+      watch.once('secureConnect', resolve);
+      watch.once('error', reject);
+    });
+    watch.pause();
+    watch.write(`GET ${base.pathname}/api/v1/namespaces/default/configmaps?watch=1 HTTP/1.1\r\nHost: ${base.host}\r\n\r\n`);
+    const closedLog = (): boolean => server.logs.some((l) => l['msg'] === 'watch closed: its client stopped reading');
+
+    const agent = new Agent({ keepAlive: true, maxSockets: 4, ...tlsOptions });
+    const url = new URL(`${cluster.server}/api/v1/namespaces/default/configmaps`);
+    let creates = 0;
+    try {
+      while (creates < MAX_CREATES && !closedLog()) {
+        const body = JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${creates}` }, data: { value: 'x'.repeat(64 * 1024) } });
+        const status = await new Promise<number>((resolve, reject) => {
+          const req = request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (response) => {
+            response.resume();
+            response.on('end', () => resolve(response.statusCode ?? 0));
+          });
+          req.on('error', reject);
+          req.end(body);
+        });
+        assert.equal(status, 201);
+        creates += 1;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    } finally {
+      agent.destroy();
+    }
+    const line = server.logs.find((l) => l['msg'] === 'watch closed: its client stopped reading');
+    assert.ok(line !== undefined, `no slow watch was closed after ${creates} creates of 64 KiB`);
+    assert.ok(Number(line['bufferedBytes']) > 4 * 1024 * 1024, JSON.stringify(line));
+    // The server destroyed the connection: reading now drains what was sent, then it ends.
+    watch.resume();
+    await new Promise<void>((resolve) => {
+      watch.on('close', () => resolve());
+      watch.on('error', () => undefined);
+    });
+  });
+});
