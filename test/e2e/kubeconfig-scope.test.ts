@@ -1,16 +1,10 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { parse } from 'yaml';
-import { EDGEPLANE_BIN, httpsRequest, startServer, type ServerProcess } from './support/server-process.js';
-
-interface Kubeconfig {
-  clusters: Array<{ cluster: { server: string; 'certificate-authority-data': string } }>;
-  users: Array<{ user: { 'client-certificate-data': string; 'client-key-data': string } }>;
-}
+import { clusterWithKubeconfig, edgeplane } from './support/cluster-credentials.js';
+import { httpsRequest, startServer, type ServerProcess } from './support/server-process.js';
 
 /**
  * A kubeconfig's credential is issued for one virtual cluster: whatever roles its issuer held,
@@ -26,10 +20,6 @@ describe('a kubeconfig credential works only on its own virtual cluster', () => 
   let key: string;
   let token: string;
 
-  const cli = (args: string[], input?: string): void => {
-    const result = spawnSync(process.execPath, [EDGEPLANE_BIN, ...args], { input, encoding: 'utf8', env: { ...process.env, EDGEPLANE_HOME: home } });
-    assert.equal(result.status, 0, result.stderr);
-  };
   const withCertificate = (method: string, path: string, body?: unknown) =>
     httpsRequest(`${server.url}${path}`, ca, { method, cert, key, ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }) });
   const withToken = (method: string, path: string, body?: unknown) =>
@@ -38,15 +28,9 @@ describe('a kubeconfig credential works only on its own virtual cluster', () => 
   before(async () => {
     server = await startServer(home);
     token = readFileSync(join(home, 'api-token'), 'utf8').trim();
-    cli(['config', 'create', 'virtual_k8s', '-n', 'default', '-f', '-'], JSON.stringify({ metadata: { name: 'vk1' }, spec: {} }));
-    cli(['config', 'create', 'virtual_k8s', '-n', 'shared', '-f', '-'], JSON.stringify({ metadata: { name: 'vk2' }, spec: {} }));
+    edgeplane(home, ['config', 'create', 'virtual_k8s', '-n', 'shared', '-f', '-'], JSON.stringify({ metadata: { name: 'vk2' }, spec: {} }));
     // Issued by the tenant's admin token, whose roles are admin in every namespace.
-    const file = join(root, 'vk1.kubeconfig');
-    cli(['kubeconfig', '--namespace', 'default', '--vk8s', 'vk1', '--name', 'kc-vk1', '--file', file]);
-    const kubeconfig = parse(readFileSync(file, 'utf8')) as Kubeconfig;
-    ca = Buffer.from(kubeconfig.clusters[0]?.cluster['certificate-authority-data'] ?? '', 'base64').toString('utf8');
-    cert = Buffer.from(kubeconfig.users[0]?.user['client-certificate-data'] ?? '', 'base64').toString('utf8');
-    key = Buffer.from(kubeconfig.users[0]?.user['client-key-data'] ?? '', 'base64').toString('utf8');
+    ({ ca, cert, key } = clusterWithKubeconfig(home, root, 'default', 'vk1'));
   });
   after(async () => {
     await server?.stop();

@@ -1,18 +1,12 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:https';
 import type { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { parse } from 'yaml';
-import { EDGEPLANE_BIN, startServer, type ServerProcess } from './support/server-process.js';
-
-interface Kubeconfig {
-  clusters: Array<{ cluster: { server: string; 'certificate-authority-data': string } }>;
-  users: Array<{ user: { 'client-certificate-data': string; 'client-key-data': string } }>;
-}
+import { type ClusterCredentials, clusterWithKubeconfig } from './support/cluster-credentials.js';
+import { startServer, type ServerProcess } from './support/server-process.js';
 
 const CREATES = 1000;
 const VALUE_BYTES = 64 * 1024;
@@ -27,18 +21,11 @@ describe('the virtual cluster API over one keep-alive connection', () => {
   const root = mkdtempSync(join(tmpdir(), 'edgeplane-keep-alive-'));
   const home = join(root, 'home');
   let server: ServerProcess;
-  let kubeconfig: Kubeconfig;
+  let cluster: ClusterCredentials;
 
   before(async () => {
     server = await startServer(home);
-    const cli = (args: string[], input?: string): void => {
-      const result = spawnSync(process.execPath, [EDGEPLANE_BIN, ...args], { input, encoding: 'utf8', env: { ...process.env, EDGEPLANE_HOME: home } });
-      assert.equal(result.status, 0, result.stderr);
-    };
-    cli(['config', 'create', 'virtual_k8s', '-n', 'default', '-f', '-'], JSON.stringify({ metadata: { name: 'vk1' }, spec: {} }));
-    const file = join(root, 'kubeconfig');
-    cli(['kubeconfig', '--namespace', 'default', '--vk8s', 'vk1', '--file', file]);
-    kubeconfig = parse(readFileSync(file, 'utf8')) as Kubeconfig;
+    cluster = clusterWithKubeconfig(home, root, 'default', 'vk1');
   });
   after(async () => {
     await server?.stop();
@@ -46,16 +33,7 @@ describe('the virtual cluster API over one keep-alive connection', () => {
   });
 
   it(`answers ${CREATES} sequential creates of 64 KiB ConfigMaps on one connection`, { timeout: 240_000 }, async () => {
-    const cluster = kubeconfig.clusters[0]?.cluster;
-    const user = kubeconfig.users[0]?.user;
-    assert.ok(cluster !== undefined && user !== undefined);
-    const agent = new Agent({
-      keepAlive: true,
-      maxSockets: 1,
-      ca: Buffer.from(cluster['certificate-authority-data'], 'base64'),
-      cert: Buffer.from(user['client-certificate-data'], 'base64'),
-      key: Buffer.from(user['client-key-data'], 'base64'),
-    });
+    const agent = new Agent({ keepAlive: true, maxSockets: 1, ca: cluster.ca, cert: cluster.cert, key: cluster.key });
     const url = new URL(`${cluster.server}/api/v1/namespaces/default/configmaps`);
     const sockets = new Set<Socket>();
     const statuses = new Map<string, number>();

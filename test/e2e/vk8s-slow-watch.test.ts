@@ -1,18 +1,12 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { connect } from 'node:tls';
-import { parse } from 'yaml';
-import { EDGEPLANE_BIN, startServer, type ServerProcess } from './support/server-process.js';
-
-interface Kubeconfig {
-  clusters: Array<{ cluster: { server: string; 'certificate-authority-data': string } }>;
-  users: Array<{ user: { 'client-certificate-data': string; 'client-key-data': string } }>;
-}
+import { type ClusterCredentials, clusterWithKubeconfig } from './support/cluster-credentials.js';
+import { startServer, type ServerProcess } from './support/server-process.js';
 
 /** At most this many 64 KiB creates are sent before the watch must have been closed (~25 MiB). */
 const MAX_CREATES = 400;
@@ -25,18 +19,11 @@ describe('a virtual cluster watch that never reads', () => {
   const root = mkdtempSync(join(tmpdir(), 'edgeplane-slow-watch-'));
   const home = join(root, 'home');
   let server: ServerProcess;
-  let kubeconfig: Kubeconfig;
+  let cluster: ClusterCredentials;
 
   before(async () => {
     server = await startServer(home);
-    const cli = (args: string[], input?: string): void => {
-      const result = spawnSync(process.execPath, [EDGEPLANE_BIN, ...args], { input, encoding: 'utf8', env: { ...process.env, EDGEPLANE_HOME: home } });
-      assert.equal(result.status, 0, result.stderr);
-    };
-    cli(['config', 'create', 'virtual_k8s', '-n', 'default', '-f', '-'], JSON.stringify({ metadata: { name: 'vk1' }, spec: {} }));
-    const file = join(root, 'kubeconfig');
-    cli(['kubeconfig', '--namespace', 'default', '--vk8s', 'vk1', '--file', file]);
-    kubeconfig = parse(readFileSync(file, 'utf8')) as Kubeconfig;
+    cluster = clusterWithKubeconfig(home, root, 'default', 'vk1');
   });
   after(async () => {
     await server?.stop();
@@ -44,14 +31,7 @@ describe('a virtual cluster watch that never reads', () => {
   });
 
   it('is closed once its unread events pass the byte bound, and the server says so', { timeout: 120_000 }, async () => {
-    const cluster = kubeconfig.clusters[0]?.cluster;
-    const user = kubeconfig.users[0]?.user;
-    assert.ok(cluster !== undefined && user !== undefined);
-    const tlsOptions = {
-      ca: Buffer.from(cluster['certificate-authority-data'], 'base64'),
-      cert: Buffer.from(user['client-certificate-data'], 'base64'),
-      key: Buffer.from(user['client-key-data'], 'base64'),
-    };
+    const tlsOptions = { ca: cluster.ca, cert: cluster.cert, key: cluster.key };
     const base = new URL(cluster.server);
     // The watch: its request is sent, then nothing is ever read (the socket stays paused).
     const watch = connect({ host: base.hostname, port: Number(base.port), servername: 'localhost', ...tlsOptions });
