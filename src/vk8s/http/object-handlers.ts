@@ -128,8 +128,11 @@ async function applyPatch(r: ResourceRequest, patch: unknown, name: string): Pro
   if (optionsError !== undefined) throw optionsError;
   const scope = scopeOf(r);
   if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) throw StatusError.badRequest(`error decoding YAML: the apply configuration must be an object`);
-  const applied = patch as KubeObject;
-  checkBodyNamespace(r, { ...applied, metadata: applied.metadata ?? {} });
+  // Without metadata the name is the URL's; metadata that is not an object is the client's mistake, never a 500.
+  const metadata = (patch as { metadata?: unknown }).metadata ?? {};
+  if (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata)) throw StatusError.badRequest('error decoding YAML: metadata of the apply configuration must be an object');
+  const applied = { ...(patch as KubeObject), metadata: metadata as KubeObject['metadata'] };
+  checkBodyNamespace(r, applied);
   if (applied.metadata.name !== undefined && applied.metadata.name !== name) throw StatusError.badRequest(`the name of the object (${applied.metadata.name}) does not match the name on the URL (${name})`);
   const force = single(r.query, 'force') === 'true';
   const store = storeOf(r);
@@ -141,7 +144,7 @@ async function applyPatch(r: ResourceRequest, patch: unknown, name: string): Pro
     } catch (error) {
       if (!(error instanceof StatusError && error.reason === 'NotFound')) throw error;
     }
-    const result = asKind(apply({ live: live === undefined ? undefined : cloneObject(live), applied: { ...applied, metadata: { ...(applied.metadata ?? {}), name } }, manager: scope.fieldManager, force, now, resource: r.resource }), r.resource);
+    const result = asKind(apply({ live: live === undefined ? undefined : cloneObject(live), applied: { ...applied, metadata: { ...applied.metadata, name } }, manager: scope.fieldManager, force, now, resource: r.resource }), r.resource);
     r.strategy.defaults(result);
     admit(r, result, live);
     try {
