@@ -42,7 +42,7 @@ export default tseslint.config(
     languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly' } },
   },
   {
-    files: ['src/cli/**/*.ts', 'bench/**/*.ts', 'test/**/*.ts', 'src/**/testing/**/*.ts'],
+    files: ['src/cli/**/*.ts', 'bench/**/*.ts', 'reliability/**/*.ts', 'test/**/*.ts', 'src/**/testing/**/*.ts'],
     rules: { 'no-console': 'off' },
   },
 );

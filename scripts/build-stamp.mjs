@@ -13,7 +13,7 @@ export const STAMP_FILE = 'build-stamp.json';
 
 /** What tsc compiles (tsconfig.json's include: the `*.ts` of these folders) and the single files the build depends on. */
 export const BUILD_INPUTS = {
-  dirs: ['src', 'test', 'bench'],
+  dirs: ['src', 'test', 'bench', 'reliability'],
   files: ['tsconfig.json', 'package.json', 'scripts/build.mjs', 'scripts/build-stamp.mjs', 'scripts/fetch-k8s-openapi.mjs', 'scripts/fetch-gnostic-proto.mjs', 'scripts/fetch-k8s-proto.mjs'],
 };
 /** What the command checks: what dist/src/ is compiled from. Tests and benchmarks do not change the command. */
