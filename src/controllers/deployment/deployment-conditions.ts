@@ -19,6 +19,10 @@ export const REASONS = {
   resumed: 'DeploymentResumed',
   minimumAvailable: 'MinimumReplicasAvailable',
   minimumUnavailable: 'MinimumReplicasUnavailable',
+  /** Ours, for the `Placed` condition: the placement references resolve to no site (the Deployment stays where it runs). */
+  noSiteMatches: 'NoSiteMatches',
+  /** Ours: the placement references resolve to sites again. */
+  sitesMatched: 'SitesMatched',
 } as const;
 
 export function conditionOf(conditions: readonly DeploymentCondition[], type: string): DeploymentCondition | undefined {

@@ -5,7 +5,7 @@ import { specOf, statusOf } from '../../vk8s/kinds/workload-types.js';
 import type { KubeObject } from '../../apimachinery/object.js';
 import { replicaSetController } from '../replicaset/replica-set-controller.js';
 import { isPodActive } from '../runtime/pod-state.js';
-import { eventually, startControllerWorld, type ControllerWorld } from '../testing/controller-harness.js';
+import { eventually, site, startControllerWorld, type ControllerWorld } from '../testing/controller-harness.js';
 import { deploymentController } from './deployment-controller.js';
 import type { DeploymentStatusView } from './deployment-status.js';
 
@@ -166,5 +166,42 @@ describe('deployment controller over a memory store, three sites', () => {
     await rollUntil('second version runs', complete('batch', 3));
     const images = (await activePodsOf('batch')).map((p) => specOf<{ containers: Array<{ image: string }> }>(p).containers[0]?.image);
     assert.deepEqual(images, ['nginx:1.20', 'nginx:1.20', 'nginx:1.20']);
+  });
+  const placedCondition = async (name: string): Promise<[string, string, string] | undefined> => {
+    const c = (await status(name)).conditions?.find((x) => x.type === 'Placed');
+    return c === undefined ? undefined : [c.status, c.reason ?? '', c.message ?? ''];
+  };
+  const podsBySite = async (name: string): Promise<string[]> => (await activePodsOf(name)).map((p) => `${p.metadata.labels?.['svc.io/siteName'] ?? ''}/${p.metadata.name ?? ''}`).sort();
+  const UNRESOLVED = 'annotation svc.io/sites (system/nope) resolves to no site: the workload stays on the sites it runs on until its placement resolves';
+
+  it('deployment controller keeps a Deployment whose placement resolves to no site where it runs (Placed False), and moves it once it resolves', async () => {
+    h.placement.placeObject('kept', [site('re-paris')]);
+    await create(deployment('kept', 2));
+    await rollUntil('it runs on re-paris', complete('kept', 2));
+    assert.equal(await placedCondition('kept'), undefined, 'no Placed condition while the placement has always resolved');
+    const running = await podsBySite('kept');
+
+    h.placement.unresolveObject('kept', UNRESOLVED);
+    await eventually('Placed is False', async () => (await placedCondition('kept'))?.[0] === 'False');
+    assert.deepEqual(await placedCondition('kept'), ['False', 'NoSiteMatches', UNRESOLVED]);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.deepEqual(await podsBySite('kept'), running, 'the pods stay');
+    assert.deepEqual((await replicaSetsOf('kept')).map((rs) => [rs.metadata.labels?.['svc.io/siteName'], specOf<ReplicaSetSpec>(rs).replicas]), [['re-paris', 2]]);
+    assert.equal((await status('kept')).availableReplicas, 2);
+    await update('kept', (spec) => (spec.replicas = 3));
+    await rollUntil('a scale-up still reaches the site it stays on', complete('kept', 3));
+
+    h.placement.placeObject('kept', [site('re-tokyo')]);
+    await rollUntil('it moved to re-tokyo', async () => (await complete('kept', 3)()) && (await podsBySite('kept')).every((p) => p.startsWith('re-tokyo/')));
+    await eventually('Placed is True', async () => (await placedCondition('kept'))?.[0] === 'True');
+    assert.deepEqual((await placedCondition('kept'))?.slice(0, 2), ['True', 'SitesMatched']);
+  });
+
+  it('deployment controller places a new Deployment whose placement resolves to no site nowhere, with Placed False', async () => {
+    h.placement.unresolveObject('fresh', UNRESOLVED);
+    await create(deployment('fresh', 1));
+    await eventually('Placed is False', async () => (await placedCondition('fresh'))?.[1] === 'NoSiteMatches');
+    assert.deepEqual(await replicaSetsOf('fresh'), []);
+    assert.deepEqual(await activePodsOf('fresh'), []);
   });
 });

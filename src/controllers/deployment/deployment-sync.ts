@@ -1,12 +1,13 @@
 import type { KubeObject } from '../../apimachinery/object.js';
 import type { GenericStore } from '../../registry/generic-store.js';
-import type { DeploymentSpec } from '../../vk8s/kinds/workload-types.js';
+import type { DeploymentSpec, ReplicaSetSpec } from '../../vk8s/kinds/workload-types.js';
 import { specOf, statusOf } from '../../vk8s/kinds/workload-types.js';
 import type { ControllerContext } from '../manager/controller-context.js';
 import type { PlacedSite } from '../placement/placed-site.js';
 import type { Expectations } from '../runtime/expectations.js';
 import type { ObjectKey } from '../runtime/object-key.js';
 import { isOwnedBy } from '../runtime/pod-state.js';
+import { POD_SITE_LABEL } from '../../site-api/site-model.js';
 import { conditionOf, newCondition, REASONS, setCondition, type DeploymentCondition } from './deployment-conditions.js';
 import { rfc3339, type DeploymentStatusView, type SiteShare } from './deployment-status.js';
 import { DEPLOYMENT_CONTROLLER, type WriteTarget } from './replica-set-writes.js';
@@ -82,10 +83,11 @@ export function startDeploymentSync(deps: DeploymentSyncDeps, key: ObjectKey, qu
   const replicas = spec.replicas ?? 1;
   const strategy: RolloutStrategy = spec.strategy?.type === 'Recreate' ? { type: 'Recreate' } : { type: 'RollingUpdate', ...(spec.strategy?.rollingUpdate ?? {}) };
   const deleting = deployment.metadata.deletionTimestamp !== undefined;
-  const sites = deleting ? [] : placement.sitesFor(DEPLOYMENTS, key.cluster, deployment);
+  const placed = deleting ? { sites: [] } : placement.placementOf(DEPLOYMENTS, key.cluster, deployment, runningSites(owned));
+  const sites = placed.sites;
   const groups = groupBySite(owned, sites, spec.template);
   const previous = statusOf<DeploymentStatusView>(deployment);
-  const conditions = [...(previous.conditions ?? [])];
+  const conditions = deleting ? [...(previous.conditions ?? [])] : placedCondition(previous.conditions ?? [], placed.unresolved, clock.now());
   return {
     deps,
     key,
@@ -109,6 +111,28 @@ export function startDeploymentSync(deps: DeploymentSyncDeps, key: ObjectKey, qu
     conditions: deleting ? conditions : pausedConditions(conditions, spec, clock.now()),
     remaining: [],
   };
+}
+
+/** The sites where some ReplicaSet of the Deployment has (or wants) pods. */
+function runningSites(owned: readonly KubeObject[]): string[] {
+  const sites: string[] = [];
+  for (const rs of owned) {
+    const site = rs.metadata.labels?.[POD_SITE_LABEL];
+    const wanted = specOf<ReplicaSetSpec>(rs).replicas ?? 0;
+    if (site !== undefined && (wanted > 0 || (statusOf<{ replicas?: number }>(rs).replicas ?? 0) > 0)) sites.push(site);
+  }
+  return sites;
+}
+
+/**
+ * The `Placed` condition (ours; kube has none): absent while the placement has always
+ * resolved; False (`NoSiteMatches`) while the references resolve to no site and the
+ * Deployment stays where it runs; True (`SitesMatched`) once they resolve again.
+ */
+function placedCondition(conditions: readonly DeploymentCondition[], unresolved: string | undefined, now: Date): DeploymentCondition[] {
+  if (unresolved !== undefined) return setCondition(conditions, newCondition('Placed', 'False', REASONS.noSiteMatches, unresolved, rfc3339(now)));
+  if (conditionOf(conditions, 'Placed') === undefined) return [...conditions];
+  return setCondition(conditions, newCondition('Placed', 'True', REASONS.sitesMatched, 'The placement resolves to sites.', rfc3339(now)));
 }
 
 /** kube's checkPausedConditions: Progressing Unknown while paused, and once resumed. */

@@ -92,9 +92,9 @@ export function jobReconciler(deps: JobReconcilerDeps): (key: ObjectKey) => Prom
     const now = deps.clock.now();
     const startTime = previous.startTime ?? rfc3339Seconds(now);
     const deadlineMs = spec.activeDeadlineSeconds === undefined ? undefined : Date.parse(startTime) + spec.activeDeadlineSeconds * 1000 - now.getTime();
-    const placed = new Map(deps.placement.sitesFor(JOB_RESOURCE, key.cluster, job).map((s) => [s.name, s]));
     const prior = readSiteStatus<JobSiteRecord>(job);
     const podsBySite = sitePods(deps.pods.dependentsOf(uid).filter((p) => isControlledBy(p, job)));
+    const placed = new Map(deps.placement.placementOf(JOB_RESOURCE, key.cluster, job, [...podsBySite.keys(), ...Object.keys(prior)]).sites.map((s) => [s.name, s]));
     const finishedBefore = new Set(Object.entries(prior).filter(([, r]) => r.condition !== undefined).map(([site]) => site));
     const canAct = expectations.satisfied(expectKey);
     const records = new Map<string, JobSiteRecord>();

@@ -21,6 +21,7 @@ export function termInformer(context: ControllerContext, informer: ObjectInforme
 export function termPlacement(context: ControllerContext): PlacementView {
   return {
     sitesFor: (resource, cluster, object) => context.placement.sitesFor(resource, cluster, object),
+    placementOf: (resource, cluster, object, running) => context.placement.placementOf(resource, cluster, object, running),
     onClusterChange: (handler) => context.on.clusterChange(handler),
   };
 }

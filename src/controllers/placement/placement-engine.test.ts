@@ -155,6 +155,49 @@ describe('placement engine over a memory store', () => {
     assert.equal(recorded.length, 6, 'another object with the same annotation is told too');
   });
 
+  it('placement engine keeps a workload whose references resolve to no site where it runs, and moves it once they resolve', async () => {
+    recorded.length = 0;
+    const sitesOf = (placement: { sites: readonly { name: string }[] }): string[] => placement.sites.map((s) => s.name);
+    const typo = deployment({ 'svc.io/sites': 'system/ce-shpo' });
+    const kept = engine.placementOf(DEPLOYMENTS, vk1, typo, ['ce-shop', 'gone', 'ce-shop']);
+    assert.deepEqual(sitesOf(kept), ['ce-shop'], 'the running sites that exist stay; one that is gone does not');
+    assert.equal(kept.unresolved, 'annotation svc.io/sites (system/ce-shpo) resolves to no site: the workload stays on the sites it runs on until its placement resolves');
+    engine.placementOf(DEPLOYMENTS, vk1, typo, ['ce-shop']);
+    assert.deepEqual(
+      recorded.map((r) => [r.type, r.reason, r.message]),
+      [
+        ['Warning', 'FailedPlacement', 'annotation svc.io/sites: site system/ce-shpo does not exist'],
+        ['Warning', 'PlacementUnresolved', kept.unresolved],
+      ],
+      'each once per generation',
+    );
+    assert.deepEqual(names(vk1, typo), [], 'objects that run no pods (sitesFor) are placed nowhere as before');
+
+    const fresh = engine.placementOf(DEPLOYMENTS, vk1, deployment({ 'svc.io/virtual-sites': 'default/nothing' }), []);
+    assert.deepEqual(sitesOf(fresh), [], 'a new workload that runs nowhere is placed nowhere');
+    assert.match(fresh.unresolved ?? '', /^annotation svc\.io\/virtual-sites \(default\/nothing\) resolves to no site/);
+
+    await apply(virtualSiteEntry('acme', 'default', 'mars', 'REGIONAL_EDGE', ['svc.io/region=mars']));
+    const selectsNothing = engine.placementOf(DEPLOYMENTS, vk1, deployment({ 'svc.io/virtual-sites': 'default/mars' }), ['re-nyc']);
+    assert.deepEqual(sitesOf(selectsNothing), ['re-nyc'], 'a virtual site selecting no site leaves the workload where it runs');
+    assert.match(selectsNothing.unresolved ?? '', /^annotation svc\.io\/virtual-sites \(default\/mars\) resolves to no site/);
+
+    recorded.length = 0;
+    const partial = engine.placementOf(DEPLOYMENTS, vk1, deployment({ 'svc.io/sites': 'system/ce-shop, system/nowhere' }), ['re-nyc']);
+    assert.deepEqual([sitesOf(partial), partial.unresolved], [['ce-shop'], undefined], 'some references resolve: the workload goes where they point');
+    assert.deepEqual(
+      recorded.map((r) => [r.reason, r.message]),
+      [['FailedPlacement', 'annotation svc.io/sites: site system/nowhere does not exist']],
+      'the missing ones are named',
+    );
+
+    changed.length = 0;
+    await apply(siteEntry('ce-shpo', 'CUSTOMER_EDGE'));
+    assert.deepEqual(changed, ['vk1'], 'the cluster hears that the missing site appeared');
+    const resolved = engine.placementOf(DEPLOYMENTS, vk1, typo, ['ce-shop']);
+    assert.deepEqual([sitesOf(resolved), resolved.unresolved], [['ce-shpo'], undefined], 'resolved again: it moves');
+  });
+
   it('placement engine reports a workload placed nowhere but not a config map', async () => {
     await apply(virtualK8sEntry('acme', 'default', 'vk-empty'));
     const cluster: ClusterRef = { ...vk1, name: 'vk-empty' };

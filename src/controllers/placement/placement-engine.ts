@@ -8,7 +8,8 @@ import type { SiteRecord } from './config-records.js';
 import type { ConfigIndexChange, PlacementConfigIndex } from './config-index.js';
 import type { PlacedSite } from './placed-site.js';
 import { decidePlacement } from './placement-rules.js';
-import type { PlacementView, ResourceKind } from './placement-view.js';
+import type { PlacementView, ResourceKind, WorkloadPlacement } from './placement-view.js';
+import { siteVisibleTo } from './site-visibility.js';
 import { ProblemReporter } from './problem-reporter.js';
 import { siteWorkRule, type SiteState } from './site-work-rule.js';
 
@@ -34,6 +35,8 @@ export interface PlacementEngineOptions {
 
 /** Event reason for placement problems (no kube equivalent; named like kube's Failed* reasons). */
 const FAILED_PLACEMENT_REASON = 'FailedPlacement';
+/** Event reason for a workload whose placement resolves to no site, so it stays where it runs. */
+const PLACEMENT_UNRESOLVED_REASON = 'PlacementUnresolved';
 export const PLACEMENT_COMPONENT = 'placement';
 
 /** Kinds whose objects make pods: placing one on no site at all is reported. */
@@ -45,6 +48,8 @@ interface MemoEntry {
   readonly sites: readonly PlacedSite[];
   readonly problems: readonly string[];
   readonly dependencies: readonly string[];
+  /** Set when the references resolve to no site at all (before the site-state rule): what they are. */
+  readonly unresolved?: string;
 }
 
 const NONE = '\u0001';
@@ -78,13 +83,38 @@ export class PlacementEngine implements PlacementView {
   }
 
   sitesFor(resource: ResourceKind, cluster: ClusterRef, object: KubeObject): readonly PlacedSite[] {
+    return this.entryFor(resource, cluster, object).sites;
+  }
+
+  /**
+   * A workload whose references resolve to no site keeps the sites it runs on (those that
+   * still exist, are visible to its tenant and allow work), so that a typo in a well-formed
+   * annotation, or a virtual site that selects nothing for a while, never deletes running
+   * pods; it moves once the references resolve again.
+   */
+  placementOf(resource: ResourceKind, cluster: ClusterRef, object: KubeObject, running: Iterable<string>): WorkloadPlacement {
+    const entry = this.entryFor(resource, cluster, object);
+    if (entry.unresolved === undefined) return { sites: entry.sites };
+    const message = `${entry.unresolved} resolves to no site: the workload stays on the sites it runs on until its placement resolves`;
+    this.report(cluster, object, [message], PLACEMENT_UNRESOLVED_REASON);
+    const sites: PlacedSite[] = [];
+    for (const name of [...new Set(running)].sort()) {
+      const site = this.options.index.siteNamed(name);
+      if (site === undefined || site.disabled || !siteVisibleTo(site, cluster.tenant)) continue;
+      const work = siteWorkRule(this.options.siteStates?.stateOf(site.name));
+      if (work !== 'no-work') sites.push(work === 'new-work' ? this.placedOf(site).accepts : this.placedOf(site).keeps);
+    }
+    return { sites, unresolved: message };
+  }
+
+  private entryFor(resource: ResourceKind, cluster: ClusterRef, object: KubeObject): MemoEntry {
     const annotations = object.metadata.annotations;
     const requirePlacement = POD_MAKERS.has(`${resource.group}/${resource.resource}`);
     const specKey = `${annotations?.[SITES_ANNOTATION] ?? NONE}\u0000${annotations?.[VIRTUAL_SITES_ANNOTATION] ?? NONE}\u0000${requirePlacement}`;
     const clusterKey = clusterKeyOf(cluster);
     const entry = this.memo.get(clusterKey)?.get(specKey) ?? this.compute(cluster, clusterKey, specKey, annotations, requirePlacement);
     if (entry.problems.length > 0) this.report(cluster, object, entry.problems);
-    return entry.sites;
+    return entry;
   }
 
   private compute(cluster: ClusterRef, clusterKey: string, specKey: string, annotations: Record<string, string> | undefined, requirePlacement: boolean): MemoEntry {
@@ -96,7 +126,14 @@ export class PlacementEngine implements PlacementView {
       if (work !== 'no-work') sites.push(work === 'new-work' ? this.placedOf(site).accepts : this.placedOf(site).keeps);
     }
     const dependencies = [`vk8s:${clusterKey}`, ...decision.siteDependencies.map((s) => `site:${s}`), ...decision.virtualSiteDependencies.map((v) => `vsite:${v}`)];
-    const entry: MemoEntry = { clusterKey, specKey, sites: Object.freeze(sites), problems: decision.problems, dependencies };
+    const entry: MemoEntry = {
+      clusterKey,
+      specKey,
+      sites: Object.freeze(sites),
+      problems: decision.problems,
+      dependencies,
+      ...(decision.sites.length === 0 ? { unresolved: decision.referenced } : {}),
+    };
     let entries = this.memo.get(clusterKey);
     if (entries === undefined) this.memo.set(clusterKey, (entries = new Map<string, MemoEntry>()));
     entries.set(specKey, entry);
@@ -118,10 +155,10 @@ export class PlacementEngine implements PlacementView {
     return placed;
   }
 
-  private report(cluster: ClusterRef, object: KubeObject, problems: readonly string[]): void {
+  private report(cluster: ClusterRef, object: KubeObject, problems: readonly string[], reason = FAILED_PLACEMENT_REASON): void {
     const recorder = this.options.recorder;
     if (recorder === undefined) return;
-    for (const message of this.reporter.fresh(object, problems)) recorder.record(cluster, object, 'Warning', FAILED_PLACEMENT_REASON, message, PLACEMENT_COMPONENT);
+    for (const message of this.reporter.fresh(object, problems)) recorder.record(cluster, object, 'Warning', reason, message, PLACEMENT_COMPONENT);
   }
 
   private indexChanged(change: ConfigIndexChange): void {

@@ -34,6 +34,8 @@ export interface PlacementDecision {
   readonly siteDependencies: readonly string[];
   /** Virtual site ids referred to (present or not). */
   readonly virtualSiteDependencies: readonly string[];
+  /** What decided, for messages: `annotation svc.io/sites (system/a, system/b)`, `virtual_k8s vk1 spec.vsite_refs (shared/eu)`. */
+  readonly referenced: string;
 }
 
 const KIND_NAME: Readonly<Record<SiteType, string>> = { REGIONAL_EDGE: 'regional-edge', CUSTOMER_EDGE: 'customer-edge' };
@@ -63,16 +65,16 @@ export function decidePlacement(request: PlacementRequest, catalog: PlacementCat
     const { refs, problems } = parseRefList(SITES_ANNOTATION, sitesValue);
     builder.problems.push(...problems);
     for (const ref of refs) builder.addSiteRef(ref);
-    return builder.build('sites');
+    return builder.build('sites', `annotation ${SITES_ANNOTATION} (${labels(refs)})`);
   }
   if (vsitesValue !== undefined) {
     const { refs, problems } = parseRefList(VIRTUAL_SITES_ANNOTATION, vsitesValue);
     builder.problems.push(...problems);
     for (const ref of refs) builder.addAnnotatedVirtualSite(ref);
-    return builder.build('virtual-sites');
+    return builder.build('virtual-sites', `annotation ${VIRTUAL_SITES_ANNOTATION} (${labels(refs)})`);
   }
   const vk8s = request.vk8s;
-  if (vk8s === undefined) return builder.build('default');
+  if (vk8s === undefined) return builder.build('default', 'no placement annotation and no virtual_k8s object');
   vk8s.vsiteRefs.forEach((ref, i) => {
     const where = `virtual_k8s ${vk8s.name}: spec.vsite_refs[${i}]`;
     if (ref.tenant !== request.cluster.tenant && ref.tenant !== PLATFORM_TENANT) builder.problems.push(`${where}: virtual site ${ref.namespace}/${ref.name} is out of reach`);
@@ -81,8 +83,10 @@ export function decidePlacement(request: PlacementRequest, catalog: PlacementCat
   if (vk8s.vsiteRefs.length === 0 && request.requirePlacement === true) {
     builder.problems.push(`no placement: the object has no ${SITES_ANNOTATION} or ${VIRTUAL_SITES_ANNOTATION} annotation and virtual_k8s ${vk8s.name} has no vsite_refs`);
   }
-  return builder.build('default');
+  return builder.build('default', vk8s.vsiteRefs.length === 0 ? `virtual_k8s ${vk8s.name} without vsite_refs` : `virtual_k8s ${vk8s.name} spec.vsite_refs (${labels(vk8s.vsiteRefs)})`);
 }
+
+const labels = (refs: readonly NamespacedName[]): string => refs.map((r) => `${r.namespace}/${r.name}`).join(', ');
 
 class DecisionBuilder {
   readonly problems: string[] = [];
@@ -161,7 +165,7 @@ class DecisionBuilder {
     this.contributions.push(shared ? found.sorted.filter((site) => siteVisibleTo(site, this.cluster.tenant)) : found.sorted);
   }
 
-  build(source: PlacementSource): PlacementDecision {
+  build(source: PlacementSource, referenced: string): PlacementDecision {
     let sites: readonly SiteRecord[];
     if (this.direct.size === 0 && this.contributions.length <= 1) {
       sites = this.contributions[0] ?? [];
@@ -170,6 +174,6 @@ class DecisionBuilder {
       for (const list of this.contributions) for (const site of list) all.set(site.name, site);
       sites = [...all.keys()].sort().map((name) => all.get(name) as SiteRecord);
     }
-    return { source, sites, problems: this.problems, siteDependencies: [...this.siteDependencies], virtualSiteDependencies: [...this.virtualSiteDependencies] };
+    return { source, sites, problems: this.problems, siteDependencies: [...this.siteDependencies], virtualSiteDependencies: [...this.virtualSiteDependencies], referenced };
   }
 }

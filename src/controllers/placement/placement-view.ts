@@ -8,6 +8,13 @@ export interface ResourceKind {
   readonly resource: string;
 }
 
+/** A workload's placement: see {@link PlacementView.placementOf}. */
+export interface WorkloadPlacement {
+  readonly sites: readonly PlacedSite[];
+  /** Set when the placement references resolve to no site: a sentence naming them. */
+  readonly unresolved?: string;
+}
+
 /** Where objects of the virtual clusters belong: the controllers' view of placement. */
 export interface PlacementView {
   /**
@@ -18,6 +25,16 @@ export interface PlacementView {
    * engine itself, not by callers. Cheap: memoised per cluster and annotation values.
    */
   sitesFor(resource: ResourceKind, cluster: ClusterRef, object: KubeObject): readonly PlacedSite[];
+  /**
+   * Where a workload (a kind that makes pods) is placed, given the sites it `running` on now
+   * (its per-site objects or pods). Like `sitesFor`, except when its placement references
+   * resolve to no site at all (a site or virtual site that does not exist, a virtual site
+   * selecting nothing): then the workload stays where it runs — `sites` are the running
+   * sites that still exist and allow work — and `unresolved` says which references resolve
+   * nowhere. The engine records a Warning event `PlacementUnresolved` on the object (once per
+   * generation); callers set the workload's `Placed` condition from `unresolved`.
+   */
+  placementOf(resource: ResourceKind, cluster: ClusterRef, object: KubeObject, running: Iterable<string>): WorkloadPlacement;
   /**
    * Called with every cluster whose placement inputs changed (site labels/state, virtual
    * sites, the virtual_k8s object, workload flavors): controllers re-enqueue that cluster's

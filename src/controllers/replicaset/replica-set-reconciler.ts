@@ -33,7 +33,8 @@ interface SiteTarget {
  * label (every ReplicaSet a Deployment makes) runs `replicas` pods on that site, creating
  * only while its workload (the owning Deployment, else itself) is placed there. A
  * ReplicaSet without the label runs `replicas` pods on every site it is placed on itself
- * and none elsewhere. Pods are created in slow-start batches and deleted by kube's ranking,
+ * and none elsewhere. A workload whose placement resolves to no site stays where its pods
+ * run (`PlacementView.placementOf`). Pods are created in slow-start batches and deleted by kube's ranking,
  * at most 500 per sync, behind expectations; the status counts its active pods.
  */
 export function replicaSetReconciler(context: ControllerContext, expectations: Expectations): (key: ObjectKey, queueKey: string) => Promise<ReconcileResult | void> {
@@ -133,7 +134,9 @@ export function replicaSetReconciler(context: ControllerContext, expectations: E
     const satisfied = expectations.satisfied(queueKey);
     if (satisfied && rs.metadata.deletionTimestamp === undefined) {
       const { workload, resource } = workloadOf(key.cluster, rs);
-      const placed = placement.sitesFor(resource, key.cluster, workload);
+      const own = rs.metadata.labels?.[POD_SITE_LABEL];
+      const running = own !== undefined ? [own] : active.map((p) => p.metadata.labels?.[POD_SITE_LABEL] ?? '');
+      const placed = placement.placementOf(resource, key.cluster, workload, running).sites;
       failure = await manage(writer, queueKey, rs, targetsOf(key.cluster, rs, active, placed), workload);
     }
     const spec = specOf<ReplicaSetSpec>(rs);

@@ -102,8 +102,8 @@ export function statefulSetReconciler(deps: StatefulSetReconcilerDeps): (key: Ob
     const previous = statusOf<StatefulSetStatusView>(set);
     const currentRevision = previous.currentRevision !== undefined && previous.currentRevision !== '' ? previous.currentRevision : updateRevision;
     const rollingUpdate = (spec.updateStrategy?.type ?? 'RollingUpdate') === 'RollingUpdate';
-    const placed = new Map(deps.placement.sitesFor(STATEFULSET_RESOURCE, key.cluster, set).map((s) => [s.name, s]));
     const podsBySite = sitePods(key.name, deps.pods.dependentsOf(uid).filter((p) => isControlledBy(p, set)));
+    const placed = new Map(deps.placement.placementOf(STATEFULSET_RESOURCE, key.cluster, set, podsBySite.keys()).sites.map((s) => [s.name, s]));
     const canAct = expectations.satisfied(expectKey);
     const failures: string[] = [];
     const sites = new Map<string, { counts: StatefulSiteCounts; settled: boolean }>();

@@ -2,7 +2,7 @@ import type { ClusterRef } from '../../apimachinery/cluster-ref.js';
 import type { KubeObject } from '../../apimachinery/object.js';
 import { POD_SITE_LABEL } from '../../site-api/site-model.js';
 import type { PlacedSite } from '../placement/placed-site.js';
-import type { PlacementView } from '../placement/placement-view.js';
+import type { PlacementView, WorkloadPlacement } from '../placement/placement-view.js';
 
 /** The cluster every controller test works in. */
 export const testCluster: ClusterRef = { tenant: 'acme', namespace: 'default', name: 'vk1' };
@@ -20,12 +20,21 @@ const siteNamed = (name: string): PlacedSite => site(name, name.startsWith('re-'
 export class FakePlacement implements PlacementView {
   private sites: readonly PlacedSite[] = [];
   private readonly perObject = new Map<string, readonly PlacedSite[]>();
+  private readonly unresolvedObjects = new Map<string, string>();
   private readonly handlers: Array<(cluster: ClusterRef) => void> = [];
 
   constructor(private readonly clusters: readonly ClusterRef[] = [testCluster]) {}
 
   sitesFor(_resource: { group: string; resource: string }, _cluster: ClusterRef, object: KubeObject): readonly PlacedSite[] {
     return this.perObject.get(object.metadata.name ?? '') ?? this.sites;
+  }
+
+  /** As the engine: an object made unresolved ({@link unresolveObject}) keeps the sites it runs on. */
+  placementOf(resource: { group: string; resource: string }, cluster: ClusterRef, object: KubeObject, running: Iterable<string>): WorkloadPlacement {
+    const unresolved = this.unresolvedObjects.get(object.metadata.name ?? '');
+    if (unresolved === undefined) return { sites: this.sitesFor(resource, cluster, object) };
+    const known = new Map([...this.sites, ...[...this.perObject.values()].flat()].map((s) => [s.name, s]));
+    return { sites: [...new Set(running)].sort().map((name) => known.get(name) ?? siteNamed(name)), unresolved };
   }
 
   onClusterChange(handler: (cluster: ClusterRef) => void): void {
@@ -41,6 +50,14 @@ export class FakePlacement implements PlacementView {
   /** Places the object named `name` on `sites` and tells the controllers. */
   placeObject(name: string, sites: readonly PlacedSite[]): void {
     this.perObject.set(name, sites);
+    this.unresolvedObjects.delete(name);
+    this.changed();
+  }
+
+  /** Makes the placement of the object named `name` resolve to no site (`message` names the references) and tells the controllers. */
+  unresolveObject(name: string, message: string): void {
+    this.perObject.set(name, []);
+    this.unresolvedObjects.set(name, message);
     this.changed();
   }
 
