@@ -212,10 +212,13 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     });
     cleanups.push(() => clusters.stop());
     await clusters.start();
+    // The event recorder tells users why (placement, the node lifecycle, the controllers).
+    const events = createEventRecorder({ storage: clusters, clock, logger });
     const sitePlane = await startSitePlane({
       store,
       clock,
       logger,
+      events,
       registry,
       credentials,
       storage: clusters,
@@ -248,7 +251,6 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     cleanups.push(startClusterJanitor({ store, storage: clusters, logger }));
     // Controllers (leader-elected through a store lease): placement decides the sites, the
     // event recorder tells users why, the site pod template applies flavors and site facts.
-    const events = createEventRecorder({ storage: clusters, clock, logger });
     const placement = new PlacementEngine({ index: placementIndex, siteStates: sitePlane.inventory, recorder: events, logger });
     sitePlane.registerRoutes(app, { placement, podIdentityTokens: identity.podTokenForSite });
     const starters = [

@@ -3,6 +3,7 @@ import type { WorkQueueOptions } from '../controllers/runtime/work-queue.js';
 import { rfc3339Seconds } from '../registry/deletion.js';
 import { StatusError } from '../apimachinery/errors/status-error.js';
 import type { Clock } from '../common/clock.js';
+import type { EventRecorder } from '../controllers/events/event-recorder.js';
 import type { CachedSiteInventory } from './cached-site-inventory.js';
 import type { SiteConfigObjects } from './site-config-objects.js';
 import { decommissionSite, type SiteDecommissionDependencies } from './site-decommission.js';
@@ -12,6 +13,8 @@ export interface NodeLifecycleDependencies extends SiteDecommissionDependencies 
   readonly inventory: CachedSiteInventory;
   readonly objects: SiteConfigObjects;
   readonly clock: Clock;
+  /** Where the `NodeNotReady` events on pods go (none without). */
+  readonly events?: EventRecorder;
   readonly workers?: number;
   readonly queue?: WorkQueueOptions;
 }
@@ -23,13 +26,19 @@ export interface NodeLifecycleController {
 
 /** The field manager of the controller's pod status writes (kube's is the controller manager's). */
 const NODE_CONTROLLER_MANAGER = 'node-controller';
+/** kube's MarkPodsNotReady event on each pod it marks (reason, message, component). */
+const NODE_NOT_READY_REASON = 'NodeNotReady';
+const NODE_NOT_READY_MESSAGE = 'Node is not ready';
 
 /**
  * kube-controller-manager's node lifecycle controller for sites, level-based: a site is
  * reconciled whenever anything the inventory knows of it changes (its lease key above all).
  * Without a lease key (its agent stopped heartbeating for the grace period) the site object
  * goes FAILED, its Nodes' conditions Unknown (NodeStatusUnknown) with unreachable taints, and
- * its pods' Ready and ContainersReady False; with one, ONLINE and Ready again (pods are left
+ * its pods' Ready and ContainersReady False, each pod marked with a Warning event
+ * `NodeNotReady` "Node is not ready" (kube's MarkPodsNotReady), so their Endpoints addresses
+ * go not-ready and their workloads stop counting them ready; nothing moves to other sites.
+ * With one, ONLINE and Ready again (pods are left
  * to the agent, which reposts their status, as kubelet does). A site whose config object is
  * deleted is decommissioned (site-decommission.ts). Every server runs it: its
  * writes are idempotent and conditioned.
@@ -64,12 +73,19 @@ async function markPodsNotReady(deps: NodeLifecycleDependencies, site: string, n
   for (const { key, object } of deps.podsBySite.podsOf(site)) {
     if (podStatusNotReady(object, now) === undefined) continue;
     try {
-      await deps.pods.update(
+      // Another server may mark it first: only the write that changed the pod tells the event.
+      let marked = false;
+      const written = await deps.pods.update(
         { cluster: key.cluster, dryRun: false, fieldManager: NODE_CONTROLLER_MANAGER },
         key.name,
-        (current) => ({ ...current, status: podStatusNotReady(current, now) ?? current['status'] }),
+        (current) => {
+          const status = podStatusNotReady(current, now);
+          marked = status !== undefined;
+          return { ...current, status: status ?? current['status'] };
+        },
         { subresource: 'status', retryOnConflict: true },
       );
+      if (marked) deps.events?.record(key.cluster, written, 'Warning', NODE_NOT_READY_REASON, NODE_NOT_READY_MESSAGE, NODE_CONTROLLER_MANAGER);
     } catch (error) {
       if (!(error instanceof StatusError && error.reason === 'NotFound')) throw error;
     }

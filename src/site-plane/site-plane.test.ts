@@ -8,7 +8,7 @@ import { httpsRequest } from '../client/https-client.js';
 import { generateEcKeyPair, privateKeyToPem, SIGN_ECDSA_SHA256, x509 } from '../common/x509.js';
 import type { ClusterRef } from '../apimachinery/cluster-ref.js';
 import type { KubeObject } from '../apimachinery/object.js';
-import { FakePlacement, site as placedSite } from '../controllers/testing/controller-harness.js';
+import { FakeEvents, FakePlacement, site as placedSite } from '../controllers/testing/controller-harness.js';
 import { kubectl120, runKubectl } from '../vk8s/testing/kubectl.js';
 import { caPin, parseRegistrationToken } from '../site-api/registration-token.js';
 import { startSitePlaneHarness, type SitePlaneHarness } from './testing/site-plane-harness.js';
@@ -109,8 +109,9 @@ describe('site plane over HTTPS', () => {
   let h: SitePlaneHarness;
   let agent: { cert: string; key: string };
   const placement = new FakePlacement();
+  const events = new FakeEvents();
   before(async () => {
-    h = await startSitePlaneHarness({ graceSeconds: 2, bookmarkIntervalMs: 300, placement });
+    h = await startSitePlaneHarness({ graceSeconds: 2, bookmarkIntervalMs: 300, placement, events });
     assert.equal((await h.call('POST', '/api/config/namespaces/default/virtual_k8ss', { token: h.adminToken, body: { metadata: { name: 'vk' }, spec: {} } })).status, 200);
   });
   after(() => h?.close());
@@ -249,6 +250,12 @@ describe('site plane over HTTPS', () => {
       const condition = (lost[0]?.['status'] as { conditions: Array<Record<string, string>> }).conditions.find((c) => c['type'] === 'Ready');
       assert.deepEqual([condition?.['reason'], condition?.['message']], ['NodeStatusUnknown', 'Kubelet stopped posting node status.']);
       await eventually(() => pods.get(CLUSTER, 'web-a'), (p) => readyOf(p) === 'False', 'pod Ready');
+      await eventually(() => Promise.resolve(events.recorded.filter((e) => e.reason === 'NodeNotReady')), (list) => list.length > 0, 'NodeNotReady event');
+      assert.deepEqual(
+        events.recorded.filter((e) => e.reason === 'NodeNotReady'),
+        [{ object: 'Pod/web-a', type: 'Warning', reason: 'NodeNotReady', message: 'Node is not ready' }],
+        'kube\'s MarkPodsNotReady event, on the pods of the site only',
+      );
       const failed = await h.call('GET', '/api/config/namespaces/system/sites/edge-a', { token: h.adminToken });
       assert.equal(failed.json<{ status: Array<Record<string, unknown>> }>().status[0]?.['state'], 'FAILED');
 

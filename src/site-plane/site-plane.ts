@@ -4,6 +4,7 @@ import type { CredentialService } from '../auth/credentials.js';
 import type { ObjectRegistry } from '../config/registry.js';
 import { ObjectInformer } from '../controllers/runtime/object-informer.js';
 import type { Logger } from '../observability/logger.js';
+import type { EventRecorder } from '../controllers/events/event-recorder.js';
 import type { PlacementView } from '../controllers/placement/placement-view.js';
 import { ObjectCodec } from '../registry/object-codec.js';
 import { resourcePrefix } from '../registry/keys.js';
@@ -52,6 +53,8 @@ export interface SitePlaneDependencies {
   readonly bodyLimit?: number;
   /** A pods informer shared with other controllers (not started yet); default: one of its own. */
   readonly podInformer?: ObjectInformer;
+  /** Where the node lifecycle controller's events go (`NodeNotReady` on the pods of a site that stopped reporting). */
+  readonly events?: EventRecorder;
   /** Events the Node watch cache keeps for resuming watches (default 1000). */
   readonly watchHistory?: number;
 }
@@ -108,7 +111,7 @@ export async function startSitePlane(deps: SitePlaneDependencies): Promise<SiteP
   const leases = new AgentLeases({ store, agents, inventory, graceSeconds: deps.graceSeconds ?? 40, logger });
   const tokens = new TokenService({ store, clock, caPin: caPin(deps.ca.certificate), publicUrl: deps.publicUrl });
   const registrar = new SiteRegistrar({ store, clock, logger, tokens, certificates: agentCertificateIssuer(deps.ca), objects, nodes, agents, inventory, leases, caPem: deps.ca.certificate });
-  const controller = startNodeLifecycleController({ store, agents, inventory, objects, nodes, pods, podsBySite, clock, logger });
+  const controller = startNodeLifecycleController({ store, agents, inventory, objects, nodes, pods, podsBySite, clock, logger, ...(deps.events === undefined ? {} : { events: deps.events }) });
 
   return {
     inventory,

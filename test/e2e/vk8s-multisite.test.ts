@@ -94,22 +94,37 @@ describe('vK8s across three sites through kubectl', () => {
     return rows;
   };
 
-  it('svc.io/virtual-sites overrides the default, svc.io/sites overrides both, a missing site is a Warning event and the object stays', async () => {
+  it('svc.io/virtual-sites overrides the default, svc.io/sites overrides both; a site that does not exist keeps the Deployment where it runs (Warning events, Placed False) until the annotation resolves again', async () => {
     const c = env.kubectl;
     await env.apply(c, deploymentYaml('pin', { annotations: { 'svc.io/virtual-sites': 'default/eu' } }));
     await env.settled('app=pin', { 're-a': 2 });
     await env.ok(c, ['annotate', 'deployment', 'pin', 'svc.io/sites=system/ce-1']);
-    await env.settled('app=pin', { 'ce-1': 2 });
+    const running = (await env.settled('app=pin', { 'ce-1': 2 })).map((p) => p.metadata.name).sort();
+    const placedCondition = async (): Promise<string> =>
+      (await env.ok(c, ['get', 'deployment', 'pin', '-o', 'jsonpath={.status.conditions[?(@.type=="Placed")].status}/{.status.conditions[?(@.type=="Placed")].reason}'])).trim();
+    assert.equal(await placedCondition(), '/', 'no Placed condition while the placement has always resolved');
+
+    // A typo in a well-formed annotation: the pods stay where they run.
     await env.ok(c, ['annotate', 'deployment', 'pin', '--overwrite', 'svc.io/sites=svc-io-system/nowhere']);
-    await env.settled('app=pin', {});
-    const events = await waitFor('a FailedPlacement event about pin', async () => {
-      const rows = parseTable(await env.ok(c, ['get', 'events', '--field-selector', 'involvedObject.name=pin,reason=FailedPlacement']));
-      return rows.length > 0 ? rows : undefined;
+    const warnings = await waitFor('FailedPlacement and PlacementUnresolved events about pin', async () => {
+      const rows = parseTable(await env.ok(c, ['get', 'events', '--field-selector', 'involvedObject.name=pin,type=Warning', '--sort-by=.metadata.creationTimestamp']));
+      return rows.some((r) => r['REASON'] === 'PlacementUnresolved') && rows.some((r) => r['REASON'] === 'FailedPlacement') ? rows : undefined;
     });
-    assert.equal(events[0]?.['TYPE'], 'Warning');
-    assert.match(events[0]?.['MESSAGE'] ?? '', /svc-io-system\/nowhere.*does not exist/);
+    assert.match(warnings.find((r) => r['REASON'] === 'FailedPlacement')?.['MESSAGE'] ?? '', /svc-io-system\/nowhere.*does not exist/);
+    assert.match(warnings.find((r) => r['REASON'] === 'PlacementUnresolved')?.['MESSAGE'] ?? '', /svc\.io\/sites \(svc-io-system\/nowhere\) resolves to no site: the workload stays on the sites it runs on/);
+    await waitFor('Placed False', async () => ((await placedCondition()) === 'False/NoSiteMatches' ? true : undefined), { describe: placedCondition });
+    const described = await env.ok(c, ['describe', 'deployment', 'pin']);
+    assert.match(described, /Placed\s+False\s+NoSiteMatches/);
+    assert.match(described, /Warning\s+PlacementUnresolved/);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    assert.deepEqual((await env.settled('app=pin', { 'ce-1': 2 })).map((p) => p.metadata.name).sort(), running, 'the same pods still run on ce-1');
     const table = parseTable(await env.ok(c, ['get', 'deployment', 'pin']));
-    assert.deepEqual(table.map((r) => [r['NAME'], r['READY']]), [['pin', '0/2']], 'the Deployment stays, placed nowhere');
+    assert.deepEqual(table.map((r) => [r['NAME'], r['READY']]), [['pin', '2/2']]);
+
+    // Fixed: the placement resolves and the Deployment moves.
+    await env.ok(c, ['annotate', 'deployment', 'pin', '--overwrite', 'svc.io/sites=svc-io-system/re-a']);
+    await env.settled('app=pin', { 're-a': 2 });
+    await waitFor('Placed True', async () => ((await placedCondition()) === 'True/SitesMatched' ? true : undefined), { describe: placedCondition });
     await env.ok(c, ['delete', 'deployment', 'pin', '--wait=false']);
   });
 
@@ -242,6 +257,17 @@ describe('vK8s across three sites through kubectl', () => {
     // As kube's node lifecycle controller: the Ready condition goes False; container statuses (kubectl's READY column) stay as the site last said.
     const ready = await env.ok(c, ['get', 'pods', '-l', 'app=web,svc.io/siteName=re-b', '-o', 'jsonpath={range .items[*]}{.status.conditions[?(@.type=="Ready")].status}{"\\n"}{end}']);
     assert.deepEqual(ready.trim().split('\n'), ['False', 'False', 'False'], c.label);
+    // As kube's MarkPodsNotReady: a Warning NodeNotReady event on each pod marked; the Deployment counts only the ready ones.
+    const onReB = new Set(all.filter(([n]) => n === 're-b-n0').map(([, pod]) => pod));
+    const marked = await waitFor('a NodeNotReady event on each pod of re-b', async () => {
+      const list = await env.json<{ items: Array<KubeObject & { involvedObject: { name: string }; type?: string; message?: string; source?: { component?: string } }> }>(c, ['get', 'events', '--field-selector', 'reason=NodeNotReady']);
+      const ours = list.items.filter((e) => onReB.has(e.involvedObject.name));
+      return ours.length === onReB.size ? ours : undefined;
+    });
+    assert.deepEqual([...new Set(marked.map((e) => `${e.type ?? ''} ${e.message ?? ''} ${e.source?.component ?? ''}`))], ['Warning Node is not ready node-controller']);
+    const readyReplicas = async (): Promise<number | undefined> => (await env.read<Deployment>('apis/apps/v1/namespaces/default/deployments/web'))?.status?.['readyReplicas'];
+    await waitFor('the Deployment counts 3 ready replicas', async () => ((await readyReplicas()) === 3 ? true : undefined), { describe: async () => String(await readyReplicas()) });
+    assert.deepEqual((await env.list<Pod>(podsPath('app=web'))).map((p) => p.spec.nodeName).sort(), all.map(([n]) => n), 'nothing moved to another site');
 
     // The site comes back (its agent again, with its stored credential): ONLINE, Node Ready, its pods Ready again where they were.
     await env.restartSite('re-b');
@@ -249,6 +275,7 @@ describe('vK8s across three sites through kubectl', () => {
     await env.settled('app=web', { 're-a': 3, 're-b': 3 });
     assert.deepEqual(await webPods(), all, 'the same pods: nothing was torn down and rebuilt');
     await waitFor('re-b back in the ready addresses', async () => (JSON.stringify((await endpoints()).ready) === JSON.stringify(all) ? true : undefined));
+    await waitFor('the Deployment counts 6 ready replicas again', async () => ((await readyReplicas()) === 6 ? true : undefined), { describe: async () => String(await readyReplicas()) });
     assert.match(await env.ok(c, ['get', 'node', 're-b-n0']), /re-b-n0\s+Ready/);
   });
 

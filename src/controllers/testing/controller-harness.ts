@@ -19,6 +19,7 @@ import { FakePlacement, testCluster } from './fake-placement.js';
 import { FakeSites } from './fake-sites.js';
 
 export { FakePlacement, site, testCluster } from './fake-placement.js';
+export { FakeEvents } from './fake-events.js';
 export { FakeSites, siteNode } from './fake-sites.js';
 
 /** The controller test harness: a memory store, the virtual cluster's storage and test doubles (tests only). */

@@ -24,6 +24,7 @@ import { VirtualClusterStorage } from '../../vk8s/cluster-storage.js';
 import { printerTableFormat } from '../../vk8s/http/printer-table-format.js';
 import { registerVirtualClusterApi, virtualClusterVersion } from '../../vk8s/http/vk8s-routes.js';
 import { startSitePlane, type SitePlane } from '../site-plane.js';
+import type { EventRecorder } from '../../controllers/events/event-recorder.js';
 
 export interface SitePlaneHarness {
   readonly url: string;
@@ -43,7 +44,7 @@ export interface SitePlaneHarness {
  * with the platform CA asking for client certificates): the config API, the vK8s API with
  * the sites' node view, and the site API, composed as `control-plane.ts` would.
  */
-export async function startSitePlaneHarness(options: { graceSeconds: number; bookmarkIntervalMs?: number; placement?: PlacementView }): Promise<SitePlaneHarness> {
+export async function startSitePlaneHarness(options: { graceSeconds: number; bookmarkIntervalMs?: number; placement?: PlacementView; events?: EventRecorder }): Promise<SitePlaneHarness> {
   const home = mkdtempSync(join(tmpdir(), 'edgeplane-sites-'));
   const logger = createLogger({ level: 'silent' });
   const store = openStore({ backend: 'memory' });
@@ -60,7 +61,7 @@ export async function startSitePlaneHarness(options: { graceSeconds: number; boo
   const storage = new VirtualClusterStorage({ store, clock, logger });
   await storage.start();
   let url = '';
-  const sitePlane = await startSitePlane({ store, clock, logger, registry, credentials, storage, ca, publicUrl: () => url, graceSeconds: options.graceSeconds, ...(options.bookmarkIntervalMs === undefined ? {} : { bookmarkIntervalMs: options.bookmarkIntervalMs }) });
+  const sitePlane = await startSitePlane({ store, clock, logger, registry, credentials, storage, ca, publicUrl: () => url, graceSeconds: options.graceSeconds, ...(options.events === undefined ? {} : { events: options.events }), ...(options.bookmarkIntervalMs === undefined ? {} : { bookmarkIntervalMs: options.bookmarkIntervalMs }) });
   const build = { version: 'test', gitCommit: '' };
   const app = buildHttpServer({ tls: { cert: pki.servingCert, key: pki.servingKey, clientCa: pki.caCert }, logger, metrics: createMetrics(build), checks: { livez: [], readyz: [], healthz: [] }, version: {} });
   registerConfigApi(app, {
