@@ -4,10 +4,11 @@
  * docs/RELIABILITY.md. Short versions of the same areas run inside `npm test`.
  */
 import { writeFileSync } from 'node:fs';
+import { abusiveClients } from './abusive-clients.js';
 import type { ReliabilityArea, Scale } from './area.js';
 import { renderReliabilityDocument, type AreaResult } from './report.js';
 
-const areas: readonly ReliabilityArea[] = [];
+const areas: readonly ReliabilityArea[] = [abusiveClients];
 
 function usage(): string {
   return [

@@ -19,7 +19,7 @@ export interface Metrics {
   readonly abuse: AbuseMetrics;
 }
 
-export interface AbuseMetrics {
+interface AbuseMetrics {
   readonly connectionsOpen: Gauge;
   /** `reason`: `server` (the server's cap) or `address` (the cap per client address). */
   readonly connectionsRejected: Counter<'reason'>;
