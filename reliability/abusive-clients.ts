@@ -192,7 +192,7 @@ export const abusiveClients: ReliabilityArea = {
       };
 
       progress('baseline: the well-behaved client alone');
-      await wellBehavedGets(subject, 20); // warm-up
+      await wellBehavedGets(subject, 100); // warm-up
       const baseline = await wellBehavedGets(subject, settings.gets);
       check('baseline', baseline);
       rows.push({ scenario: 'alone (baseline)', abusers: '–', run: baseline, serverSide: '–' });
