@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import { httpsRequest, type HttpsResponse } from '../src/client/https-client.js';
 import { createLogger } from '../src/observability/logger.js';
 import { startControlPlane } from '../src/server/control-plane.js';
+import { DEFAULT_SERVER_LIMITS } from '../src/server/server-limits.js';
 import { startInProcessProfiler } from './in-process-profiler.js';
 import { startBareServer, type BareServer } from './bare-server.js';
 import { fmtMs, fmtRate, printTable, progress, withCpu, type Row } from './stats.js';
@@ -226,7 +227,8 @@ export async function benchVk8s(args: string[]): Promise<void> {
   const loadBefore = load();
   const agent = new Agent({ keepAlive: true, maxSockets: 8 });
   let bare: BareServer | undefined;
-  const controlPlane = await startControlPlane({ home, listen: { host: '127.0.0.1', port: 0 }, logger: createLogger({ level: 'silent' }) });
+  // Every client here (the watches, wrk) connects from 127.0.0.1: the cap per address is the server's.
+  const controlPlane = await startControlPlane({ home, listen: { host: '127.0.0.1', port: 0 }, logger: createLogger({ level: 'silent' }), limits: { maxConnectionsPerAddress: DEFAULT_SERVER_LIMITS.maxConnections } });
   try {
     const ca = readFileSync(join(home, 'pki', 'ca.crt'), 'utf8');
     const headers = { authorization: `APIToken ${readFileSync(join(home, 'api-token'), 'utf8').trim()}` };

@@ -4,11 +4,12 @@
  * docs/RELIABILITY.md. Short versions of the same areas run inside `npm test`.
  */
 import { writeFileSync } from 'node:fs';
+import { abusiveClients } from './abusive-clients.js';
 import type { ReliabilityArea, Scale } from './area.js';
 import { isolationArea } from './isolation.js';
 import { renderReliabilityDocument, type AreaResult } from './report.js';
 
-const areas: readonly ReliabilityArea[] = [isolationArea];
+const areas: readonly ReliabilityArea[] = [abusiveClients, isolationArea];
 
 function usage(): string {
   return [

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { InvalidArgumentError } from 'commander';
-import { durationArgument } from './duration-argument.js';
+import { durationArgument, durationArgumentAtLeast } from './duration-argument.js';
 
 describe('durationArgument', () => {
   it('reads seconds, minutes, hours and days', () => {
@@ -9,5 +9,15 @@ describe('durationArgument', () => {
   });
   it('refuses no unit, fractions, other units and less than a minute', () => {
     for (const bad of ['24', '1.5h', '2w', '59s', '0m', '']) assert.throws(() => durationArgument(bad), InvalidArgumentError, bad);
+  });
+});
+
+describe('durationArgumentAtLeast', () => {
+  const atLeast100ms = durationArgumentAtLeast(100);
+  it('reads milliseconds too, down to its minimum', () => {
+    assert.deepEqual(['100ms', '1500ms', '2s', '1m'].map(atLeast100ms), [100, 1500, 2000, 60_000]);
+  });
+  it('refuses less than its minimum and what is not a duration', () => {
+    for (const bad of ['99ms', '0s', '5', '1.5s', '']) assert.throws(() => atLeast100ms(bad), InvalidArgumentError, bad);
   });
 });

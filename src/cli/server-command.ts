@@ -6,7 +6,8 @@ import type { StarterCluster } from '../server/starter-cluster.js';
 import { type ListenAddress, parseListenAddress } from '../common/listen-address.js';
 import type { StoreConfig } from '../store/open-store.js';
 import { IDENTITY_KEY_ALGORITHMS, type IdentityKeyAlgorithm } from '../identity/identity-key-algorithm.js';
-import { durationArgument } from './duration-argument.js';
+import { durationArgument, durationArgumentAtLeast } from './duration-argument.js';
+import { DEFAULT_SERVER_LIMITS as LIMITS, type ServerLimits } from '../server/server-limits.js';
 import { shellQuote, StartProgress } from './start-progress.js';
 import { untilSignal } from './until-signal.js';
 
@@ -27,6 +28,13 @@ interface ServerOptions {
   identityKekFile?: string;
   identityKeyAlgorithm: IdentityKeyAlgorithm;
   identityCertificateLifetime?: number;
+  readHeaderTimeout: number;
+  readTimeout: number;
+  idleTimeout: number;
+  maxConnections: number;
+  maxConnectionsPerAddress: number;
+  configApiRate: number;
+  configApiBurst?: number;
 }
 
 function listenArgument(value: string): ListenAddress {
@@ -66,6 +74,13 @@ export function serverCommand(): Command {
     )
     .addOption(new Option('--max-requests-inflight <n>', 'virtual cluster read requests served at once before 429 (as kube-apiserver)').env('EDGEPLANE_MAX_REQUESTS_INFLIGHT').default(400).argParser(positiveInteger))
     .addOption(new Option('--max-mutating-requests-inflight <n>', 'virtual cluster write requests served at once before 429').env('EDGEPLANE_MAX_MUTATING_REQUESTS_INFLIGHT').default(200).argParser(positiveInteger))
+    .addOption(new Option('--read-header-timeout <duration>', 'a request\'s line and headers must arrive within this (a new connection\'s TLS handshake too), e.g. 30s, 500ms').env('EDGEPLANE_READ_HEADER_TIMEOUT').default(LIMITS.readHeaderTimeoutMs, seconds(LIMITS.readHeaderTimeoutMs)).argParser(timeout))
+    .addOption(new Option('--read-timeout <duration>', 'a whole request, body included, must arrive within this (responses such as watches are not limited)').env('EDGEPLANE_READ_TIMEOUT').default(LIMITS.readTimeoutMs, seconds(LIMITS.readTimeoutMs)).argParser(timeout))
+    .addOption(new Option('--idle-timeout <duration>', 'a keep-alive connection with no request in progress is closed after this').env('EDGEPLANE_IDLE_TIMEOUT').default(LIMITS.idleTimeoutMs, seconds(LIMITS.idleTimeoutMs)).argParser(timeout))
+    .addOption(new Option('--max-connections <n>', 'connections open at once; more are closed when accepted (lowered to fit the open-file limit)').env('EDGEPLANE_MAX_CONNECTIONS').default(LIMITS.maxConnections).argParser(positiveInteger))
+    .addOption(new Option('--max-connections-per-address <n>', 'connections open at once from one client address').env('EDGEPLANE_MAX_CONNECTIONS_PER_ADDRESS').default(LIMITS.maxConnectionsPerAddress).argParser(positiveInteger))
+    .addOption(new Option('--config-api-rate <n>', 'configuration API requests per second per credential (per client address without a valid one) before 429; 0: no limit').env('EDGEPLANE_CONFIG_API_RATE').default(LIMITS.configApiRate).argParser(nonNegativeNumber))
+    .addOption(new Option('--config-api-burst <n>', 'configuration API requests a credential may make at once above its rate (default: twice the rate)').env('EDGEPLANE_CONFIG_API_BURST').argParser(positiveInteger))
     .addOption(new Option('--local-sites', 'also run three local simulated sites in this process (regional edges local-re-1, local-re-2; customer edge local-ce-1 of the default tenant)').env('EDGEPLANE_LOCAL_SITES').default(false))
     .addOption(new Option('--no-starter-cluster', 'with --local-sites, do not make the virtual cluster default/vk8s and <home>/kubeconfig on first start'))
     .addOption(new Option('--identity-kek-file <file>', 'key-encryption key of the identity service\'s private keys (32 bytes: raw, hex or base64; default <home>/keys/identity.kek, made on first start)').env('EDGEPLANE_IDENTITY_KEK_FILE'))
@@ -78,6 +93,7 @@ export function serverCommand(): Command {
       '\nThe server runs until SIGINT (Ctrl-C) or SIGTERM, then stops accepting requests, lets in-flight ones\nfinish, and closes the store. A second signal exits at once.',
     )
     .action(async (options: ServerOptions) => {
+      const limits = serverLimits(options);
       const logger = createLogger({ level: options.logLevel, format: options.logFormat });
       const progress = new StartProgress();
       const home = resolve(options.home);
@@ -92,6 +108,7 @@ export function serverCommand(): Command {
       const { startControlPlane } = await import('../server/control-plane.js');
       const controlPlane = await startControlPlane({
         home,
+        limits,
         listen: options.listen,
         logger,
         defaultTenant: options.tenant,
@@ -164,6 +181,34 @@ function readyMessage(o: { url: string; home: string; tenant: string; seconds: s
     '',
   );
   return lines.join('\n') + '\n';
+}
+
+const timeout = durationArgumentAtLeast(100);
+
+function seconds(ms: number): string {
+  return `${ms / 1000}s`;
+}
+
+/** The limits the options ask for; the read timeouts must fit inside each other, as node requires. */
+function serverLimits(options: ServerOptions): ServerLimits {
+  if (options.readHeaderTimeout > options.readTimeout) {
+    throw new Error(`--read-header-timeout (${options.readHeaderTimeout} ms) must not be longer than --read-timeout (${options.readTimeout} ms): the whole request includes its headers`);
+  }
+  return {
+    readHeaderTimeoutMs: options.readHeaderTimeout,
+    readTimeoutMs: options.readTimeout,
+    idleTimeoutMs: options.idleTimeout,
+    maxConnections: options.maxConnections,
+    maxConnectionsPerAddress: options.maxConnectionsPerAddress,
+    configApiRate: options.configApiRate,
+    configApiBurst: options.configApiBurst ?? Math.max(1, Math.ceil(2 * options.configApiRate)),
+  };
+}
+
+function nonNegativeNumber(value: string): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n < 0) throw new InvalidArgumentError('must be a number, at least 0');
+  return n;
 }
 
 function positiveInteger(value: string): number {

@@ -1,4 +1,4 @@
-import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import { CellCounter, CellHistogram } from './metric-cells.js';
 
 /**
@@ -15,6 +15,17 @@ export interface Metrics {
   readonly storeWatches: Gauge<'backend'>;
   /** The watch caches' fan-out (labels as kube-apiserver's: API group, resource). */
   readonly watchCache: WatchCacheMetrics;
+  /** What the HTTPS server does about abusive clients: connection caps, read timeouts, rate limits. */
+  readonly abuse: AbuseMetrics;
+}
+
+interface AbuseMetrics {
+  readonly connectionsOpen: Gauge;
+  /** `reason`: `server` (the server's cap) or `address` (the cap per client address). */
+  readonly connectionsRejected: Counter<'reason'>;
+  readonly readTimeouts: Counter;
+  /** `api`: which API refused; `key`: `credential` or `address` (unauthenticated requests). */
+  readonly rateLimited: Counter<'api' | 'key'>;
 }
 
 export interface WatchCacheMetrics {
@@ -84,6 +95,30 @@ export function createMetrics(build: { version: string; gitCommit: string }): Me
         name: 'edgeplane_watch_events_total',
         help: 'Events the watch caches sent to watches, counted once per watch (as kube-apiserver counts apiserver_watch_events_total).',
         labelNames: ['group', 'resource'],
+        registers: [registry],
+      }),
+    },
+    abuse: {
+      connectionsOpen: new Gauge({
+        name: 'edgeplane_http_connections',
+        help: 'TCP connections open on the HTTPS server.',
+        registers: [registry],
+      }),
+      connectionsRejected: new Counter({
+        name: 'edgeplane_http_connections_rejected_total',
+        help: 'TCP connections closed as soon as accepted, by the cap they were over: server (--max-connections) or address (--max-connections-per-address).',
+        labelNames: ['reason'],
+        registers: [registry],
+      }),
+      readTimeouts: new Counter({
+        name: 'edgeplane_http_read_timeouts_total',
+        help: 'Connections closed with 408 because a request\'s headers or body did not arrive in time (--read-header-timeout, --read-timeout).',
+        registers: [registry],
+      }),
+      rateLimited: new Counter({
+        name: 'edgeplane_rate_limited_requests_total',
+        help: 'Requests refused with 429 by a rate limit, by API and by what the limit was keyed on: the credential, or the client address of an unauthenticated request.',
+        labelNames: ['api', 'key'],
         registers: [registry],
       }),
     },

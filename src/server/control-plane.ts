@@ -45,6 +45,9 @@ import { writeFileAtomic } from '../common/atomic-file.js';
 import { makeTreePrivate } from '../common/private-tree.js';
 import { systemClock, type Clock } from '../common/clock.js';
 import { buildHttpServer } from './http-server.js';
+import { connectionsWithinFileLimit, DEFAULT_SERVER_LIMITS, type ServerLimits } from './server-limits.js';
+import { openFileLimit } from '../common/open-file-limit.js';
+import { TokenBuckets } from '../common/token-buckets.js';
 import { type ListenAddress, urlFor } from '../common/listen-address.js';
 import { registerSecretApi } from '../secrets/http/secret-routes.js';
 import type { KeySealer, PodCertificateVerifier } from '../secrets/ports.js';
@@ -105,6 +108,8 @@ export interface ControlPlaneOptions {
   readonly identityKeyAlgorithm?: IdentityKeyAlgorithm;
   /** Lifetime of workload certificates (default 24 h). */
   readonly identityCertificateLifetimeMs?: number;
+  /** Timeouts, connection caps and the configuration API's rate limit; each one left out is {@link DEFAULT_SERVER_LIMITS}'s. */
+  readonly limits?: Partial<ServerLimits>;
 }
 
 interface SiteRegistration {
@@ -178,6 +183,10 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
       run: () => (shuttingDown ? Promise.reject(new Error('the server is shutting down')) : Promise.resolve()),
     };
     const bodyLimit = options.bodyLimit ?? 1024 * 1024;
+    const limits = connectionsWithinFileLimit({ ...DEFAULT_SERVER_LIMITS, ...options.limits }, openFileLimit());
+    if (limits.clampedFrom !== undefined) {
+      logger.warn({ maxConnections: limits.maxConnections, asked: limits.clampedFrom }, 'the connection cap was lowered to fit the open-file limit (ulimit -n)');
+    }
     const app = buildHttpServer({
       tls: { cert: pki.servingCert, key: pki.servingKey, clientCa: pki.caCert },
       logger,
@@ -185,6 +194,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
       checks: { livez: [ping], readyz: [ping, storeCheck, shutdown], healthz: [ping, storeCheck] },
       version: versionDocument(build),
       bodyLimit,
+      limits,
     });
     let url = '';
     const openapi = configOpenApi(build.version);
@@ -198,6 +208,14 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
       bodyLimit,
       openapi: () => openapi,
       publicUrl: () => url,
+      ...(limits.configApiRate > 0
+        ? {
+            rateLimit: {
+              buckets: new TokenBuckets({ ratePerSecond: limits.configApiRate, burst: limits.configApiBurst }),
+              refused: (key) => metrics.abuse.rateLimited.inc({ api: 'config', key }),
+            },
+          }
+        : {}),
     });
 
     const versionInfo = versionDocument(build);

@@ -2,7 +2,9 @@ import type { TLSSocket } from 'node:tls';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';
+import { guardConnections } from './connection-guard.js';
 import { type HealthCheck, type HealthEndpoint, renderReport, runChecks } from './health.js';
+import { DEFAULT_SERVER_LIMITS, type ServerLimits } from './server-limits.js';
 
 export interface HttpServerOptions {
   /** Serving certificate; with `clientCa`, clients may present certificates signed by it. */
@@ -15,6 +17,8 @@ export interface HttpServerOptions {
   readonly bodyLimit?: number;
   /** Per-check timeout of the health endpoints. Default 5 s. */
   readonly checkTimeoutMs?: number;
+  /** Timeouts and connection caps (default {@link DEFAULT_SERVER_LIMITS}'s). */
+  readonly limits?: Pick<ServerLimits, 'readHeaderTimeoutMs' | 'readTimeoutMs' | 'idleTimeoutMs' | 'maxConnections' | 'maxConnectionsPerAddress'>;
 }
 
 /**
@@ -53,6 +57,7 @@ declare module 'fastify' {
  */
 export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
   const { logger, metrics } = options;
+  const limits = options.limits ?? DEFAULT_SERVER_LIMITS;
   const app = Fastify({
     https: {
       cert: options.tls.cert,
@@ -61,13 +66,26 @@ export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
       ciphers: AEAD_CIPHER_SUITES,
       // Ask for a client certificate but let requests without one through: the APIs decide.
       ...(options.tls.clientCa === undefined ? {} : { ca: options.tls.clientCa, requestCert: true, rejectUnauthorized: false }),
+      ...readTimeouts(limits),
     },
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
+    // node's keep-alive timeout runs only between requests (it adds a second, so that clients,
+    // told it in the Keep-Alive header, close first); no socket timeout cuts a response.
+    keepAliveTimeout: limits.idleTimeoutMs,
+    requestTimeout: limits.readTimeoutMs,
   });
 
   app.server.prependListener('secureConnection', readThroughStream);
+  guardConnections(app.server, limits, {
+    open: (open) => metrics.abuse.connectionsOpen.set(open),
+    rejected: (reason) => metrics.abuse.connectionsRejected.inc({ reason }),
+  });
+  // node answers 408 and closes the connection (fastify's clientError handler writes it).
+  app.server.on('clientError', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') metrics.abuse.readTimeouts.inc();
+  });
 
   app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? 'unmatched';
@@ -126,6 +144,25 @@ export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
   });
 
   return app;
+}
+
+/**
+ * node's read timeouts (http.Server): `headersTimeout` and `requestTimeout` count from a
+ * request's first byte (from the end of the TLS handshake for a connection's first request,
+ * so a connection that sends nothing is closed too) until its headers, respectively its whole
+ * body, are in; a request whose body is in is no longer timed, so responses (watches, log
+ * follows) are not cut, nor are upgraded connections (exec, port-forward), which leave the
+ * HTTP parser. node checks them every `connectionsCheckingInterval` (default 30 s): a quarter
+ * of the shorter timeout here, between 100 ms and 1 s. The TLS handshake gets the header timeout.
+ */
+function readTimeouts(limits: Pick<ServerLimits, 'readHeaderTimeoutMs' | 'readTimeoutMs'>): { headersTimeout: number; requestTimeout: number; connectionsCheckingInterval: number; handshakeTimeout: number } {
+  const shorter = Math.min(limits.readHeaderTimeoutMs, limits.readTimeoutMs);
+  return {
+    headersTimeout: limits.readHeaderTimeoutMs,
+    requestTimeout: limits.readTimeoutMs,
+    connectionsCheckingInterval: Math.min(1000, Math.max(100, Math.floor(shorter / 4))),
+    handshakeTimeout: limits.readHeaderTimeoutMs,
+  };
 }
 
 function sendText(reply: FastifyReply, status: number, body: string): FastifyReply {

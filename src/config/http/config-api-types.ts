@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { CredentialService } from '../../auth/credentials.js';
 import type { Principal } from '../../auth/principal.js';
 import type { Clock } from '../../common/clock.js';
+import type { TokenBuckets } from '../../common/token-buckets.js';
 import type { Logger } from '../../observability/logger.js';
 import type { ConfigService } from '../config-service.js';
 import type { TxtResolver } from '../dns-verification.js';
@@ -21,6 +22,15 @@ export interface ConfigApiDependencies {
   readonly openapi: () => unknown;
   /** The URL clients reach this server at (kubeconfigs point there). */
   readonly publicUrl: () => string;
+  /** Requests per credential (per client address when unauthenticated) over time; none when unset. */
+  readonly rateLimit?: ConfigApiRateLimit;
+}
+
+/** The configuration API's rate limit: a token bucket per credential, or per address for requests without a valid one. */
+export interface ConfigApiRateLimit {
+  readonly buckets: TokenBuckets;
+  /** Told of each request refused with 429, and what its bucket was keyed on. */
+  readonly refused: (key: 'credential' | 'address') => void;
 }
 
 /** A route handler: the authenticated principal and the request; resolves to the JSON answer. */

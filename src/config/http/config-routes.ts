@@ -8,7 +8,8 @@ import { ConfigError, toConfigError } from '../errors.js';
 import { kindForPath, NAMESPACED_KINDS, type ConfigKind } from '../kinds/index.js';
 import { credentialRoutes } from './credential-routes.js';
 import { parseJsonBody } from './json-body.js';
-import { ALL_METHODS, type ConfigApiDependencies, type Handler } from './config-api-types.js';
+import type { Principal } from '../../auth/principal.js';
+import { ALL_METHODS, type ConfigApiDependencies, type ConfigApiRateLimit, type Handler } from './config-api-types.js';
 
 type Params = Record<string, string>;
 type Query = Record<string, string | string[] | undefined>;
@@ -26,6 +27,29 @@ function sendError(reply: FastifyReply, error: ConfigError): FastifyReply {
   return reply.code(error.httpStatus).type('application/json').send(JSON.stringify(error.toBody()));
 }
 
+/** The request decoration holding what authenticating the request found: its principal or the error to answer with. */
+const AUTHENTICATION = 'configApiAuthentication';
+type Authentication = { readonly principal: Principal } | { readonly error: unknown };
+
+/**
+ * The rate limit's verdict on a request: undefined to serve it, else the 429 to answer
+ * (`Retry-After` in `retryAfterSeconds`). A request with a valid credential is counted
+ * against that credential, any other against its client address.
+ */
+function rateLimited(limit: ConfigApiRateLimit, authentication: Authentication, address: string): { error: ConfigError; retryAfterSeconds: number } | undefined {
+  const principal = 'principal' in authentication ? authentication.principal : undefined;
+  const key = principal === undefined ? `address ${address}` : `credential ${principal.tenant}/${principal.credential}`;
+  const retryAfterSeconds = limit.buckets.take(key);
+  if (retryAfterSeconds === undefined) return undefined;
+  limit.refused(principal === undefined ? 'address' : 'credential');
+  const { ratePerSecond, burst } = limit.buckets.rule;
+  const who = principal === undefined ? `unauthenticated requests from ${address}` : `requests of credential ${principal.credential}`;
+  return {
+    retryAfterSeconds,
+    error: new ConfigError('ResourceExhausted', `too many ${who}: at most ${ratePerSecond} per second (bursts of ${burst}); retry after ${retryAfterSeconds} s`),
+  };
+}
+
 function methodNotAllowed(method: string, path: string): ConfigError {
   return new ConfigError('Unimplemented', `Method Not Allowed: ${method} is not supported on ${path}`);
 }
@@ -40,6 +64,20 @@ export function registerConfigApi(app: FastifyInstance, deps: ConfigApiDependenc
     (scope, _options, done) => {
       scope.removeAllContentTypeParsers();
       scope.addContentTypeParser('*', { parseAs: 'string', bodyLimit: deps.bodyLimit }, (_request, body, next) => next(null, body));
+
+      // Every request is authenticated first (headers and the TLS session only; the body is
+      // not read yet), so that the rate limit knows whose it is; the handlers take the outcome.
+      scope.decorateRequest(AUTHENTICATION, null);
+      scope.addHook('onRequest', async (request, reply) => {
+        const authentication: Authentication = await authenticateRequest(deps.credentials, request.headers, request.raw.socket).then(
+          (principal) => ({ principal }),
+          (error: unknown) => ({ error }),
+        );
+        request.setDecorator<Authentication>(AUTHENTICATION, authentication);
+        const refusal = deps.rateLimit === undefined ? undefined : rateLimited(deps.rateLimit, authentication, request.ip);
+        if (refusal === undefined) return;
+        return sendError(reply.header('retry-after', String(refusal.retryAfterSeconds)), refusal.error);
+      });
 
       scope.setNotFoundHandler((request, reply) => {
         void sendError(reply, new ConfigError('NotFound', `no configuration API path ${request.url.split('?')[0] ?? ''}`));
@@ -64,8 +102,9 @@ export function registerConfigApi(app: FastifyInstance, deps: ConfigApiDependenc
           handler: async (request, reply) => {
             const handler = methods[request.method as (typeof ALL_METHODS)[number]];
             if (handler === undefined) return sendError(reply, methodNotAllowed(request.method, request.url.split('?')[0] ?? ''));
-            const principal = await authenticateRequest(deps.credentials, request.headers, request.raw.socket);
-            const result = await handler(principal, request);
+            const authentication = request.getDecorator<Authentication>(AUTHENTICATION);
+            if ('error' in authentication) throw authentication.error;
+            const result = await handler(authentication.principal, request);
             return reply.code(200).type('application/json').send(JSON.stringify(result));
           },
         });

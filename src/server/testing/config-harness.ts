@@ -52,6 +52,11 @@ export interface ConfigHarnessOptions {
   readonly identityKekFile?: string;
   readonly identityKeyAlgorithm?: IdentityKeyAlgorithm;
   readonly identityCertificateLifetimeMs?: number;
+  /**
+   * Timeouts, connection caps, the configuration API's rate limit. Default: the server's,
+   * except the rate limit, which is off (tests make many requests with one token quickly).
+   */
+  readonly limits?: ControlPlaneOptions['limits'];
 }
 
 /** The real control plane in this process (memory store, real HTTPS, a real test DNS server). */
@@ -66,6 +71,7 @@ export async function startConfigHarness(options: ConfigHarnessOptions = {}): Pr
       store: { backend: 'memory' },
       logger: options.logger ?? createLogger({ level: 'silent' }),
       dnsServer: dns.address,
+      limits: { configApiRate: 0, ...options.limits },
       ...(options.bodyLimit === undefined ? {} : { bodyLimit: options.bodyLimit }),
       ...(options.bookmarkIntervalMs === undefined ? {} : { bookmarkIntervalMs: options.bookmarkIntervalMs }),
       ...(options.maxInflight === undefined ? {} : { maxInflight: options.maxInflight }),
