@@ -6,8 +6,9 @@
 import { writeFileSync } from 'node:fs';
 import type { ReliabilityArea, Scale } from './area.js';
 import { renderReliabilityDocument, type AreaResult } from './report.js';
+import { secretsAtRestArea } from './secrets-at-rest.js';
 
-const areas: readonly ReliabilityArea[] = [];
+const areas: readonly ReliabilityArea[] = [secretsAtRestArea];
 
 function usage(): string {
   return [
