@@ -11,7 +11,7 @@ function fieldContext(storeKey: string, path: readonly string[]): string {
  * `spec` with the string at each of the kind's `secretFields` paths that is present replaced
  * by `transform(value, path)`; the rest is shared with `spec`, which is not modified. Pure.
  */
-export function mapSecretFields(kind: ConfigKind, spec: Spec, transform: (value: string, path: readonly string[]) => string): Spec {
+function mapSecretFields(kind: ConfigKind, spec: Spec, transform: (value: string, path: readonly string[]) => string): Spec {
   let result = spec;
   for (const path of kind.secretFields ?? []) result = mapAt(result, path, 0, (value) => transform(value, path));
   return result;

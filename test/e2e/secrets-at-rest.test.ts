@@ -47,8 +47,8 @@ after(() => {
   for (const home of homes) rmSync(home, { recursive: true, force: true });
 });
 
-async function sqliteBackend(): Promise<Backend> {
-  return { name: 'sqlite', storeArgs: () => [], files: (home) => sqliteStoreFiles(join(home, 'store', 'edgeplane.db')), close: async () => {} };
+function sqliteBackend(): Promise<Backend> {
+  return Promise.resolve({ name: 'sqlite', storeArgs: () => [], files: (home) => sqliteStoreFiles(join(home, 'store', 'edgeplane.db')), close: () => Promise.resolve() });
 }
 
 async function etcdBackend(): Promise<Backend> {
