@@ -84,13 +84,15 @@ export class EnvelopeEncryption implements ValueTransformer {
   toStorage(plaintext: string, context: string): string {
     const random = this.options.random ?? randomBytes;
     const kek = this.options.current;
-    const dek = random(DEK_BYTES);
+    // One draw for the data key and both nonces.
+    const fresh = random(DEK_BYTES + 2 * IV_BYTES);
+    const dek = fresh.subarray(0, DEK_BYTES);
     try {
-      const wrapped = seal(kek.key, dek, wrapAad(kek.id, context), random(IV_BYTES));
-      const sealed = seal(dek, Buffer.from(plaintext, 'utf8'), Buffer.from(context, 'utf8'), random(IV_BYTES));
+      const wrapped = seal(kek.key, dek, wrapAad(kek.id, context), fresh.subarray(DEK_BYTES, DEK_BYTES + IV_BYTES));
+      const sealed = seal(dek, Buffer.from(plaintext, 'utf8'), Buffer.from(context, 'utf8'), fresh.subarray(DEK_BYTES + IV_BYTES));
       return this.currentPrefix + Buffer.concat([wrapped, sealed]).toString('base64');
     } finally {
-      dek.fill(0);
+      fresh.fill(0);
     }
   }
 
