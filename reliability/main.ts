@@ -8,8 +8,9 @@ import { abusiveClients } from './abusive-clients.js';
 import type { ReliabilityArea, Scale } from './area.js';
 import { isolationArea } from './isolation.js';
 import { renderReliabilityDocument, type AreaResult } from './report.js';
+import { secretsAtRestArea } from './secrets-at-rest.js';
 
-const areas: readonly ReliabilityArea[] = [abusiveClients, isolationArea];
+const areas: readonly ReliabilityArea[] = [abusiveClients, isolationArea, secretsAtRestArea];
 
 function usage(): string {
   return [

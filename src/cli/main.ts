@@ -8,6 +8,7 @@ import { secretCommand } from './secret-command.js';
 import { serverCommand } from './server-command.js';
 import { sidecarCommand } from './sidecar-command.js';
 import { siteCommand } from './site-command.js';
+import { storeCommand } from './store-command.js';
 import { tokenCommand } from './token-command.js';
 import { versionCommand } from './version-command.js';
 
@@ -31,6 +32,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   program.addCommand(sidecarCommand());
   program.addCommand(secretCommand());
   program.addCommand(identityCommand());
+  program.addCommand(storeCommand());
   const exitOverrideAll = (command: Command): void => {
     command.exitOverride();
     command.commands.forEach(exitOverrideAll);

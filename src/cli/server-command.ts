@@ -26,6 +26,7 @@ interface ServerOptions {
   localSites: boolean;
   starterCluster: boolean;
   identityKekFile?: string;
+  previousKekFile?: string[];
   identityKeyAlgorithm: IdentityKeyAlgorithm;
   identityCertificateLifetime?: number;
   readHeaderTimeout: number;
@@ -45,7 +46,8 @@ function listenArgument(value: string): ListenAddress {
   }
 }
 
-function endpointsArgument(value: string): string[] {
+/** `--etcd-endpoints`: comma-separated etcd client URLs. */
+export function endpointsArgument(value: string): string[] {
   const endpoints = value.split(',').map((e) => e.trim()).filter((e) => e !== '');
   for (const endpoint of endpoints) {
     if (!/^https?:\/\/[^/]+\/?$/.test(endpoint)) throw new InvalidArgumentError(`"${endpoint}" is not an etcd client URL like http://127.0.0.1:2379`);
@@ -53,6 +55,14 @@ function endpointsArgument(value: string): string[] {
   if (endpoints.length === 0) throw new InvalidArgumentError('give at least one etcd endpoint');
   return endpoints;
 }
+
+/** `--previous-kek-file`: repeatable, and comma-separated (so its environment variable can list several). */
+export function kekFilesArgument(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), ...value.split(',').map((f) => f.trim()).filter((f) => f !== '')];
+}
+
+export const PREVIOUS_KEK_OPTION_HELP =
+  'a key-encryption key the current one replaced (repeatable): what it sealed or encrypted stays readable until "edgeplane store re-encrypt" has moved it under the current key';
 
 export function serverCommand(): Command {
   return new Command('server')
@@ -83,7 +93,13 @@ export function serverCommand(): Command {
     .addOption(new Option('--config-api-burst <n>', 'configuration API requests a credential may make at once above its rate (default: twice the rate)').env('EDGEPLANE_CONFIG_API_BURST').argParser(positiveInteger))
     .addOption(new Option('--local-sites', 'also run three local simulated sites in this process (regional edges local-re-1, local-re-2; customer edge local-ce-1 of the default tenant)').env('EDGEPLANE_LOCAL_SITES').default(false))
     .addOption(new Option('--no-starter-cluster', 'with --local-sites, do not make the virtual cluster default/vk8s and <home>/kubeconfig on first start'))
-    .addOption(new Option('--identity-kek-file <file>', 'key-encryption key of the identity service\'s private keys (32 bytes: raw, hex or base64; default <home>/keys/identity.kek, made on first start)').env('EDGEPLANE_IDENTITY_KEK_FILE'))
+    .addOption(
+      new Option(
+        '--identity-kek-file <file>',
+        'key-encryption key of the identity service\'s private keys and of secrets at rest (vK8s Secrets, config secret fields) (32 bytes: raw, hex or base64; default <home>/keys/identity.kek, made on first start)',
+      ).env('EDGEPLANE_IDENTITY_KEK_FILE'),
+    )
+    .addOption(new Option('--previous-kek-file <file>', PREVIOUS_KEK_OPTION_HELP).env('EDGEPLANE_PREVIOUS_KEK_FILES').argParser(kekFilesArgument))
     .addOption(new Option('--identity-key-algorithm <algorithm>', 'key algorithm of identity CAs made from now on').choices(IDENTITY_KEY_ALGORITHMS).env('EDGEPLANE_IDENTITY_KEY_ALGORITHM').default('ECDSA_P256'))
     .addOption(new Option('--identity-certificate-lifetime <duration>', 'lifetime of workload certificates, e.g. 24h, 90m (at least 1m; default 24h)').env('EDGEPLANE_IDENTITY_CERTIFICATE_LIFETIME').argParser(durationArgument))
     .addOption(new Option('--log-level <level>', 'least severe level logged').choices(LOG_LEVELS).env('EDGEPLANE_LOG_LEVEL').default('info'))
@@ -118,6 +134,7 @@ export function serverCommand(): Command {
         ...(store === undefined ? {} : { store }),
         identityKeyAlgorithm: options.identityKeyAlgorithm,
         ...(options.identityKekFile === undefined ? {} : { identityKekFile: resolve(options.identityKekFile) }),
+        ...(options.previousKekFile === undefined ? {} : { previousKekFiles: options.previousKekFile.map((f) => resolve(f)) }),
         ...(options.identityCertificateLifetime === undefined ? {} : { identityCertificateLifetimeMs: options.identityCertificateLifetime }),
       });
       controlPlaneStarted(`control plane serving ${controlPlane.url}`);

@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { guaranteedUpdate } from '../store/guaranteed-update.js';
 import type { KeyValue, Store } from '../store/types.js';
 import type { Clock } from '../common/clock.js';
+import type { ValueTransformer } from '../common/envelope-encryption.js';
 import { decodeObjectBody } from './decode.js';
 import { ConfigError, toConfigError } from './errors.js';
 import type { ObjectMetadata, StoredObject, SystemMetadata, VersionedObject } from './envelope.js';
@@ -9,6 +10,7 @@ import { namespacePrefix, objectKey } from './keys.js';
 import type { ConfigKind } from './kinds/index.js';
 import { normalizeSpec } from './normalize-spec.js';
 import { findReferrers, resolveReferences } from './references.js';
+import { openSecretFields, sealSecretFields } from './secret-fields.js';
 
 /** Where an object is, after the service resolved the tenant and authorized the caller. */
 export interface Target {
@@ -23,8 +25,8 @@ export interface Actor {
   readonly creatorId: string;
 }
 
-function versioned(kv: KeyValue): VersionedObject {
-  return { ...(JSON.parse(kv.value) as StoredObject), resource_version: String(kv.modRevision) };
+function parsed(kv: KeyValue): StoredObject {
+  return JSON.parse(kv.value) as StoredObject;
 }
 
 /**
@@ -32,6 +34,8 @@ function versioned(kv: KeyValue): VersionedObject {
  * kube-apiserver's generic registry): decode the envelope → normalize the spec (schema,
  * one-of defaults, kind rules) → resolve references → the kind's prepare step → one
  * compare-and-swap write. It does no authorization: the service in front of it does.
+ * A kind's secret fields are stored encrypted (`encryption`, the server's envelope
+ * encryption under the KEK) and decrypted when read.
  */
 export class ObjectRegistry {
   constructor(
@@ -39,7 +43,22 @@ export class ObjectRegistry {
     private readonly clock: Clock,
     /** Told of each deletion at once, so this process's caches of config keys never serve a deleted object. */
     private readonly onDeleted: (write: { deleted: string; revision: number }) => void = () => {},
+    private readonly encryption?: ValueTransformer,
   ) {}
+
+  /** The object a stored value holds, its secret fields decrypted, at the value's revision. */
+  private versioned(kind: ConfigKind, kv: KeyValue): VersionedObject {
+    return { ...this.opened(kind, kv), resource_version: String(kv.modRevision) };
+  }
+
+  private opened(kind: ConfigKind, kv: KeyValue): StoredObject {
+    return openSecretFields(kind, kv.key, parsed(kv), this.encryption);
+  }
+
+  /** `object` as stored at `key`: its secret fields encrypted. */
+  private stored(kind: ConfigKind, key: string, object: StoredObject): string {
+    return JSON.stringify({ ...object, spec: sealSecretFields(kind, key, object.spec, this.encryption) });
+  }
 
   private systemMetadata(tenant: string, actor: Actor): SystemMetadata {
     return {
@@ -75,7 +94,8 @@ export class ObjectRegistry {
     }) ?? { spec, status: [] };
     const object: StoredObject = { metadata, system_metadata: this.systemMetadata(target.tenant, actor), spec: prepared.spec, status: prepared.status };
     try {
-      const kv = await this.store.create(objectKey(target.tenant, target.kind.kind, target.namespace, metadata.name), JSON.stringify(object));
+      const key = objectKey(target.tenant, target.kind.kind, target.namespace, metadata.name);
+      const kv = await this.store.create(key, this.stored(target.kind, key, object));
       return { ...object, resource_version: String(kv.modRevision) };
     } catch (error) {
       const mapped = toConfigError(error);
@@ -101,7 +121,7 @@ export class ObjectRegistry {
         if (decoded.resourceVersion !== undefined && decoded.resourceVersion !== String(current.modRevision)) {
           throw new ConfigError('Aborted', `resource_version ${decoded.resourceVersion} does not match the current ${current.modRevision}: the object was modified; read it again`);
         }
-        const old = JSON.parse(current.value) as StoredObject;
+        const old = this.opened(target.kind, current);
         const prepared = target.kind.prepareForReplace?.(old, spec) ?? { spec, problems: [] };
         if (prepared.problems.length > 0) throw ConfigError.invalid(prepared.problems.join('; '));
         const next: StoredObject = {
@@ -110,9 +130,9 @@ export class ObjectRegistry {
           spec: prepared.spec,
           status: old.status,
         };
-        return JSON.stringify(next);
+        return this.stored(target.kind, key, next);
       });
-      return versioned(kv);
+      return this.versioned(target.kind, kv);
     } catch (error) {
       throw toConfigError(error);
     }
@@ -128,16 +148,16 @@ export class ObjectRegistry {
     try {
       const current = await this.store.get(key);
       if (current === undefined) throw ConfigError.notFound(target.kind.kind, name, target.namespace);
-      const spec = normalizeSpec(target.kind, update(JSON.parse(current.value) as StoredObject).spec);
+      const spec = normalizeSpec(target.kind, update(this.opened(target.kind, current)).spec);
       await resolveReferences(this.store, target.kind, spec, target);
       const kv = await guaranteedUpdate(this.store, key, (latest) => {
         if (latest === undefined) throw ConfigError.notFound(target.kind.kind, name, target.namespace);
-        const old = JSON.parse(latest.value) as StoredObject;
+        const old = this.opened(target.kind, latest);
         const { metadata } = update(old);
         const next: StoredObject = { metadata, system_metadata: { ...old.system_metadata, modification_timestamp: this.clock.rfc3339Nano() }, spec, status: old.status };
-        return JSON.stringify(next);
+        return this.stored(target.kind, key, next);
       });
-      return versioned(kv);
+      return this.versioned(target.kind, kv);
     } catch (error) {
       throw toConfigError(error);
     }
@@ -149,10 +169,11 @@ export class ObjectRegistry {
     try {
       const kv = await guaranteedUpdate(this.store, key, (current) => {
         if (current === undefined) throw ConfigError.notFound(target.kind.kind, name, target.namespace);
-        const object = JSON.parse(current.value) as StoredObject;
-        return JSON.stringify({ ...object, status: update(object) });
+        // The stored spec is written back as it was read (its secret fields still encrypted).
+        const object = parsed(current);
+        return JSON.stringify({ ...object, status: update(openSecretFields(target.kind, key, object, this.encryption)) });
       });
-      return versioned(kv);
+      return this.versioned(target.kind, kv);
     } catch (error) {
       throw toConfigError(error);
     }
@@ -163,7 +184,7 @@ export class ObjectRegistry {
       throw toConfigError(e);
     });
     if (kv === undefined) throw ConfigError.notFound(target.kind.kind, name, target.namespace);
-    return versioned(kv);
+    return this.versioned(target.kind, kv);
   }
 
   /** Every object of the kind in the namespace, in name order. */
@@ -176,7 +197,7 @@ export class ObjectRegistry {
           limit: 500,
           ...(token === undefined ? {} : { continue: token }),
         });
-        out.push(...page.items.map(versioned));
+        out.push(...page.items.map((kv) => this.versioned(target.kind, kv)));
         token = page.continue;
       } while (token !== undefined);
     } catch (error) {

@@ -10,6 +10,11 @@ export interface KeyEncryptionKey {
   readonly path: string;
   /** Whether this start made the key file. */
   readonly created: boolean;
+  /**
+   * Keys this one replaced (`--previous-kek-file`), still used to open what they sealed while
+   * `edgeplane store re-encrypt` moves it under this one; never used to seal.
+   */
+  readonly previous?: readonly KeyEncryptionKey[];
 }
 
 const KEK_BYTES = 32;
@@ -49,6 +54,21 @@ export function loadKeyEncryptionKey(options: { readonly home: string; readonly 
   if (!existsSync(path)) created = createKeyFile(path, (options.random ?? randomBytes)(KEK_BYTES));
   const key = parseKekFile(readFileSync(path), path);
   return { key, id: kekId(key), path, created };
+}
+
+/**
+ * The key-encryption key with the keys it replaced, each an existing file (32 bytes: raw,
+ * hex or base64). A previous key equal to the current one is dropped.
+ */
+export function withPreviousKeys(current: KeyEncryptionKey, previousFiles: readonly string[]): KeyEncryptionKey {
+  const previous: KeyEncryptionKey[] = [];
+  for (const file of previousFiles) {
+    if (!existsSync(file)) throw new Error(`the previous key-encryption key file ${file} does not exist`);
+    const key = parseKekFile(readFileSync(file), file);
+    const id = kekId(key);
+    if (id !== current.id && !previous.some((k) => k.id === id)) previous.push({ key, id, path: file, created: false });
+  }
+  return previous.length === 0 ? current : { ...current, previous };
 }
 
 /** Whether the key file is readable by others than its owner (operators are warned). */

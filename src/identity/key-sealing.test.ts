@@ -5,8 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { IdentityError } from './identity-error.js';
-import { defaultKekPath, loadKeyEncryptionKey } from './key-encryption-key.js';
-import { sealPrivateKey, unsealPrivateKey, type SealedKey } from './sealed-key.js';
+import { defaultKekPath, loadKeyEncryptionKey, withPreviousKeys } from './key-encryption-key.js';
+import { kekSealer } from './key-sealer.js';
+import { resealRecord, sealPrivateKey, unsealPrivateKey, type SealedKey } from './sealed-key.js';
 
 const home = mkdtempSync(join(tmpdir(), 'edgeplane-kek-'));
 after(() => rmSync(home, { recursive: true, force: true }));
@@ -87,5 +88,38 @@ describe('sealed private keys', () => {
     assert.throws(() => unsealPrivateKey(kek, key, sealed), refused(new RegExp(`sealed under another key-encryption key \\(${other.id}; this server has ${kek.id} from `)));
     // A record claiming this key's id but sealed with another key fails authentication instead.
     assert.throws(() => unsealPrivateKey(kek, key, { ...sealed, kek: kek.id }), refused(/does not unseal/));
+  });
+});
+
+describe('a key-encryption key rotation', () => {
+  const old = loadKeyEncryptionKey({ home: join(home, 'rotation-old') });
+  const fresh = loadKeyEncryptionKey({ home: join(home, 'rotation-new') });
+  const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const key = '/identity/tenant-cas/acme';
+
+  it('opens what the previous key sealed when the server is given it, and names every key it has when none fits', () => {
+    const sealed = sealPrivateKey(old, key, privateKey);
+    assert.throws(() => unsealPrivateKey(fresh, key, sealed), refused(new RegExp(`sealed under another key-encryption key \\(${old.id}; this server has ${fresh.id}`)));
+    const rotated = withPreviousKeys(fresh, [old.path]);
+    assert.deepEqual(rotated.previous?.map((k) => k.id), [old.id]);
+    unsealPrivateKey(rotated, key, sealed);
+    const stranger = loadKeyEncryptionKey({ home: join(home, 'rotation-stranger') });
+    assert.throws(() => unsealPrivateKey(withPreviousKeys(stranger, [old.path]), key, sealPrivateKey(fresh, key, privateKey)), refused(new RegExp(`this server has ${stranger.id} from .*, and previous ${old.id} from `)));
+    // The current key given as a previous one too is ignored; a missing file is an error.
+    assert.equal(withPreviousKeys(fresh, [fresh.path]).previous, undefined);
+    assert.throws(() => withPreviousKeys(fresh, [join(home, 'nope.kek')]), /previous key-encryption key file .*nope\.kek does not exist/);
+  });
+
+  it('reseals a record\'s sealed keys (members and JSON strings) under the current key, and leaves a current record alone', () => {
+    const record = JSON.stringify({ certificate: 'PEM', key: sealPrivateKey(old, key, privateKey), sealed_private_key: kekSealer(old).seal(Buffer.from('blindfold PEM'), key) });
+    const rotated = withPreviousKeys(fresh, [old.path]);
+    const resealed = resealRecord(rotated, key, record) ?? assert.fail('not resealed');
+    const parsed = JSON.parse(resealed) as { certificate: string; key: SealedKey; sealed_private_key: string };
+    assert.equal(parsed.certificate, 'PEM');
+    assert.equal(parsed.key.kek, fresh.id);
+    unsealPrivateKey(fresh, key, parsed.key);
+    assert.equal(kekSealer(fresh).open(parsed.sealed_private_key, key).toString(), 'blindfold PEM');
+    assert.equal(resealRecord(rotated, key, resealed), undefined);
+    assert.equal(resealRecord(rotated, key, 'not json'), undefined);
   });
 });

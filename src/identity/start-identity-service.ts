@@ -17,7 +17,7 @@ import { IdentityError } from './identity-error.js';
 import { DEFAULT_IDENTITY_KEY_ALGORITHM, type IdentityKeyAlgorithm } from './identity-key-algorithm.js';
 import { registerIdentityApi } from './identity-routes.js';
 import { type IdentityOperations, IdentityService } from './identity-service.js';
-import { kekFileIsExposed, loadKeyEncryptionKey } from './key-encryption-key.js';
+import { kekFileIsExposed, type KeyEncryptionKey, loadKeyEncryptionKey } from './key-encryption-key.js';
 import { TokenAudit } from './token-audit.js';
 import { loadTokenSigningKey, type TokenSigningKey } from './token-signing-key.js';
 import { UnavailableIdentity } from './unavailable-identity.js';
@@ -31,6 +31,8 @@ export interface IdentityServiceStartOptions {
   readonly home: string;
   /** An operator-supplied key-encryption key file (32 bytes raw, hex or base64). */
   readonly kekFile?: string;
+  /** The key-encryption key loaded already (the server's, with its previous keys); `home` and `kekFile` are then not read. */
+  readonly kek?: KeyEncryptionKey;
   /** For CAs made from now on (default ECDSA P-256). */
   readonly keyAlgorithm?: IdentityKeyAlgorithm;
   /** Leaf certificate lifetime (default 24 h). */
@@ -70,8 +72,8 @@ export async function startIdentityService(options: IdentityServiceStartOptions)
   const { store, clock, logger } = options;
   if (options.certificateLifetimeMs !== undefined && !(options.certificateLifetimeMs >= 60_000)) throw new Error(`the identity certificate lifetime must be at least a minute, not ${options.certificateLifetimeMs} ms`);
   const random = options.random ?? randomBytes;
-  const kek = loadKeyEncryptionKey({ home: options.home, ...(options.kekFile === undefined ? {} : { file: options.kekFile }), random });
-  logger.info({ path: kek.path, created: kek.created, id: kek.id }, 'identity key-encryption key ready');
+  const kek = options.kek ?? loadKeyEncryptionKey({ home: options.home, ...(options.kekFile === undefined ? {} : { file: options.kekFile }), random });
+  logger.info({ path: kek.path, created: kek.created, id: kek.id, ...(kek.previous === undefined ? {} : { previous: kek.previous.map((k) => k.id) }) }, 'identity key-encryption key ready');
   if (kekFileIsExposed(kek.path)) logger.warn({ path: kek.path }, 'the identity key-encryption key file is readable by other users than its owner; make it mode 0600');
   let opened: { authorities: CertificateAuthorities; signingKey: TokenSigningKey };
   try {

@@ -161,7 +161,8 @@ export class GenericStore {
       return object;
     }
     try {
-      const kv = await this.deps.store.create(this.key(scope.cluster, name), codec.encode(object));
+      const key = this.key(scope.cluster, name);
+      const kv = await this.deps.store.create(key, codec.encode(object, key));
       return codec.decodeOnce(kv);
     } catch (error) {
       await undo();
@@ -254,7 +255,7 @@ export class GenericStore {
         await strategy.allocation?.afterDelete(old, { ...context, dryRun: false, store: this.deps.store });
         return { ...object, metadata: { ...object.metadata, resourceVersion: String(revision) } };
       }
-      return codec.decodeOnce(await this.deps.store.update(kv.key, codec.encode(object), kv.modRevision));
+      return codec.decodeOnce(await this.deps.store.update(kv.key, codec.encode(object, kv.key), kv.modRevision));
     } catch (error) {
       await undo();
       throw error;
@@ -308,7 +309,7 @@ export class GenericStore {
         return { object: current, removed: false };
       case 'mark': {
         if (scope.dryRun) return { object: plan.object, removed: false };
-        return { object: codec.decodeOnce(await this.deps.store.update(kv.key, codec.encode(plan.object), kv.modRevision)), removed: false };
+        return { object: codec.decodeOnce(await this.deps.store.update(kv.key, codec.encode(plan.object, kv.key), kv.modRevision)), removed: false };
       }
       case 'remove': {
         if (scope.dryRun) return { object: current, removed: true };

@@ -3,6 +3,8 @@ import { describe, it } from 'node:test';
 import type { KeyValue, WatchEvent } from '../store/types.js';
 import type { KubeObject } from '../apimachinery/object.js';
 import { ObjectCodec } from './object-codec.js';
+import { randomBytes } from 'node:crypto';
+import { EnvelopeEncryption } from '../common/envelope-encryption.js';
 
 const kv = (modRevision: number): KeyValue => ({
   key: '/vk8s/core/configmaps/acme/default/vk/c1',
@@ -80,7 +82,7 @@ describe('ObjectCodec', () => {
 
   it('encode drops the resourceVersion, which the store keeps as the modRevision', () => {
     const codec = new ObjectCodec();
-    const text = codec.encode(codec.decodeOnce(kv(4)));
+    const text = codec.encode(codec.decodeOnce(kv(4)), kv(4).key);
     assert.equal((JSON.parse(text) as { metadata: Record<string, unknown> }).metadata['resourceVersion'], undefined);
   });
 
@@ -146,5 +148,45 @@ describe('ObjectCodec', () => {
     assert.deepEqual(joined, Buffer.concat(group));
     assert.equal(codec.joinChunks([...group]), joined, 'the same chunks: the same buffer');
     assert.notEqual(codec.joinChunks([group[1] as Buffer, group[0] as Buffer]), joined);
+  });
+
+  describe('with a transformer (Secrets: encrypted at rest)', () => {
+    const KEY = '/vk8s/core/secrets/acme/default/vk/s1';
+    const secret = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's1', resourceVersion: '9' }, data: { token: Buffer.from('marker-c0dec').toString('base64') } };
+    const old = { id: 'o1d', key: randomBytes(32) };
+    const current = { id: 'n3w', key: randomBytes(32) };
+
+    it('encodes into an encrypted value bound to the key and decodes it on every path, resourceVersion from the store', () => {
+      const codec = new ObjectCodec({ transformer: new EnvelopeEncryption({ current }) });
+      const value = codec.encode(secret, KEY);
+      assert.ok(value.startsWith('k8s:enc:aesgcm:v1:n3w:'));
+      assert.ok(!value.includes('marker-c0dec') && !value.includes(secret.data.token));
+      const stored: KeyValue = { key: KEY, value, createRevision: 12, modRevision: 12 };
+      const expected = { ...secret, metadata: { name: 's1', resourceVersion: '12' } };
+      assert.deepEqual(codec.decode(stored), expected);
+      assert.deepEqual(codec.decodeOnce(stored), expected);
+      assert.deepEqual(codec.decodeTransient(stored), expected);
+      assert.deepEqual(JSON.parse(codec.json(stored).toString('utf8')), expected);
+      assert.deepEqual(codec.decodeDeleted(stored, 14).data, secret.data);
+      assert.throws(() => codec.decodeOnce({ ...stored, key: `${KEY}x` }), /does not decrypt/);
+      // A codec without the transformer cannot read it (and so is never given Secrets).
+      assert.throws(() => new ObjectCodec().decodeOnce(stored), SyntaxError);
+    });
+
+    it('reads legacy plaintext values; reencoded rewrites those and older keys\' values, and nothing under the current key', () => {
+      const before = new ObjectCodec({ transformer: new EnvelopeEncryption({ current: old }) });
+      const codec = new ObjectCodec({ transformer: new EnvelopeEncryption({ current, previous: [old] }) });
+      const plain: KeyValue = { key: KEY, value: new ObjectCodec().encode(secret, KEY), createRevision: 3, modRevision: 3 };
+      const underOld: KeyValue = { ...plain, value: before.encode(secret, KEY) };
+      assert.deepEqual(codec.decodeOnce(plain).data, secret.data);
+      assert.deepEqual(codec.decodeOnce(underOld).data, secret.data);
+      for (const stale of [plain, underOld]) {
+        const rewritten = codec.reencoded(stale) ?? assert.fail('not rewritten');
+        assert.ok(rewritten.startsWith('k8s:enc:aesgcm:v1:n3w:'));
+        assert.deepEqual(codec.decodeOnce({ ...stale, value: rewritten }).data, secret.data);
+        assert.equal(codec.reencoded({ ...stale, value: rewritten }), undefined);
+      }
+      assert.equal(new ObjectCodec().reencoded(plain), undefined);
+    });
   });
 });

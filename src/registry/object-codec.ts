@@ -1,5 +1,6 @@
 import type { KeyValue, WatchEvent } from '../store/types.js';
 import type { KubeObject } from '../apimachinery/object.js';
+import type { ValueTransformer } from '../common/envelope-encryption.js';
 import { chunkBody, frameChunk } from './chunk-framing.js';
 
 /** The event types whose object is a stored object. */
@@ -22,6 +23,11 @@ export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
  * the cache or a fan-out in progress holds the event, however many events the fan-out is
  * behind; a synthetic one (a watch's initial state) with its shared object, among the
  * `lineMemo` most recent ones.
+ *
+ * A codec given a `transformer` (Secrets': envelope encryption under the KEK) stores every
+ * value through it, bound to the object's store key, and reads every value back through it;
+ * the memos hold the decoded objects, so a value the watch cache keeps is decrypted once.
+ * Every other resource's codec has none and pays nothing.
  */
 export class ObjectCodec {
   private readonly decoded = new WeakMap<KeyValue, KubeObject>();
@@ -42,15 +48,23 @@ export class ObjectCodec {
   /** The last group of chunks joined, and the result. */
   private lastJoin: { readonly parts: readonly Buffer[]; readonly joined: Buffer } | undefined;
 
-  constructor(options: { readonly lineMemo?: number } = {}) {
+  private readonly transformer: ValueTransformer | undefined;
+
+  constructor(options: { readonly lineMemo?: number; readonly transformer?: ValueTransformer } = {}) {
     this.lineMemo = options.lineMemo ?? 1024;
+    this.transformer = options.transformer;
+  }
+
+  /** The object a stored value holds (its plaintext when the codec encrypts), without a resourceVersion. */
+  private parse(kv: KeyValue): KubeObject {
+    return JSON.parse(this.transformer === undefined ? kv.value : this.transformer.fromStorage(kv.value, kv.key)) as KubeObject;
   }
 
   /** The shared, read-only object of a KeyValue the watch cache holds (memoized). */
   decode(kv: KeyValue): KubeObject {
     let object = this.decoded.get(kv);
     if (object === undefined) {
-      object = JSON.parse(kv.value) as KubeObject;
+      object = this.parse(kv);
       object.metadata.resourceVersion = String(kv.modRevision);
       this.decoded.set(kv, object);
       this.shared.add(object);
@@ -97,7 +111,7 @@ export class ObjectCodec {
 
   /** A fresh object for a KeyValue read once (not memoized; the caller owns it). */
   decodeOnce(kv: KeyValue): KubeObject {
-    const object = JSON.parse(kv.value) as KubeObject;
+    const object = this.parse(kv);
     object.metadata.resourceVersion = String(kv.modRevision);
     return object;
   }
@@ -109,7 +123,7 @@ export class ObjectCodec {
   decodeDeleted(prev: KeyValue, revision: number): KubeObject {
     const memo = this.deleted.get(prev);
     if (memo !== undefined && memo.metadata.resourceVersion === String(revision)) return memo;
-    const object = JSON.parse(prev.value) as KubeObject;
+    const object = this.parse(prev);
     object.metadata.resourceVersion = String(revision);
     if (memo === undefined) {
       this.deleted.set(prev, object);
@@ -188,9 +202,21 @@ export class ObjectCodec {
     return text;
   }
 
-  encode(object: KubeObject): string {
+  /** The value to store for `object` at `key` (the key binds an encrypted value to its place). */
+  encode(object: KubeObject, key: string): string {
     const { resourceVersion: _dropped, ...metadata } = object.metadata;
-    return JSON.stringify({ ...object, metadata });
+    const json = JSON.stringify({ ...object, metadata });
+    return this.transformer === undefined ? json : this.transformer.toStorage(json, key);
+  }
+
+  /**
+   * The value to store instead of `kv`'s so that it is encrypted under the current key, or
+   * undefined when it is already (or this codec does not encrypt): the re-encryption pass.
+   */
+  reencoded(kv: KeyValue): string | undefined {
+    const transformer = this.transformer;
+    if (transformer === undefined || transformer.isCurrent(kv.value)) return undefined;
+    return transformer.toStorage(transformer.fromStorage(kv.value, kv.key), kv.key);
   }
 }
 

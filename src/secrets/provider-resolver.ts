@@ -1,6 +1,9 @@
 import { dns1035LabelProblems } from '../apimachinery/index.js';
 import type { StoredObject } from '../config/envelope.js';
 import { objectKey } from '../config/keys.js';
+import { NAMESPACED_KINDS, type ConfigKind } from '../config/kinds/index.js';
+import { openSecretFields } from '../config/secret-fields.js';
+import type { ValueTransformer } from '../common/envelope-encryption.js';
 import type { BlindfoldUnsealer, ConfigSource } from './blindfold-unsealer.js';
 import type { PodIdentity } from './ports.js';
 import { SecretError } from './secret-error.js';
@@ -13,12 +16,18 @@ interface AccessSpec {
   vault_auth_info?: { token?: unknown; app_role_auth?: { role_id: string; secret_id: unknown } | null } | null;
 }
 
+const ACCESS_KIND = NAMESPACED_KINDS.get('secret_management_access') as ConfigKind;
+
 /**
  * The provider (a secret_management_access object) a pod names, from the pod's namespace or
  * else its tenant's `shared` namespace, with its credentials resolved for that pod: blindfolded
  * ones are unsealed under their policy, which must allow the pod.
  */
-export async function resolveProvider(name: string, caller: PodIdentity, deps: { readonly config: ConfigSource; readonly unsealer: BlindfoldUnsealer }): Promise<ResolvedProvider> {
+export async function resolveProvider(
+  name: string,
+  caller: PodIdentity,
+  deps: { readonly config: ConfigSource; readonly unsealer: BlindfoldUnsealer; readonly encryption?: ValueTransformer },
+): Promise<ResolvedProvider> {
   // secret_management_access names are DNS-1035 labels: anything else is the caller's mistake, not a key to read.
   const problems = dns1035LabelProblems(name);
   if (problems.length > 0) throw new SecretError('InvalidArgument', `provider "${name}": ${problems.join('; ')}`);
@@ -26,7 +35,8 @@ export async function resolveProvider(name: string, caller: PodIdentity, deps: {
   for (const namespace of [...new Set([caller.namespace, 'shared'])]) {
     const kv = await deps.config.get(objectKey(caller.tenant, 'secret_management_access', namespace, name));
     if (kv !== undefined) {
-      object = JSON.parse(kv.value) as StoredObject;
+      // Its secret fields are encrypted at rest.
+      object = openSecretFields(ACCESS_KIND, kv.key, JSON.parse(kv.value) as StoredObject, deps.encryption);
       break;
     }
   }

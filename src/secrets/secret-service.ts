@@ -1,6 +1,7 @@
 import { Counter, type Registry } from 'prom-client';
 import type { Logger } from '../observability/logger.js';
 import type { Clock } from '../common/clock.js';
+import type { ValueTransformer } from '../common/envelope-encryption.js';
 import type { Store } from '../store/types.js';
 import type { BlindfoldKeyPair } from './blindfold-key-pair.js';
 import { BlindfoldKeyRing } from './blindfold-key-ring.js';
@@ -19,6 +20,8 @@ export interface SecretServiceOptions {
   readonly metrics?: Registry;
   /** Key pair maker (tests); default RSA-3072. */
   readonly generateKeyPair?: () => Promise<BlindfoldKeyPair>;
+  /** How config objects' secret fields are kept at rest (the server's envelope encryption); none: in the clear. */
+  readonly encryption?: ValueTransformer;
 }
 
 /** The control plane's secret service: each tenant's key ring and the unsealer over it. */
@@ -26,6 +29,8 @@ export interface SecretService {
   readonly keys: BlindfoldKeyRing;
   readonly unsealer: BlindfoldUnsealer;
   readonly config: ConfigSource;
+  /** Opens the secret fields of secret_management_access objects read from `config`. */
+  readonly encryption?: ValueTransformer;
 }
 
 export function createSecretService(options: SecretServiceOptions): SecretService {
@@ -46,5 +51,5 @@ export function createSecretService(options: SecretServiceOptions): SecretServic
     logger: options.logger,
     ...(outcomes === undefined ? {} : { onOutcome: (outcome: string) => outcomes.inc({ outcome }) }),
   });
-  return { keys, unsealer, config: options.config };
+  return { keys, unsealer, config: options.config, ...(options.encryption === undefined ? {} : { encryption: options.encryption }) };
 }

@@ -13,6 +13,8 @@ import { ObjectRegistry } from '../config/registry.js';
 import type { IdentityKeyAlgorithm } from '../identity/identity-key-algorithm.js';
 import { ensurePlatformPki } from '../identity/platform-ca.js';
 import { startIdentityService } from '../identity/start-identity-service.js';
+import { loadKeyEncryptionKey, withPreviousKeys } from '../identity/key-encryption-key.js';
+import { EnvelopeEncryption } from '../common/envelope-encryption.js';
 import type { Logger } from '../observability/logger.js';
 import { createMetrics } from '../observability/metrics.js';
 import { startCompactor } from '../store/compactor.js';
@@ -104,6 +106,11 @@ export interface ControlPlaneOptions {
    * the operator; default `<home>/keys/identity.kek`, made on first start.
    */
   readonly identityKekFile?: string;
+  /**
+   * Key-encryption keys the current one replaced (files like it): what they sealed or
+   * encrypted stays readable until `edgeplane store re-encrypt` has moved it under the current key.
+   */
+  readonly previousKekFiles?: readonly string[];
   /** Key algorithm of identity CAs made from now on (default ECDSA P-256). */
   readonly identityKeyAlgorithm?: IdentityKeyAlgorithm;
   /** Lifetime of workload certificates (default 24 h). */
@@ -160,12 +167,19 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     logger.info({ outcome: pki.outcome, caCert: pki.caCertPath }, 'platform PKI ready');
 
     const clock = options.clock ?? systemClock();
+    // Secrets at rest: vK8s Secrets and config objects' secret fields are envelope-encrypted
+    // under the identity service's key-encryption key (one key for everything sealed in the store).
+    const kek = withPreviousKeys(
+      loadKeyEncryptionKey({ home: options.home, ...(options.identityKekFile === undefined ? {} : { file: options.identityKekFile }) }),
+      options.previousKekFiles ?? [],
+    );
+    const encryption = new EnvelopeEncryption({ current: kek, previous: kek.previous ?? [] });
     // Every vK8s request finds its virtual_k8s object here, not with a store read.
     const placementIndex = new PlacementConfigIndex(logger);
     const configCache = new PrefixCache(store, '/config/', logger, placementIndex);
     cleanups.push(() => configCache.stop());
     await configCache.start();
-    const registry = new ObjectRegistry(store, clock, (deletion) => configCache.observe(deletion));
+    const registry = new ObjectRegistry(store, clock, (deletion) => configCache.observe(deletion), encryption);
     const authCache = new PrefixCache(store, '/auth/', logger);
     const namespaceCache = new PrefixCache(store, NAMESPACES_PREFIX, logger);
     cleanups.push(() => authCache.stop(), () => namespaceCache.stop());
@@ -226,6 +240,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
       logger,
       fieldManagement: fieldManager.fieldManagement,
       metrics: metrics.watchCache,
+      encryption,
       ...(options.watchHistory === undefined ? {} : { watchHistory: options.watchHistory }),
     });
     cleanups.push(() => clusters.stop());
@@ -255,7 +270,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
       storage: clusters,
       credentials,
       platformCaPem: pki.caCert,
-      ...(options.identityKekFile === undefined ? {} : { kekFile: options.identityKekFile }),
+      kek,
       ...(options.identityKeyAlgorithm === undefined ? {} : { keyAlgorithm: options.identityKeyAlgorithm }),
       ...(options.identityCertificateLifetimeMs === undefined ? {} : { certificateLifetimeMs: options.identityCertificateLifetimeMs }),
     });
@@ -264,7 +279,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     // Secrets (issue 7): per-tenant blindfold keys sealed under the identity KEK, unseal for
     // pods' client certificates, policies read from the config cache.
     const secretDeps = options.secrets ?? { sealer: identity.sealer, podCertificates: identity.podCertificates };
-    const secrets = createSecretService({ store, sealer: secretDeps.sealer, config: configCache, clock, logger, metrics: metrics.registry });
+    const secrets = createSecretService({ store, sealer: secretDeps.sealer, config: configCache, clock, logger, metrics: metrics.registry, encryption });
     registerSecretApi(app, { secrets, credentials, configService: service, podCertificates: secretDeps.podCertificates, logger, bodyLimit });
     cleanups.push(startClusterJanitor({ store, storage: clusters, logger }));
     // Controllers (leader-elected through a store lease): placement decides the sites, the

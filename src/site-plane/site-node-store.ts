@@ -36,10 +36,10 @@ export class SiteNodeStore {
         store,
         key,
         (current) => {
-          if (current === undefined) return codec.encode(fresh);
+          if (current === undefined) return codec.encode(fresh, key);
           const existing = codec.decodeOnce(current);
           const next = reregisteredNode(fresh, existing);
-          return jsonEqual({ ...next, metadata: { ...next.metadata, resourceVersion: existing.metadata.resourceVersion } }, existing) ? current.value : codec.encode(next);
+          return jsonEqual({ ...next, metadata: { ...next.metadata, resourceVersion: existing.metadata.resourceVersion } }, existing) ? current.value : codec.encode(next, key);
         },
         { allowCreate: true },
       );
@@ -67,10 +67,11 @@ export class SiteNodeStore {
   async update(owner: string, site: string, name: string, compute: (node: KubeObject) => KubeObject | undefined): Promise<void> {
     const { store, codec } = this.deps;
     try {
-      await guaranteedUpdate(store, nodeKey(owner, site, name), (current) => {
+      const key = nodeKey(owner, site, name);
+      await guaranteedUpdate(store, key, (current) => {
         if (current === undefined) return '';
         const next = compute(codec.decodeOnce(current));
-        return next === undefined ? current.value : codec.encode(next);
+        return next === undefined ? current.value : codec.encode(next, key);
       });
     } catch (error) {
       if (!isStoreError(error, 'KeyNotFound')) throw error;

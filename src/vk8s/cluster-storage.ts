@@ -14,6 +14,7 @@ import { serviceIpKeyPrefix } from './allocation/service-ip-allocation.js';
 import { strategyFor, strategyKey } from './kinds/index.js';
 import { RESOURCES } from './resources.js';
 import { type ResourceType } from '../apimachinery/resource-type.js';
+import type { ValueTransformer } from '../common/envelope-encryption.js';
 
 export interface VirtualClusterStorageOptions {
   readonly store: Store;
@@ -24,7 +25,15 @@ export interface VirtualClusterStorageOptions {
   readonly watchHistory?: number;
   /** Where the watch caches' fan-out is measured. */
   readonly metrics?: WatchCacheMetrics;
+  /**
+   * How the resources of {@link ENCRYPTED_RESOURCES} are kept at rest (the server's envelope
+   * encryption under the KEK); without it they are stored as JSON like every other resource.
+   */
+  readonly encryption?: ValueTransformer;
 }
+
+/** The resources whose objects are encrypted at rest (kube's EncryptionConfiguration `resources: [secrets]`). */
+export const ENCRYPTED_RESOURCES: ReadonlyArray<Pick<ResourceType, 'group' | 'resource'>> = [{ group: '', resource: 'secrets' }];
 
 /** kube's generateName alphabet (no vowels, no lookalikes): five characters of it. */
 const SUFFIX_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
@@ -47,6 +56,9 @@ export class VirtualClusterStorage {
 
   constructor(private readonly options: VirtualClusterStorageOptions) {
     const codec = new ObjectCodec();
+    // Only these pay for encryption; every other resource shares the plain codec.
+    const encrypting = options.encryption === undefined ? undefined : new ObjectCodec({ transformer: options.encryption });
+    const encrypted = new Set(ENCRYPTED_RESOURCES.map(strategyKey));
     for (const resource of RESOURCES) {
       if (SYNTHESIZED_RESOURCES.has(strategyKey(resource))) continue;
       const cache = new WatchCache(options.store, resourcePrefix(resource), {
@@ -60,7 +72,7 @@ export class VirtualClusterStorage {
           store: options.store,
           cache,
           strategy: strategyFor(resource),
-          codec,
+          codec: encrypting !== undefined && encrypted.has(strategyKey(resource)) ? encrypting : codec,
           clock: options.clock,
           fieldManagement: options.fieldManagement ?? NO_FIELD_MANAGEMENT,
           newUid: randomUUID,

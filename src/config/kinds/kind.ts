@@ -39,6 +39,11 @@ export interface ConfigKind {
   references?(spec: Spec): SpecReference[];
   /** The kinds `references` can point at (so a referrer scan visits only possible referrers). */
   readonly refersTo?: readonly string[];
+  /**
+   * Paths (under the spec) of string fields that hold secrets: they are encrypted at rest
+   * under the key-encryption key (`config/secret-fields.ts`), the rest of the object is not.
+   */
+  readonly secretFields?: ReadonlyArray<readonly string[]>;
   /** Server-set fields and initial status on create. */
   prepareForCreate?(spec: Spec, context: CreateContext): { spec: Spec; status: StoredObject['status'] };
   /** Rules for replace given the stored object: problems, and the spec to store. */

@@ -31,3 +31,15 @@ export function secretInfoSchema(description: string): JsonSchema {
 export function secretInfoOneOf(at: readonly string[]): OneOfGroup {
   return { at, members: ['blindfold_secret_info', 'clear_secret_info'] };
 }
+
+/**
+ * The fields of a secret field at `at` that are encrypted at rest: the clear secret's URL
+ * (its plaintext, base64) and the blindfolded location (ciphertext already, for the platform
+ * only; encrypted as well so no secret field is readable in the store file).
+ */
+export function secretInfoFields(at: readonly string[]): ReadonlyArray<readonly string[]> {
+  return [
+    [...at, 'clear_secret_info', 'url'],
+    [...at, 'blindfold_secret_info', 'location'],
+  ];
+}

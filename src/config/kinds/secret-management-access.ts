@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import type { ConfigKind } from './kind.js';
 import { schema } from '../spec-schema.js';
-import { secretInfoOneOf, secretInfoSchema } from './secret-info.js';
+import { secretInfoFields, secretInfoOneOf, secretInfoSchema } from './secret-info.js';
 
 const HOSTNAME = /^(?=.{1,253}$)[A-Za-z0-9]([-A-Za-z0-9]*[A-Za-z0-9])?(\.[A-Za-z0-9]([-A-Za-z0-9]*[A-Za-z0-9])?)*$/;
 
@@ -55,6 +55,7 @@ export const secretManagementAccess: ConfigKind = {
     secretInfoOneOf(['vault_auth_info', 'token']),
     secretInfoOneOf(['vault_auth_info', 'app_role_auth', 'secret_id']),
   ],
+  secretFields: [...secretInfoFields(['vault_auth_info', 'token']), ...secretInfoFields(['vault_auth_info', 'app_role_auth', 'secret_id'])],
   validate(spec) {
     const problem = endpointProblem((spec['access_info'] as { server_endpoint: string }).server_endpoint);
     return problem === undefined ? [] : [`spec.access_info.server_endpoint: ${problem}`];
