@@ -68,14 +68,24 @@ export function serverCommand(): Command {
     .addOption(new Option('--max-mutating-requests-inflight <n>', 'virtual cluster write requests served at once before 429').env('EDGEPLANE_MAX_MUTATING_REQUESTS_INFLIGHT').default(200).argParser(positiveInteger))
     .addOption(new Option('--local-sites', 'also run three local simulated sites in this process (regional edges local-re-1, local-re-2; customer edge local-ce-1 of the default tenant)').env('EDGEPLANE_LOCAL_SITES').default(false))
     .addOption(new Option('--no-starter-cluster', 'with --local-sites, do not make the virtual cluster default/vk8s and <home>/kubeconfig on first start'))
-    .addOption(new Option('--identity-kek-file <file>', 'key-encryption key of the identity service\'s private keys (32 bytes: raw, hex or base64; default <home>/keys/identity.kek, made on first start)').env('EDGEPLANE_IDENTITY_KEK_FILE'))
+    .addOption(new Option('--identity-kek-file <file>', 'key-encryption key sealing the platform CA\'s and the identity service\'s private keys in the store; give every server over one store the same file (32 bytes: raw, hex or base64; default <home>/keys/identity.kek, made on first start)').env('EDGEPLANE_IDENTITY_KEK_FILE'))
     .addOption(new Option('--identity-key-algorithm <algorithm>', 'key algorithm of identity CAs made from now on').choices(IDENTITY_KEY_ALGORITHMS).env('EDGEPLANE_IDENTITY_KEY_ALGORITHM').default('ECDSA_P256'))
     .addOption(new Option('--identity-certificate-lifetime <duration>', 'lifetime of workload certificates, e.g. 24h, 90m (at least 1m; default 24h)').env('EDGEPLANE_IDENTITY_CERTIFICATE_LIFETIME').argParser(durationArgument))
     .addOption(new Option('--log-level <level>', 'least severe level logged').choices(LOG_LEVELS).env('EDGEPLANE_LOG_LEVEL').default('info'))
     .addOption(new Option('--log-format <format>', 'auto: readable lines on a terminal, JSON otherwise').choices(LOG_FORMATS).env('EDGEPLANE_LOG_FORMAT').default('auto'))
     .addHelpText(
       'after',
-      '\nThe server runs until SIGINT (Ctrl-C) or SIGTERM, then stops accepting requests, lets in-flight ones\nfinish, and closes the store. A second signal exits at once.',
+      [
+        '',
+        'Servers over one store (--store etcd) are one platform: the platform CA (what kubeconfigs, site agents and',
+        'tokens trust) and the identity keys live in the store, sealed under the key-encryption key, so start every',
+        'server with the same --identity-kek-file; a server whose key cannot open them does not start. Each server',
+        'keeps its own serving certificate in <home>/pki, signed by that CA; <home>/pki/ca.crt is the CA for clients.',
+        'A home made before keeps its own CA (<home>/pki/ca.key): it is imported into a store that has none.',
+        '',
+        'The server runs until SIGINT (Ctrl-C) or SIGTERM, then stops accepting requests, lets in-flight ones',
+        'finish, and closes the store. A second signal exits at once.',
+      ].join('\n'),
     )
     .action(async (options: ServerOptions) => {
       const logger = createLogger({ level: options.logLevel, format: options.logFormat });

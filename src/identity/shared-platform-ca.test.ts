@@ -54,7 +54,7 @@ describe('the platform CA shared through the store', () => {
         loadSharedPlatformCa({ store, kek: otherKek, dir: join(root, 'kek', 'b', 'pki'), now }),
         /^Error: the platform CA in the store cannot be opened with this server's key-encryption key: the private key in \/identity\/platform-ca was sealed under another key-encryption key .*give every server the same --identity-kek-file$/,
       );
-      assert.equal(JSON.parse((await store.get(PLATFORM_CA_KEY))?.value ?? '{}').certificate, first.ca.certificate, 'the store keeps its CA');
+      assert.equal((JSON.parse((await store.get(PLATFORM_CA_KEY))?.value ?? '{}') as PlatformCaRecord).certificate, first.ca.certificate, 'the store keeps its CA');
       assert.equal(existsSync(join(root, 'kek', 'b', 'pki', 'ca.crt')), false);
     } finally {
       await store.close();
