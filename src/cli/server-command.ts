@@ -96,7 +96,7 @@ export function serverCommand(): Command {
     .addOption(
       new Option(
         '--identity-kek-file <file>',
-        'key-encryption key of the identity service\'s private keys and of secrets at rest (vK8s Secrets, config secret fields) (32 bytes: raw, hex or base64; default <home>/keys/identity.kek, made on first start)',
+        'key-encryption key sealing the platform CA\'s and the identity service\'s private keys in the store and encrypting secrets at rest (vK8s Secrets, config secret fields); give every server over one store the same file (32 bytes: raw, hex or base64; default <home>/keys/identity.kek, made on first start)',
       ).env('EDGEPLANE_IDENTITY_KEK_FILE'),
     )
     .addOption(new Option('--previous-kek-file <file>', PREVIOUS_KEK_OPTION_HELP).env('EDGEPLANE_PREVIOUS_KEK_FILES').argParser(kekFilesArgument))
@@ -106,7 +106,17 @@ export function serverCommand(): Command {
     .addOption(new Option('--log-format <format>', 'auto: readable lines on a terminal, JSON otherwise').choices(LOG_FORMATS).env('EDGEPLANE_LOG_FORMAT').default('auto'))
     .addHelpText(
       'after',
-      '\nThe server runs until SIGINT (Ctrl-C) or SIGTERM, then stops accepting requests, lets in-flight ones\nfinish, and closes the store. A second signal exits at once.',
+      [
+        '',
+        'Servers over one store (--store etcd) are one platform: the platform CA (what kubeconfigs, site agents and',
+        'tokens trust) and the identity keys live in the store, sealed under the key-encryption key, so start every',
+        'server with the same --identity-kek-file; a server whose key cannot open them does not start. Each server',
+        'keeps its own serving certificate in <home>/pki, signed by that CA; <home>/pki/ca.crt is the CA for clients.',
+        'A home made before keeps its own CA (<home>/pki/ca.key): it is imported into a store that has none.',
+        '',
+        'The server runs until SIGINT (Ctrl-C) or SIGTERM, then stops accepting requests, lets in-flight ones',
+        'finish, and closes the store. A second signal exits at once.',
+      ].join('\n'),
     )
     .action(async (options: ServerOptions) => {
       const limits = serverLimits(options);

@@ -7,6 +7,8 @@ import type { SealedKey } from './sealed-key.js';
  */
 export const ROOT_CA_KEY = '/identity/root-ca';
 export const TOKEN_SIGNING_KEY = '/identity/token-signing-key';
+/** The platform CA (API serving, client and agent certificates): one for every server over the store. */
+export const PLATFORM_CA_KEY = '/identity/platform-ca';
 export const tenantCaKey = (tenant: string): string => `/identity/tenant-cas/${tenant}`;
 
 /** The platform identity root CA. */
@@ -36,5 +38,15 @@ export interface TokenSigningKeyRecord {
   /** PEM SubjectPublicKeyInfo (verification needs no unsealing). */
   readonly publicKey: string;
   readonly key: SealedKey;
+  readonly created: string;
+}
+
+/** The platform CA, shared by every server over the store. */
+export interface PlatformCaRecord {
+  /** PEM of the self-signed platform CA certificate. */
+  readonly certificate: string;
+  readonly key: SealedKey;
+  /** Made by a server, or imported from the `<home>/pki` of a server that had made it there. */
+  readonly origin: 'generated' | 'imported';
   readonly created: string;
 }

@@ -34,7 +34,7 @@ export interface IdentityServiceDependencies {
   readonly random?: (bytes: number) => Buffer;
 }
 
-/** What the routes call: the service, or {@link UnavailableIdentity} on a server that could not open its keys. */
+/** What the routes call. */
 export type IdentityOperations = Pick<IdentityService, 'issueWithToken' | 'renew' | 'tokenForAdmin' | 'tokenForSite' | 'authenticatePod'>;
 
 const rfc3339 = (date: Date): string => date.toISOString().replace(/\.\d{3}Z$/, 'Z');

@@ -20,7 +20,7 @@ describe('platform CA', () => {
     const dir = join(root, 'first');
     const pki = await ensurePlatformPki({ dir, hosts: ['127.0.0.1', 'edge.example'] });
     assert.equal(pki.outcome, 'created');
-    assert.equal(statSync(pki.caKeyPath).mode & 0o777, 0o600);
+    assert.equal(statSync(join(dir, 'ca.key')).mode & 0o777, 0o600);
     assert.equal(statSync(pki.servingKeyPath).mode & 0o777, 0o600);
     assert.equal(statSync(dir).mode & 0o777, 0o700);
     assert.match(openssl(['verify', '-CAfile', pki.caCertPath, pki.servingCertPath]), /: OK/);

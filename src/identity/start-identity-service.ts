@@ -17,22 +17,17 @@ import { IdentityError } from './identity-error.js';
 import { DEFAULT_IDENTITY_KEY_ALGORITHM, type IdentityKeyAlgorithm } from './identity-key-algorithm.js';
 import { registerIdentityApi } from './identity-routes.js';
 import { type IdentityOperations, IdentityService } from './identity-service.js';
-import { kekFileIsExposed, type KeyEncryptionKey, loadKeyEncryptionKey } from './key-encryption-key.js';
+import type { KeyEncryptionKey } from './key-encryption-key.js';
 import { TokenAudit } from './token-audit.js';
 import { loadTokenSigningKey, type TokenSigningKey } from './token-signing-key.js';
-import { UnavailableIdentity } from './unavailable-identity.js';
 import { watchCacheWorkloads } from './workload-source.js';
 
 export interface IdentityServiceStartOptions {
   readonly store: Store;
   readonly clock: Clock;
   readonly logger: Logger;
-  /** `$EDGEPLANE_HOME`: the key-encryption key is `<home>/keys/identity.kek` unless `kekFile` is given. */
-  readonly home: string;
-  /** An operator-supplied key-encryption key file (32 bytes raw, hex or base64). */
-  readonly kekFile?: string;
-  /** The key-encryption key loaded already (the server's, with its previous keys); `home` and `kekFile` are then not read. */
-  readonly kek?: KeyEncryptionKey;
+  /** The key-encryption key the identity's keys are sealed under (the same on every server over the store). */
+  readonly kek: KeyEncryptionKey;
   /** For CAs made from now on (default ECDSA P-256). */
   readonly keyAlgorithm?: IdentityKeyAlgorithm;
   /** Leaf certificate lifetime (default 24 h). */
@@ -63,27 +58,23 @@ export interface IdentityPlane {
 }
 
 /**
- * Starts the identity service: reads (or makes) the key-encryption key, loads (or makes)
- * the identity root CA and the token signing key from the store, and returns its routes.
- * When this server's key-encryption key cannot open keys another server sealed, the server
- * still starts and the identity routes answer 503 with the reason (logged as an error).
+ * Starts the identity service: loads (or makes) the identity root CA and the token signing
+ * key from the store, and returns its routes. When the key-encryption key cannot open keys
+ * another server sealed, it throws: the server does not start (as for the platform CA).
  */
 export async function startIdentityService(options: IdentityServiceStartOptions): Promise<IdentityPlane> {
   const { store, clock, logger } = options;
   if (options.certificateLifetimeMs !== undefined && !(options.certificateLifetimeMs >= 60_000)) throw new Error(`the identity certificate lifetime must be at least a minute, not ${options.certificateLifetimeMs} ms`);
+  const { kek } = options;
   const random = options.random ?? randomBytes;
-  const kek = options.kek ?? loadKeyEncryptionKey({ home: options.home, ...(options.kekFile === undefined ? {} : { file: options.kekFile }), random });
-  logger.info({ path: kek.path, created: kek.created, id: kek.id, ...(kek.previous === undefined ? {} : { previous: kek.previous.map((k) => k.id) }) }, 'identity key-encryption key ready');
-  if (kekFileIsExposed(kek.path)) logger.warn({ path: kek.path }, 'the identity key-encryption key file is readable by other users than its owner; make it mode 0600');
   let opened: { authorities: CertificateAuthorities; signingKey: TokenSigningKey };
   try {
     const authorities = await CertificateAuthorities.open({ store, kek, algorithm: options.keyAlgorithm ?? DEFAULT_IDENTITY_KEY_ALGORITHM, clock, logger, random });
     opened = { authorities, signingKey: await loadTokenSigningKey({ store, kek, clock, random }) };
   } catch (error) {
-    // Another key sealed the records (servers over one store need one KEK): the rest of the server still serves.
+    // Another key sealed the records: servers over one store need one KEK.
     if (!(error instanceof IdentityError)) throw error;
-    logger.error({ reason: error.message }, 'the identity service cannot open its keys; its API answers 503 on this server (give every server the same --identity-kek-file)');
-    return operationsPlane(new UnavailableIdentity(error.message), { credentials: options.credentials, logger, sealer: kekSealer(kek, random), close: () => Promise.resolve() });
+    throw new Error(`the identity service cannot open its keys in the store: ${error.message}. Give every server over one store the same --identity-kek-file`);
   }
   const events = options.storage.storeFor({ group: '', resource: 'events' });
   if (events === undefined) throw new Error('the virtual clusters have no events store');
@@ -102,7 +93,7 @@ export async function startIdentityService(options: IdentityServiceStartOptions)
   return operationsPlane(service, { credentials: options.credentials, logger, sealer: kekSealer(kek, random), close: () => csrs.close() });
 }
 
-/** The plane over the service's operations (or the unavailable ones). */
+/** The plane over the service's operations. */
 function operationsPlane(
   operations: IdentityOperations,
   context: { credentials: CredentialService; logger: Logger; sealer: KeySealer; close: () => Promise<void> },

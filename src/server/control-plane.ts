@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { platformClientCertificates } from '../auth/client-certificates.js';
@@ -12,8 +11,9 @@ import { configOpenApi } from '../config/openapi.js';
 import { ObjectRegistry } from '../config/registry.js';
 import type { IdentityKeyAlgorithm } from '../identity/identity-key-algorithm.js';
 import { ensurePlatformPki } from '../identity/platform-ca.js';
+import { loadSharedPlatformCa } from '../identity/shared-platform-ca.js';
 import { startIdentityService } from '../identity/start-identity-service.js';
-import { loadKeyEncryptionKey, withPreviousKeys } from '../identity/key-encryption-key.js';
+import { kekFileIsExposed, loadKeyEncryptionKey, withPreviousKeys } from '../identity/key-encryption-key.js';
 import { EnvelopeEncryption } from '../common/envelope-encryption.js';
 import type { Logger } from '../observability/logger.js';
 import { createMetrics } from '../observability/metrics.js';
@@ -102,8 +102,9 @@ export interface ControlPlaneOptions {
    */
   readonly secrets?: { readonly sealer: KeySealer; readonly podCertificates: PodCertificateVerifier };
   /**
-   * The identity service's key-encryption key file (32 bytes: raw, hex or base64), supplied by
-   * the operator; default `<home>/keys/identity.kek`, made on first start.
+   * The key-encryption key file (32 bytes: raw, hex or base64) sealing the platform CA's and the
+   * identity service's private keys in the store, supplied by the operator — the same file on
+   * every server over one store; default `<home>/keys/identity.kek`, made on first start.
    */
   readonly identityKekFile?: string;
   /**
@@ -163,9 +164,6 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
   };
 
   try {
-    const pki = await ensurePlatformPki({ dir: join(options.home, 'pki'), hosts: [options.listen.host] });
-    logger.info({ outcome: pki.outcome, caCert: pki.caCertPath }, 'platform PKI ready');
-
     const clock = options.clock ?? systemClock();
     // Secrets at rest: vK8s Secrets and config objects' secret fields are envelope-encrypted
     // under the identity service's key-encryption key (one key for everything sealed in the store).
@@ -173,7 +171,16 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
       loadKeyEncryptionKey({ home: options.home, ...(options.identityKekFile === undefined ? {} : { file: options.identityKekFile }) }),
       options.previousKekFiles ?? [],
     );
+    logger.info({ path: kek.path, created: kek.created, id: kek.id, ...(kek.previous === undefined ? {} : { previous: kek.previous.map((k) => k.id) }) }, 'identity key-encryption key ready');
+    if (kekFileIsExposed(kek.path)) logger.warn({ path: kek.path }, 'the identity key-encryption key file is readable by other users than its owner; make it mode 0600');
     const encryption = new EnvelopeEncryption({ current: kek, previous: kek.previous ?? [] });
+    // One platform CA for every server over the store (sealed there under the KEK); each server its own serving certificate.
+    const pkiDir = join(options.home, 'pki');
+    // Real time, not `clock`: TLS peers check validity against theirs.
+    const shared = await loadSharedPlatformCa({ store, kek, dir: pkiDir, now: new Date() });
+    const pki = await ensurePlatformPki({ dir: pkiDir, hosts: [options.listen.host], ca: shared.ca });
+    logger.info({ ca: shared.origin, outcome: pki.outcome, caCert: pki.caCertPath }, 'platform PKI ready');
+
     // Every vK8s request finds its virtual_k8s object here, not with a store read.
     const placementIndex = new PlacementConfigIndex(logger);
     const configCache = new PrefixCache(store, '/config/', logger, placementIndex);
@@ -184,7 +191,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     const namespaceCache = new PrefixCache(store, NAMESPACES_PREFIX, logger);
     cleanups.push(() => authCache.stop(), () => namespaceCache.stop());
     await Promise.all([authCache.start(), namespaceCache.start()]);
-    const credentials = new CredentialService(store, clock, platformClientCertificates({ certificate: pki.caCert, key: readFileSync(pki.caKeyPath, 'utf8') }), authCache);
+    const credentials = new CredentialService(store, clock, platformClientCertificates({ certificate: pki.caCert, key: pki.caKey }), authCache);
     const tenants = new TenantService(store, registry, credentials, logger);
     await tenants.bootstrap(options.home, options.defaultTenant ?? 'acme');
     const service = new ConfigService(store, registry, namespaceCache);
@@ -255,7 +262,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
       registry,
       credentials,
       storage: clusters,
-      ca: { certificate: pki.caCert, key: readFileSync(pki.caKeyPath, 'utf8') },
+      ca: { certificate: pki.caCert, key: pki.caKey },
       publicUrl: () => url,
       ...(options.siteGraceSeconds === undefined ? {} : { graceSeconds: options.siteGraceSeconds }),
       ...(options.bookmarkIntervalMs === undefined ? {} : { bookmarkIntervalMs: options.bookmarkIntervalMs }),
@@ -266,11 +273,10 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
       store,
       clock,
       logger,
-      home: options.home,
+      kek,
       storage: clusters,
       credentials,
       platformCaPem: pki.caCert,
-      kek,
       ...(options.identityKeyAlgorithm === undefined ? {} : { keyAlgorithm: options.identityKeyAlgorithm }),
       ...(options.identityCertificateLifetimeMs === undefined ? {} : { certificateLifetimeMs: options.identityCertificateLifetimeMs }),
     });

@@ -4,7 +4,6 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { httpsRequest } from '../../src/client/https-client.js';
 import { EDGEPLANE_BIN, startServer } from './support/server-process.js';
 
 const run = (args: string[]): Promise<{ code: number; stdout: string; stderr: string }> =>
@@ -21,7 +20,8 @@ describe('edgeplane server identity options', () => {
 
   it('are listed by --help and checked before the server starts', async () => {
     const help = await run(['server', '--help']);
-    assert.match(help.stdout, /--identity-kek-file <file>/);
+    assert.match(help.stdout, /--identity-kek-file <file>\s+key-encryption key sealing the platform CA's and the identity service's private keys in the store; give every server over one store the same file/);
+    assert.match(help.stdout, /start every\nserver with the same --identity-kek-file; a server whose key cannot open them does not start/);
     assert.match(help.stdout, /--identity-key-algorithm <algorithm>\s+key algorithm of identity CAs made from now on \(choices: "ECDSA_P256", "RSA_2048", default: "ECDSA_P256"/);
     assert.match(help.stdout, /--identity-certificate-lifetime <duration>/);
     const badAlgorithm = await run(['server', '--home', join(root, 'bad'), '--identity-key-algorithm', 'DSA']);
@@ -32,7 +32,7 @@ describe('edgeplane server identity options', () => {
     assert.match(badLifetime.stderr, /at least 1m/);
   });
 
-  it('use an operator\'s key file and RSA-2048; a server with another key serves, its identity API answering 503', async () => {
+  it('use an operator\'s key file and RSA-2048; a server with another key does not start, and says why', async () => {
     const home = join(root, 'home');
     const kek = join(root, 'operator.kek');
     writeFileSync(kek, 'ab'.repeat(32) + '\n', { mode: 0o600 });
@@ -46,25 +46,16 @@ describe('edgeplane server identity options', () => {
     } finally {
       await server.stop();
     }
+    const ca = readFileSync(join(home, 'pki', 'ca.crt'), 'utf8');
 
-    // Without the operator's file this home's own key is made, which did not seal the records.
-    const other = await startServer(home);
-    try {
-      assert.equal(statSync(join(home, 'keys', 'identity.kek')).mode & 0o777, 0o600);
-      const logged = other.logs.find((l) => String(l['msg']).startsWith('the identity service cannot open its keys'));
-      assert.equal(logged?.['level'], 50, 'an error');
-      assert.match(String(logged?.['reason']), /the private key in \/identity\/root-ca was sealed under another key-encryption key/);
-      const token = readFileSync(join(home, 'api-token'), 'utf8').trim();
-      const answer = await httpsRequest(`${other.url}/api/identity/v1/tokens`, readFileSync(join(home, 'pki', 'ca.crt'), 'utf8'), {
-        method: 'POST',
-        headers: { authorization: `APIToken ${token}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ namespace: 'default', vk8s: 'vk1', pod: 'p' }),
-      });
-      assert.equal(answer.status, 503, answer.body);
-      assert.match(answer.json()['message'] as string, /^the identity service is unavailable on this server: the private key in \/identity\/root-ca was sealed under another key-encryption key/);
-      assert.equal((await httpsRequest(`${other.url}/readyz`, readFileSync(join(home, 'pki', 'ca.crt'), 'utf8'))).status, 200, 'the rest of the server serves');
-    } finally {
-      await other.stop();
-    }
+    // Without the operator's file this home's own key is made, which did not seal the platform CA and the identity keys.
+    const other = await run(['server', '--home', home, '--listen', '127.0.0.1:0']);
+    assert.equal(other.code, 1);
+    assert.equal(statSync(join(home, 'keys', 'identity.kek')).mode & 0o777, 0o600);
+    assert.match(
+      other.stderr,
+      /^edgeplane: the platform CA in the store cannot be opened with this server's key-encryption key: the private key in \/identity\/platform-ca was sealed under another key-encryption key \([0-9a-f]{16}; this server has [0-9a-f]{16} from .*identity\.kek\)\. Servers over one store share the platform CA: give every server the same --identity-kek-file\n$/,
+    );
+    assert.equal(readFileSync(join(home, 'pki', 'ca.crt'), 'utf8'), ca, 'no other CA');
   });
 });

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect } from 'node:tls';
 import { after, before, describe, it } from 'node:test';
+import { ensurePlatformPki } from '../../src/identity/platform-ca.js';
 import { EtcdTestServer } from '../../src/store/testing/etcd-server.js';
 import { EDGEPLANE_BIN, httpsGet, httpsRequest, startServer } from './support/server-process.js';
 
@@ -140,16 +141,40 @@ describe('edgeplane server (real process over HTTPS)', () => {
     }
   });
 
+  it('keeps the CA a home made in pki/ before the CA moved to the store: imported on the first start', async () => {
+    const home = join(root, 'legacy');
+    const legacy = await ensurePlatformPki({ dir: join(home, 'pki'), hosts: [] });
+    const server = await startServer(home);
+    try {
+      assert.equal(server.logs.find((l) => l['msg'] === 'platform PKI ready')?.['ca'], 'imported');
+      assert.equal(readFileSync(join(home, 'pki', 'ca.crt'), 'utf8'), legacy.caCert);
+      assert.equal((await httpsGet(`${server.url}/readyz`, legacy.caCert)).status, 200);
+    } finally {
+      await server.stop();
+    }
+    const again = await startServer(home);
+    try {
+      assert.equal(again.logs.find((l) => l['msg'] === 'platform PKI ready')?.['ca'], 'stored');
+    } finally {
+      await again.stop();
+    }
+  });
+
   describe('on etcd', () => {
     let etcd: EtcdTestServer;
+    // Servers over one store share its keys: the operator gives each the same key-encryption key.
+    const kek = join(root, 'etcd.kek');
+    let etcdArgs: string[];
     before(async () => {
       etcd = await EtcdTestServer.create();
+      writeFileSync(kek, 'ab'.repeat(32) + '\n', { mode: 0o600 });
+      etcdArgs = ['--store', 'etcd', '--etcd-endpoints', etcd.endpoint, '--identity-kek-file', kek];
     });
     after(() => etcd?.stop());
 
     it('runs with --store etcd and reports the etcd check', async () => {
       const home = join(root, 'd');
-      const server = await startServer(home, ['--store', 'etcd', '--etcd-endpoints', etcd.endpoint]);
+      const server = await startServer(home, etcdArgs);
       try {
         const ca = readFileSync(join(home, 'pki', 'ca.crt'), 'utf8');
         assert.equal((await httpsGet(`${server.url}/readyz?verbose`, ca)).body, '[+]ping ok\n[+]etcd ok\n[+]shutdown ok\nreadyz check passed\n');
@@ -160,7 +185,7 @@ describe('edgeplane server (real process over HTTPS)', () => {
 
     it('finishes a request whose handler is running when SIGTERM arrives, and only then closes the store', async () => {
       const home = join(root, 'f');
-      const server = await startServer(home, ['--store', 'etcd', '--etcd-endpoints', etcd.endpoint]);
+      const server = await startServer(home, etcdArgs);
       const ca = readFileSync(join(home, 'pki', 'ca.crt'), 'utf8');
       const pid = etcd.pid;
       assert.ok(pid !== undefined);

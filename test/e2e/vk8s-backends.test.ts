@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpsRequestRaw } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -94,11 +94,14 @@ describe('the virtual cluster API on every store backend (real server processes)
     it('two servers on one etcd serve one cluster: a write on one reaches a watch on the other', async () => {
       const homeA = join(root, 'etcd-a');
       const homeB = join(root, 'etcd-b');
-      const args = ['--store', 'etcd', '--etcd-endpoints', etcd.endpoint];
+      // Servers over one store share its keys (the platform CA, the identity's): one operator key-encryption key.
+      const kek = join(root, 'etcd.kek');
+      writeFileSync(kek, 'ab'.repeat(32) + '\n', { mode: 0o600 });
+      const args = ['--store', 'etcd', '--etcd-endpoints', etcd.endpoint, '--identity-kek-file', kek];
       const a = await startServer(homeA, args);
       const b = await startServer(homeB, args);
       try {
-        // Both servers share the tenants and tokens in etcd; each has its own serving PKI.
+        // Both servers share the tenants, tokens and platform CA in etcd; each has its own serving certificate.
         await exerciseCluster(clientOf(a, homeA), clientOf(b, homeB, homeA));
       } finally {
         assert.equal(await a.stop('SIGTERM'), 0);

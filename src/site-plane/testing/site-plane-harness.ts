@@ -50,7 +50,7 @@ export async function startSitePlaneHarness(options: { graceSeconds: number; boo
   const store = openStore({ backend: 'memory' });
   const clock = systemClock();
   const pki = await ensurePlatformPki({ dir: join(home, 'pki'), hosts: ['127.0.0.1'] });
-  const ca = { certificate: pki.caCert, key: readFileSync(pki.caKeyPath, 'utf8') };
+  const ca = { certificate: pki.caCert, key: pki.caKey };
   const configCache = new PrefixCache(store, '/config/', logger);
   const authCache = new PrefixCache(store, '/auth/', logger);
   const namespaceCache = new PrefixCache(store, NAMESPACES_PREFIX, logger);
