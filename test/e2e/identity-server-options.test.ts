@@ -20,7 +20,7 @@ describe('edgeplane server identity options', () => {
 
   it('are listed by --help and checked before the server starts', async () => {
     const help = await run(['server', '--help']);
-    assert.match(help.stdout, /--identity-kek-file <file>\s+key-encryption key sealing the platform CA's and the identity service's private keys in the store; give every server over one store the same file/);
+    assert.match(help.stdout, /--identity-kek-file <file>\s+key-encryption key sealing the platform CA's and the identity service's private keys in the store and encrypting secrets at rest[^;]*; give every server over one store the same file/);
     assert.match(help.stdout, /start every\nserver with the same --identity-kek-file; a server whose key cannot open them does not start/);
     assert.match(help.stdout, /--identity-key-algorithm <algorithm>\s+key algorithm of identity CAs made from now on \(choices: "ECDSA_P256", "RSA_2048", default: "ECDSA_P256"/);
     assert.match(help.stdout, /--identity-certificate-lifetime <duration>/);
