@@ -5,9 +5,10 @@
  */
 import { writeFileSync } from 'node:fs';
 import type { ReliabilityArea, Scale } from './area.js';
+import { crashes } from './crashes.js';
 import { renderReliabilityDocument, type AreaResult } from './report.js';
 
-const areas: readonly ReliabilityArea[] = [];
+const areas: readonly ReliabilityArea[] = [crashes];
 
 function usage(): string {
   return [
