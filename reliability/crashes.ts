@@ -135,9 +135,10 @@ async function runBackend(backend: Backend, plan: Plan, progress: (line: string)
     } finally {
       await load.stop();
     }
+    const loadStopped = Date.now();
     const writes = await readBack(client, ledger);
     progress(`${backend}: ${writes.found}/${writes.acknowledged} acknowledged writes found; waiting for the Deployments to converge`);
-    const convergence = await waitForConvergence(client, LOCAL_REGIONAL_EDGES, plan.convergeTimeoutMs);
+    const convergence = await waitForConvergence(client, LOCAL_REGIONAL_EDGES, plan.convergeTimeoutMs, loadStopped);
     return { backend, plan, writes, revisions, convergence, load, unknownWrites: ledger.tally().unknown, seconds: (performance.now() - started) / 1000 };
   } finally {
     await platform.close();
@@ -166,7 +167,7 @@ function render(runs: readonly BackendRun[]): string[] {
     const regressions = run.revisions.filter((c) => c.after < c.before).length;
     const { deployments, converged, seconds } = run.convergence;
     lines.push(
-      `| ${run.backend} | ${kills(run.plan)} | ${run.writes.acknowledged} | ${run.writes.found} | ${run.writes.lost.length} | ${regressions} of ${run.revisions.length} | ${converged}/${deployments} (${seconds.toFixed(0)} s after the load) |`,
+      `| ${run.backend} | ${kills(run.plan)} | ${run.writes.acknowledged} | ${run.writes.found} | ${run.writes.lost.length} | ${regressions} of ${run.revisions.length} | ${converged}/${deployments} (${seconds.toFixed(0)} s after the load stopped) |`,
     );
   }
   lines.push('');

@@ -16,6 +16,8 @@ export type Backend = 'sqlite' | 'etcd';
  */
 export class PlatformUnderTest {
   private server: ServerProcess | undefined;
+  /** Should this process exit without closing (an uncaught error), the server does not outlive it. */
+  private readonly onExit = (): void => void this.server?.child.kill('SIGKILL');
   private constructor(
     readonly backend: Backend,
     private readonly home: string,
@@ -50,6 +52,7 @@ export class PlatformUnderTest {
   async startServer(): Promise<void> {
     const store = this.etcd === undefined ? [] : ['--store', 'etcd', '--etcd-endpoints', this.etcd.endpoint];
     this.server = await startServer(this.home, ['--local-sites', '--listen', `127.0.0.1:${this.port}`, ...store]);
+    process.off('exit', this.onExit).on('exit', this.onExit);
   }
 
   /** SIGKILL of the server process (its local sites die with it); resolves once it has exited. */
@@ -70,6 +73,7 @@ export class PlatformUnderTest {
   }
 
   async close(): Promise<void> {
+    process.off('exit', this.onExit);
     const server = this.server;
     this.server = undefined;
     if (server !== undefined && server.child.exitCode === null && server.child.signalCode === null) {

@@ -70,8 +70,11 @@ export interface Convergence {
   readonly behind: readonly string[];
 }
 
-/** Polls the Deployments until every one has converged on `sites`, or `timeoutMs` passes. */
-export async function waitForConvergence(client: PlatformClient, sites: readonly string[], timeoutMs: number): Promise<Convergence> {
+/**
+ * Polls the Deployments until every one has converged on `sites`, or `timeoutMs` passes;
+ * `seconds` counts from `since` (when the load stopped).
+ */
+export async function waitForConvergence(client: PlatformClient, sites: readonly string[], timeoutMs: number, since: number): Promise<Convergence> {
   const started = Date.now();
   for (;;) {
     const answer = await client.read(DEPLOYMENTS);
@@ -80,7 +83,7 @@ export async function waitForConvergence(client: PlatformClient, sites: readonly
       const why = notConverged(d, sites);
       return why === undefined ? [] : [`deployment ${d.metadata.name ?? ''}: ${why}`];
     });
-    const seconds = (Date.now() - started) / 1000;
+    const seconds = (Date.now() - since) / 1000;
     if (behind.length === 0 || Date.now() - started > timeoutMs) {
       return { deployments: deployments.length, converged: deployments.length - behind.length, seconds, behind };
     }
