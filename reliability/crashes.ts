@@ -42,7 +42,7 @@ const PLANS: Record<Scale, Record<Backend, Plan>> = {
   },
 };
 
-/** Seeds of the kill moments and the load, per backend, so a run can be repeated. */
+/** Seeds of the crash schedule and moments (and, plus one, of the load), per backend. */
 const SEEDS: Record<Backend, number> = { sqlite: 2001, etcd: 2002 };
 
 interface RevisionCheck {
@@ -114,7 +114,9 @@ async function runBackend(backend: Backend, plan: Plan, progress: (line: string)
     let maxSeen = 0;
     const observe = (revision: number): void => void (maxSeen = Math.max(maxSeen, revision));
     const revisions: RevisionCheck[] = [];
-    const load = startMixedLoad({ client, ledger, observeRevision: observe, random, workers: plan.workers, maxDeployments: plan.maxDeployments });
+    // Its own sequence, so the crash schedule and moments do not depend on how many writes ran.
+    const loadRandom = seededRandom(SEEDS[backend] + 1);
+    const load = startMixedLoad({ client, ledger, observeRevision: observe, random: loadRandom, workers: plan.workers, maxDeployments: plan.maxDeployments });
     try {
       const crashes = schedule(plan, random);
       for (const [index, crash] of crashes.entries()) {
@@ -122,7 +124,7 @@ async function runBackend(backend: Backend, plan: Plan, progress: (line: string)
         await new Promise((resolve) => setTimeout(resolve, Math.floor(random() * plan.jitterMs)));
         if (crash === 'server') await platform.killServer();
         else await platform.killEtcd();
-        // Nothing is acknowledged once the process is gone: this is the most the clients saw.
+        // Nothing commits once the process is gone: this is the most the clients can have seen.
         const before = maxSeen;
         if (crash === 'server') await platform.startServer();
         else await platform.startEtcd();
