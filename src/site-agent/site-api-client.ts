@@ -29,8 +29,9 @@ export class SiteApiClient {
     return answer.results ?? [];
   }
 
-  async postTerminated(items: readonly PodRef[]): Promise<void> {
-    await this.post('/api/sites/v1/pods/terminated', { items });
+  async postTerminated(items: readonly PodRef[]): Promise<readonly PodStatusResult[]> {
+    const answer = await this.post<{ results?: PodStatusResult[] }>('/api/sites/v1/pods/terminated', { items });
+    return answer.results ?? [];
   }
 
   /**

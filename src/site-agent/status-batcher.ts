@@ -5,7 +5,7 @@ import type { SiteTimers } from '../common/timers.js';
 /** Where batches go: the site API's status and terminated endpoints. */
 export interface StatusTransport {
   postStatuses(items: readonly PodStatusItem[]): Promise<readonly PodStatusResult[]>;
-  postTerminated(items: readonly PodRef[]): Promise<void>;
+  postTerminated(items: readonly PodRef[]): Promise<readonly PodStatusResult[]>;
 }
 
 export interface StatusBatcherOptions {
@@ -23,13 +23,21 @@ export interface StatusBatcherOptions {
 /** An item error saying the pod (with this uid) is gone from the control plane. */
 const GONE = /not ?found|precondition failed/i;
 
+/** Pure: did the control plane fail to take this item for now (its store unavailable, overloaded: 5xx, 429)? */
+function isTransientItemError(result: PodStatusResult | undefined): boolean {
+  const code = result?.code;
+  return result?.error !== undefined && result.error !== '' && code !== undefined && (code >= 500 || code === 429);
+}
+
 /**
  * Batches pod statuses and terminations for the site API. Statuses coalesce per pod (the
  * newest replaces a waiting one); a batch goes out every `flushMs` or as soon as `maxBatch`
  * items wait; one request is in flight at a time and statuses precede terminations, so a
  * pod's reports arrive in the order they were made. A failed request puts its items back
- * (unless a newer report of the same pod is waiting) and the next try backs off up to 10 s.
- * Item errors are not retried: the pod's next change reports again.
+ * (unless a newer report of the same pod is waiting) and the next try backs off up to 10 s;
+ * so do items the control plane could not take for now (5xx, 429: its store was down) — a
+ * pod that has reached its steady state reports nothing more, so a lost report would never
+ * be made good. Other item errors are not retried: the pod is gone or not this site's.
  */
 export class StatusBatcher {
   private readonly statuses = new Map<string, PodStatusItem>();
@@ -116,35 +124,57 @@ export class StatusBatcher {
   private async flushOnce(): Promise<void> {
     const statuses = take(this.statuses, this.maxBatch);
     const terminations = take(this.terminations, this.maxBatch - statuses.length);
+    const notTaken: string[] = [];
     try {
       if (statuses.length > 0) {
         const results = await this.options.transport.postStatuses(statuses.map(([, item]) => item));
-        statuses.forEach(([key, item], i) => {
-          const error = results[i]?.error;
-          if (error === undefined || error === '') return;
-          if (GONE.test(error)) this.options.onGone?.(key, item.uid);
-          this.options.logger.debug({ pod: key, error }, 'status not taken');
-        });
+        const again = statuses.filter(([key, item], i) => this.judge(key, item.uid, results[i], notTaken));
+        this.putBack(again, this.statuses, (key) => this.terminations.has(key));
       }
     } catch (error) {
       this.failed(error, statuses, this.statuses, (key) => this.terminations.has(key));
-      this.failed(undefined, terminations, this.terminations);
+      this.putBack(terminations, this.terminations);
       return;
     }
     try {
-      if (terminations.length > 0) await this.options.transport.postTerminated(terminations.map(([, ref]) => ref));
-      this.failures = 0;
+      if (terminations.length > 0) {
+        const results = await this.options.transport.postTerminated(terminations.map(([, ref]) => ref));
+        this.putBack(terminations.filter(([key, ref], i) => this.judge(key, ref.uid, results[i], notTaken)), this.terminations);
+      }
     } catch (error) {
       this.failed(error, terminations, this.terminations);
+      return;
     }
+    if (notTaken.length === 0) {
+      this.failures = 0;
+      return;
+    }
+    this.failures++;
+    this.options.logger.warn({ items: notTaken.length, err: notTaken[0], failures: this.failures }, 'the control plane could not take some pod reports now; will retry');
   }
 
-  /** Puts back a failed batch's items unless newer ones wait. */
-  private failed<T>(error: unknown, items: ReadonlyArray<readonly [string, T]>, into: Map<string, T>, superseded: (key: string) => boolean = () => false): void {
-    if (error !== undefined) {
-      this.failures++;
-      this.options.logger.warn({ err: error, items: items.length, failures: this.failures }, 'reporting pod status failed; will retry');
+  /** Whether an item must be sent again (its error is transient; noted in `notTaken`); handles the others. */
+  private judge(key: string, uid: string, result: PodStatusResult | undefined, notTaken: string[]): boolean {
+    const error = result?.error;
+    if (error === undefined || error === '') return false;
+    if (isTransientItemError(result)) {
+      notTaken.push(error);
+      return true;
     }
+    if (GONE.test(error)) this.options.onGone?.(key, uid);
+    this.options.logger.debug({ pod: key, error }, 'report not taken');
+    return false;
+  }
+
+  /** Puts back a failed batch's items unless newer ones wait, and backs off. */
+  private failed<T>(error: unknown, items: ReadonlyArray<readonly [string, T]>, into: Map<string, T>, superseded: (key: string) => boolean = () => false): void {
+    this.failures++;
+    this.options.logger.warn({ err: error, items: items.length, failures: this.failures }, 'reporting pod status failed; will retry');
+    this.putBack(items, into, superseded);
+  }
+
+  /** Puts items back to be sent again unless newer ones wait. */
+  private putBack<T>(items: ReadonlyArray<readonly [string, T]>, into: Map<string, T>, superseded: (key: string) => boolean = () => false): void {
     for (const [key, item] of items) {
       if (!into.has(key) && !superseded(key)) into.set(key, item);
     }

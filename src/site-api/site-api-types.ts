@@ -62,10 +62,15 @@ export interface PodStatusItem extends PodRef {
   readonly status: Record<string, unknown>;
 }
 
-/** One result of `POST /api/sites/v1/pods/status`, in the order of the items. */
+/**
+ * One result of `POST /api/sites/v1/pods/status` or `…/pods/terminated`, in the order of the
+ * items; on failure the Status message, reason and HTTP code (5xx and 429: try again later).
+ */
 export interface PodStatusResult {
   readonly name: string;
   readonly error?: string;
+  readonly reason?: string;
+  readonly code?: number;
 }
 
 /** The answer of `POST /api/sites/v1/pods/identity-token`: a bootstrap token for the pod's sidecar. */

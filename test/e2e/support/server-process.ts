@@ -26,7 +26,11 @@ export async function startServer(home: string, extraArgs: string[] = [], env: R
   let buffered = '';
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start within 30 s: ${stderr}`)), 30_000);
+    const timer = setTimeout(() => {
+      // Not left running: the caller has no handle on it yet.
+      child.kill('SIGKILL');
+      reject(new Error(`server did not start within 30 s: ${stderr}`));
+    }, 30_000);
     child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.stdout?.on('data', (chunk: Buffer) => {
       buffered += chunk.toString();
