@@ -1,6 +1,6 @@
 import { StatusError } from '../errors/status-error.js';
 import type { KubeObject, ManagedFieldsEntry } from '../object.js';
-import { ApplyConflictError, ApplyFailedError, conflictsFromManagers } from './apply-errors.js';
+import { ApplyConflictError, ApplyFailedError, conflictsFromManagers, invalidApplyConfiguration } from './apply-errors.js';
 import type { ApplyTypes } from './apply-types.js';
 import { FieldSet } from './field-set.js';
 import { isMap } from './go-format.js';
@@ -58,8 +58,9 @@ const rootType = (o: ObjectType): TypeNode => ({ kind: 'ref', name: o.definition
  * last written before anyone applied), its current fields are first recorded under the
  * `before-first-apply` updater. Throws {@link ApplyConflictError} when other managers own
  * changed fields and `force` is false; `StatusError` 400 for a configuration that carries
- * managedFields or another apiVersion; {@link ApplyFailedError} (500) for a configuration
- * the schema rejects (such as an associative list item missing a key field).
+ * managedFields or another apiVersion; 422 Invalid for a configuration the schema rejects (a
+ * value of the wrong type, an associative list item missing a key field); {@link
+ * ApplyFailedError} (500) when the stored object or its managedFields do not type.
  */
 export function applyObject(o: ApplyObjectOptions): KubeObject {
   const kind = typeof o.applied.kind === 'string' ? o.applied.kind : '';
@@ -74,7 +75,7 @@ export function applyObject(o: ApplyObjectOptions): KubeObject {
   }
   const liveValue = withoutManagedFields(live);
   const typed = toFieldSet(o.applied, rootType(o), { resolver: o.types.resolve, strict: true });
-  if (typed.errors.length > 0) throw new ApplyFailedError(`failed to create typed patch object: ${formatValidationErrors(typed.errors)}`);
+  if (typed.errors.length > 0) throw invalidApplyConfiguration(typed.errors, { apiVersion: o.apiVersion, kind, name: typeof appliedMeta.name === 'string' ? appliedMeta.name : '' });
   const liveTyped = toFieldSet(liveValue, rootType(o), lenient(o));
   if (liveTyped.errors.length > 0) throw new ApplyFailedError(`failed to create typed live object: ${formatValidationErrors(liveTyped.errors)}`);
 
