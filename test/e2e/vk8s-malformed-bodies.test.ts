@@ -14,6 +14,9 @@ interface Status {
   details?: { causes?: Array<{ field: string; message: string }> };
 }
 
+/** `{"a":{"a":…1…}}`, `levels` objects deep. */
+const nestedObject = (levels: number): string => '{"a":'.repeat(levels) + '1' + '}'.repeat(levels);
+
 /** A "billion laughs" document: nine levels of nine aliases each, 9^9 strings if expanded. */
 const ALIAS_BOMB = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]', ...'bcdefghi'.split('').map((name, i) => `${name}: &${name} [${Array(9).fill(`*${'abcdefghi'[i]}`).join(',')}]`)].join('\n');
 
@@ -56,6 +59,29 @@ describe('vK8s bodies that are the client\'s mistake', () => {
       }
     }
     assert.equal((await h.call('GET', `${DEPLOY}/web`)).status, 404);
+  });
+
+  it('patches and bodies nested 100,000 levels deep are 400 BadRequest and change nothing', async () => {
+    const deep = nestedObject(100_000);
+    const attempts: Array<[string, string, string, string]> = [
+      ['PATCH', `${CM}/kept`, 'application/merge-patch+json', `{"metadata":{"annotations":${deep}}}`],
+      ['PATCH', `${CM}/kept`, 'application/strategic-merge-patch+json', `{"data":${deep}}`],
+      ['PATCH', `${CM}/kept`, 'application/json-patch+json', `[{"op":"add","path":"/metadata/annotations","value":${deep}}]`],
+      ['PATCH', `${CM}/kept?fieldManager=fuzz`, 'application/apply-patch+yaml', `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"kept"},"data":${deep}}`],
+      ['POST', CM, 'application/json', `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"deep"},"data":${deep}}`],
+      ['PUT', `${CM}/kept`, 'application/json', `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"kept"},"data":${deep}}`],
+      ['POST', CM, 'application/yaml', `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: deep}\ndata: ${'['.repeat(100_000)}`],
+      ['POST', CM, 'application/yaml', `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: deep}\ndata: ${nestedObject(101)}`],
+    ];
+    for (const [method, path, contentType, body] of attempts) {
+      const answer = await send(method, path, contentType, body);
+      assert.deepEqual([answer.status, answer.body.reason], [400, 'BadRequest'], `${method} ${contentType}: ${answer.body.message?.slice(0, 200)}`);
+    }
+    await keptUnchanged();
+    // 100 levels is within the limit (a ConfigMap's data must still be strings: the decoder's 400 names the field).
+    const deepest = await send('POST', CM, 'application/json', `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"deep","annotations":{"a":"b"}},"data":{"a":"b"},"x":${nestedObject(97)}}`);
+    assert.equal(deepest.status, 201, deepest.body.message);
+    assert.equal((await h.call('DELETE', `${CM}/deep`)).status, 200);
   });
 
   it('a YAML alias bomb is 400 BadRequest as a body and as an apply patch, and creates nothing', async () => {
