@@ -5,9 +5,10 @@
  */
 import { writeFileSync } from 'node:fs';
 import type { ReliabilityArea, Scale } from './area.js';
+import { fuzzArea } from './fuzz.js';
 import { renderReliabilityDocument, type AreaResult } from './report.js';
 
-const areas: readonly ReliabilityArea[] = [];
+const areas: readonly ReliabilityArea[] = [fuzzArea];
 
 function usage(): string {
   return [
