@@ -225,6 +225,11 @@ describe('site plane over HTTPS', () => {
     assert.equal(beat.status, 200, beat.body);
     assert.deepEqual(JSON.parse(beat.body), { leaseSeconds: 2 });
     assert.equal((await h.call('POST', '/api/sites/v1/heartbeat', { body: {} })).status, 401);
+    // A body that is JSON but not an object is the agent's mistake (issue 20: `null` was a 500).
+    for (const raw of ['null', '[]', '3', '"x"']) {
+      const refused = await h.call('POST', '/api/sites/v1/heartbeat', { raw, ...agent });
+      assert.deepEqual([refused.status, refused.json()['reason']], [400, 'BadRequest'], raw);
+    }
 
     const pods = h.storage.storeFor({ group: '', resource: 'pods' });
     assert.ok(pods !== undefined);

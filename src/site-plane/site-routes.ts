@@ -109,7 +109,9 @@ export function registerSiteApi(app: FastifyInstance, deps: SiteApiDependencies)
       // Every agent every few seconds: logged at debug (site state changes have their own line).
       scope.post('/heartbeat', { config: { requestLogLevel: 'debug' } }, async (request, reply) => {
         const agent = await authenticateAgent(deps.agents, request.raw.socket);
-        const sites = (jsonBody(request) as { sites?: unknown }).sites;
+        const body = jsonBody(request);
+        if (typeof body !== 'object' || body === null || Array.isArray(body)) throw StatusError.badRequest('the body must be a JSON object: {"sites": [...]}');
+        const sites = (body as { sites?: unknown }).sites;
         if (sites !== undefined && !(Array.isArray(sites) && sites.every((s) => typeof s === 'string'))) throw StatusError.badRequest('sites: must be a list of site names');
         await deps.leases.heartbeat(agent.name, sites);
         return sendJson(reply, 200, { leaseSeconds: deps.leases.graceSeconds });
