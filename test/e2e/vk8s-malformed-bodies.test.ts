@@ -61,6 +61,19 @@ describe('vK8s bodies that are the client\'s mistake', () => {
     assert.equal((await h.call('GET', `${DEPLOY}/web`)).status, 404);
   });
 
+  it('server-side apply to a stored StatefulSet whose template 1.17 let through untyped is 409 Conflict, and changes nothing', async () => {
+    const STS = `${CLUSTER}/apis/apps/v1/namespaces/default/statefulsets`;
+    const template = { metadata: { labels: { app: 'a' } }, spec: { containers: [{ name: 'c', image: 'i' }, { image: 'j' }] } };
+    const stored = await h.call('POST', STS, { body: { apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'loose' }, spec: { serviceName: 'loose', selector: { matchLabels: { app: 'a' } }, template } } });
+    assert.equal(stored.status, 201, 'kube 1.17 does not validate a StatefulSet\'s pod template');
+    const applied = await send('PATCH', `${STS}/loose?fieldManager=fuzz`, 'application/apply-patch+yaml', JSON.stringify({ apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'loose' }, spec: { replicas: 3 } }));
+    assert.deepEqual([applied.status, applied.body.reason], [409, 'Conflict'], applied.body.message);
+    assert.deepEqual(applied.body.details?.causes?.map((c) => c.field), ['spec.template.spec.containers']);
+    // The StatefulSet controller writes its status meanwhile; what the client wrote is unchanged.
+    const specOf = (body: string): unknown => (JSON.parse(body) as { spec: unknown }).spec;
+    assert.deepEqual(specOf((await h.call('GET', `${STS}/loose`)).body), specOf(stored.body));
+  });
+
   it('patches and bodies nested 100,000 levels deep are 400 BadRequest and change nothing', async () => {
     const deep = nestedObject(100_000);
     const attempts: Array<[string, string, string, string]> = [

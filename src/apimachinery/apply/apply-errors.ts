@@ -91,3 +91,24 @@ export function invalidApplyConfiguration(errors: readonly ValidationError[], ta
   const causes = errors.map((e): StatusCause => ({ reason: 'FieldValueInvalid', message: e.message, field: pathString(e.path).replace(/^\./, '') }));
   return StatusError.invalid({ kind: target.kind, group }, target.name, causes);
 }
+
+/**
+ * 409 Conflict for an apply to a stored object the schema cannot type (1.17 accepts a
+ * StatefulSet whose template has a container without a name, as it does not validate that
+ * template; apply then cannot key the list): the object must be corrected by an update first.
+ * One cause per problem names its field path. kube-apiserver 1.17 answered a reasonless 500
+ * (`failed to create typed live object: …`).
+ */
+export function untypedLiveObject(errors: readonly ValidationError[], target: { apiVersion: string; kind: string; name: string }): StatusError {
+  const slash = target.apiVersion.indexOf('/');
+  const group = slash < 0 ? '' : target.apiVersion.slice(0, slash);
+  const causes = errors.map((e): StatusCause => ({ reason: 'FieldValueInvalid', message: e.message, field: pathString(e.path).replace(/^\./, '') }));
+  const summary = causes.map((c) => `${c.field}: ${c.message}`).join(', ');
+  const qualified = group === '' ? target.kind : `${target.kind}.${group}`;
+  return new StatusError('Conflict', `Operation cannot be fulfilled on ${qualified} "${target.name}": the stored object cannot be applied to (${summary}); correct it with an update or patch first`, {
+    name: target.name,
+    ...(group === '' ? {} : { group }),
+    kind: target.kind,
+    causes,
+  });
+}

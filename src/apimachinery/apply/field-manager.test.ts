@@ -191,6 +191,19 @@ describe('applyObject', () => {
     assert.equal((apply(undefined, quantity, 'kubectl', T1).spec as { replicas: number }).replicas, 1);
   });
 
+  it('refuses to apply to a stored object the schema cannot type with 409 Conflict naming the field (issue 20: a 500)', () => {
+    // 1.17 stores a StatefulSet whose template has a container without a name (it does not validate that template).
+    const template = { metadata: { labels: { app: 'a' } }, spec: { containers: [{ name: 'c', image: 'i' }, { image: 'j' }] } };
+    const live: KubeObject = { apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'web', resourceVersion: '5' }, spec: { serviceName: 'web', selector: { matchLabels: { app: 'a' } }, template } };
+    const error = refusal(() => apply(live, { apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'web' }, spec: { replicas: 2 } }, 'kubectl', T1));
+    assert.deepEqual([error.code, error.reason, error.details?.causes], [
+      409,
+      'Conflict',
+      [{ reason: 'FieldValueInvalid', field: 'spec.template.spec.containers', message: 'element 1: associative list with keys has an element that omits key field "name"' }],
+    ]);
+    assert.match(error.message, /^Operation cannot be fulfilled on StatefulSet\.apps "web": the stored object cannot be applied to \(spec\.template\.spec\.containers: element 1: /);
+  });
+
   it('owns atomic lists whole and set items by value', () => {
     const pod: KubeObject = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', finalizers: ['a/b'] }, spec: { containers: [{ name: 'c', image: 'i', args: ['x', 'y'] }] } };
     const created = apply(undefined, pod, 'm', T1);

@@ -1,6 +1,6 @@
 import { StatusError } from '../errors/status-error.js';
 import type { KubeObject, ManagedFieldsEntry } from '../object.js';
-import { ApplyConflictError, ApplyFailedError, conflictsFromManagers, invalidApplyConfiguration } from './apply-errors.js';
+import { ApplyConflictError, ApplyFailedError, conflictsFromManagers, invalidApplyConfiguration, untypedLiveObject } from './apply-errors.js';
 import type { ApplyTypes } from './apply-types.js';
 import { FieldSet } from './field-set.js';
 import { isMap } from './go-format.js';
@@ -9,7 +9,6 @@ import { fieldElement, pathString } from './path-element.js';
 import { type TypeContext, toFieldSet } from './to-field-set.js';
 import type { TypeNode } from './type-schema.js';
 import { ManagerConflicts, type ManagerSets, TypedValueError, Updater } from './updater.js';
-import { formatValidationErrors } from './validation-errors.js';
 import { zeroObject } from './zero-objects.js';
 
 /** Where an object's type comes from: the OpenAPI types and the object's definition name. */
@@ -59,8 +58,9 @@ const rootType = (o: ObjectType): TypeNode => ({ kind: 'ref', name: o.definition
  * `before-first-apply` updater. Throws {@link ApplyConflictError} when other managers own
  * changed fields and `force` is false; `StatusError` 400 for a configuration that carries
  * managedFields or another apiVersion; 422 Invalid for a configuration the schema rejects (a
- * value of the wrong type, an associative list item missing a key field); {@link
- * ApplyFailedError} (500) when the stored object or its managedFields do not type.
+ * value of the wrong type, an associative list item missing a key field); 409 Conflict when
+ * the stored object does not type; {@link ApplyFailedError} (500) when its managedFields do
+ * not decode.
  */
 export function applyObject(o: ApplyObjectOptions): KubeObject {
   const kind = typeof o.applied.kind === 'string' ? o.applied.kind : '';
@@ -77,7 +77,7 @@ export function applyObject(o: ApplyObjectOptions): KubeObject {
   const typed = toFieldSet(o.applied, rootType(o), { resolver: o.types.resolve, strict: true });
   if (typed.errors.length > 0) throw invalidApplyConfiguration(typed.errors, { apiVersion: o.apiVersion, kind, name: typeof appliedMeta.name === 'string' ? appliedMeta.name : '' });
   const liveTyped = toFieldSet(liveValue, rootType(o), lenient(o));
-  if (liveTyped.errors.length > 0) throw new ApplyFailedError(`failed to create typed live object: ${formatValidationErrors(liveTyped.errors)}`);
+  if (liveTyped.errors.length > 0) throw untypedLiveObject(liveTyped.errors, { apiVersion: o.apiVersion, kind, name: typeof appliedMeta.name === 'string' ? appliedMeta.name : (live.metadata.name ?? '') });
 
   const applier = managerIdentifier({ manager: o.manager === '' ? 'unknown' : o.manager, operation: 'Apply' });
   if (missingManagedFields) {
