@@ -13,8 +13,8 @@ import { sidecarTarget } from './fuzz/sidecar-target.js';
 import { siteApiTarget } from './fuzz/site-api-target.js';
 import { vk8sTarget } from './fuzz/vk8s-target.js';
 
-/** Cases per API: the long scale gives 4 × 2,500 = 10,000 (the original finding tried 8,000). */
-const CASES: Record<Scale, number> = { short: 120, long: 2_500 };
+/** Cases per API: the long scale gives 4 × 5,000 = 20,000 (the original finding tried 8,000). */
+const CASES: Record<Scale, number> = { short: 120, long: 5_000 };
 
 /** The 5xx answers the APIs document, which a case may get without failing. */
 const DOCUMENTED_5XX = ['sidecar: 503 "edgeplane sidecar is still not ready…" (INITIALIZING or HALTED); 503/502 "Vault …" (Vault unreachable or failing TLS)', 'configuration, vK8s and site APIs: none'];
