@@ -61,7 +61,12 @@ export const fuzzArea: ReliabilityArea = {
       const targets: Array<FuzzTarget<never>> = [(await configTarget(env)) as FuzzTarget<never>, (await vk8sTarget(env)) as FuzzTarget<never>, siteApiTarget(env) as FuzzTarget<never>, sidecarTarget(env) as FuzzTarget<never>];
       for (const [index, target] of targets.entries()) {
         // Each API gets its own seed derived from the run's, so one API's cases do not shift another's.
-        results.push(await runFuzzTarget(target, seed + index, cases, progress));
+        try {
+          results.push(await runFuzzTarget(target, seed + index, cases, progress));
+        } catch (error) {
+          // The harness itself failed (a generator threw): a failure of the run, reported as such.
+          results.push({ api: target.name, cases: 0, shrinks: 0, statuses: new Map(), undocumented5xx: 0, documented5xx: 0, failure: `${target.name}: the fuzz harness failed (seed ${seed + index}): ${String(error)}`, seconds: 0 });
+        }
         progress(`${target.name}: done`);
       }
       const alive = await env.alive();

@@ -27,7 +27,8 @@ function pathsOf(value: Json): Array<Array<string | number>> {
   const stack: Array<{ v: Json; p: Array<string | number> }> = [{ v: value, p: [] }];
   while (stack.length > 0) {
     const { v, p } = stack.pop() as { v: Json; p: Array<string | number> };
-    const children: Array<[string | number, Json]> = Array.isArray(v) ? v.map((item, i) => [i, item]) : typeof v === 'object' && v !== null ? Object.entries(v) : [];
+    // Indexed, not v.map: a mutation may have given an array a `constructor` property.
+    const children: Array<[string | number, Json]> = Array.isArray(v) ? Array.from({ length: v.length }, (_, i): [number, Json] => [i, v[i]]) : typeof v === 'object' && v !== null ? Object.entries(v) : [];
     for (const [key, item] of children) {
       out.push([...p, key]);
       stack.push({ v: item, p: [...p, key] });
@@ -70,7 +71,15 @@ const mutation: fc.Arbitrary<Mutation> = fc.record({
   levels: fc.oneof({ weight: 5, arbitrary: fc.integer({ min: 20, max: 140 }) }, fc.integer({ min: 500, max: 5_000 }), fc.constant(100_000)),
 });
 
-function applyMutation(root: Json, m: Mutation): Json {
+/** Removes an array item without splice, which calls the array's (possibly mutated) constructor. */
+function removeAt(array: Json[], index: number): void {
+  for (let i = index; i < array.length - 1; i++) array[i] = array[i + 1];
+  array.length -= 1;
+}
+
+function applyMutation(root: Json, mutation: Mutation): Json {
+  // A copy of the value: fast-check hands out constants (`{}`, `[]`) as shared instances.
+  const m = { ...mutation, value: structuredClone(mutation.value) };
   const paths = pathsOf(root);
   const path = paths[m.pick % paths.length] ?? [];
   if (path.length === 0) return m.op === 'set' ? m.value : m.op === 'wrap' ? [root] : root;
@@ -82,7 +91,7 @@ function applyMutation(root: Json, m: Mutation): Json {
       parent[last] = m.value;
       break;
     case 'delete':
-      if (Array.isArray(parent) && typeof last === 'number') parent.splice(last, 1);
+      if (Array.isArray(parent) && typeof last === 'number') removeAt(parent, last);
       else delete parent[last];
       break;
     case 'wrap':
