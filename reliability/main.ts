@@ -7,11 +7,12 @@ import { writeFileSync } from 'node:fs';
 import { abusiveClients } from './abusive-clients.js';
 import type { ReliabilityArea, Scale } from './area.js';
 import { crashes } from './crashes.js';
+import { fuzzArea } from './fuzz.js';
 import { isolationArea } from './isolation.js';
 import { renderReliabilityDocument, type AreaResult } from './report.js';
 import { secretsAtRestArea } from './secrets-at-rest.js';
 
-const areas: readonly ReliabilityArea[] = [crashes, abusiveClients, isolationArea, secretsAtRestArea];
+const areas: readonly ReliabilityArea[] = [crashes, fuzzArea, abusiveClients, isolationArea, secretsAtRestArea];
 
 function usage(): string {
   return [

@@ -133,6 +133,17 @@ describe('site plane over HTTPS', () => {
     assert.equal((await h.call('POST', '/api/sites/v1/tokens', { body: { type: 'CUSTOMER_EDGE' } })).status, 401);
   });
 
+  it('a registration or status batch nested 100,000 levels deep is 400 BadRequest and makes no site (issue 20: it was a 500)', async () => {
+    const token = (await h.call('POST', '/api/sites/v1/tokens', { token: h.adminToken, body: { type: 'CUSTOMER_EDGE' } })).json<{ token: string }>().token;
+    const keys = await agentKeys();
+    const deep = '{"a":'.repeat(100_000) + '1' + '}'.repeat(100_000);
+    const body = JSON.stringify({ agent: 'agent-deep', csr: keys.csr, sites: [{ name: 'edge-deep', type: '$DEEP', nodes: [{ name: 'n0', cpu: '1', memory: '1Gi' }] }] }).replace('"$DEEP"', deep);
+    const refused = await h.call('POST', '/api/sites/v1/register', { bearer: token, raw: body });
+    assert.equal(refused.status, 400, refused.body);
+    assert.deepEqual([refused.json()['reason'], refused.json()['message']], ['BadRequest', 'the request body nests objects and arrays more than 64 levels deep']);
+    assert.equal((await h.call('GET', '/api/config/namespaces/system/sites/edge-deep', { token: h.adminToken })).status, 404);
+  });
+
   it('site registration issues the agent certificate and makes the site object and its Nodes', async () => {
     const token = (await h.call('POST', '/api/sites/v1/tokens', { token: h.adminToken, body: { type: 'CUSTOMER_EDGE' } })).json<{ token: string }>().token;
     const keys = await agentKeys();
@@ -215,6 +226,11 @@ describe('site plane over HTTPS', () => {
     assert.equal(beat.status, 200, beat.body);
     assert.deepEqual(JSON.parse(beat.body), { leaseSeconds: 2 });
     assert.equal((await h.call('POST', '/api/sites/v1/heartbeat', { body: {} })).status, 401);
+    // A body that is JSON but not an object is the agent's mistake (issue 20: `null` was a 500).
+    for (const raw of ['null', '[]', '3', '"x"']) {
+      const refused = await h.call('POST', '/api/sites/v1/heartbeat', { raw, ...agent });
+      assert.deepEqual([refused.status, refused.json()['reason']], [400, 'BadRequest'], raw);
+    }
 
     const pods = h.storage.storeFor({ group: '', resource: 'pods' });
     assert.ok(pods !== undefined);

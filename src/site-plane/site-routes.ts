@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { StatusError } from '../apimachinery/errors/status-error.js';
 import { authenticateRequest } from '../auth/authenticate.js';
 import { CredentialError } from '../auth/credential-error.js';
+import { jsonDepthExceeds } from '../common/json-depth.js';
 import { AuthenticationError, type CredentialService } from '../auth/credentials.js';
 import type { Logger } from '../observability/logger.js';
 import { sendJson, sendStatus } from '../vk8s/http/response-format.js';
@@ -41,14 +42,20 @@ export interface SiteApiDependencies {
 
 const SITE_API_PREFIX = '/api/sites/v1';
 
+/** Site API bodies (registrations, status batches) nest about ten levels; deeper ones are refused before anything walks them recursively. */
+const MAX_BODY_DEPTH = 64;
+
 function jsonBody(request: FastifyRequest): unknown {
   const text = typeof request.body === 'string' ? request.body : '';
   if (text.trim() === '') return {};
+  let value: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    value = JSON.parse(text) as unknown;
   } catch (error) {
     throw StatusError.badRequest(`the request body is not JSON: ${error instanceof Error ? error.message : String(error)}`);
   }
+  if (jsonDepthExceeds(value, MAX_BODY_DEPTH)) throw StatusError.badRequest(`the request body nests objects and arrays more than ${MAX_BODY_DEPTH} levels deep`);
+  return value;
 }
 
 function bearerToken(request: FastifyRequest): string {
@@ -102,7 +109,9 @@ export function registerSiteApi(app: FastifyInstance, deps: SiteApiDependencies)
       // Every agent every few seconds: logged at debug (site state changes have their own line).
       scope.post('/heartbeat', { config: { requestLogLevel: 'debug' } }, async (request, reply) => {
         const agent = await authenticateAgent(deps.agents, request.raw.socket);
-        const sites = (jsonBody(request) as { sites?: unknown }).sites;
+        const body = jsonBody(request);
+        if (typeof body !== 'object' || body === null || Array.isArray(body)) throw StatusError.badRequest('the body must be a JSON object: {"sites": [...]}');
+        const sites = (body as { sites?: unknown }).sites;
         if (sites !== undefined && !(Array.isArray(sites) && sites.every((s) => typeof s === 'string'))) throw StatusError.badRequest('sites: must be a list of site names');
         await deps.leases.heartbeat(agent.name, sites);
         return sendJson(reply, 200, { leaseSeconds: deps.leases.graceSeconds });

@@ -1,6 +1,8 @@
 import { type StatusCause, StatusError } from '../errors/status-error.js';
 import { compareGoStrings, goQuote } from './go-format.js';
 import { parseManagerIdentifier } from './managed-fields.js';
+import { pathString } from './path-element.js';
+import type { ValidationError } from './validation-errors.js';
 
 /** One field another manager owns and the apply would change. */
 export interface ApplyConflict {
@@ -63,9 +65,8 @@ export function applyConflictStatus(error: ApplyConflictError): StatusError {
 
 /**
  * A failure kube-apiserver reports as a plain error: HTTP 500 with a Status that has no
- * reason (kubectl prints `Error from server: <message>`), e.g. `failed to create typed patch
- * object: .spec.ports: element 0: associative list with keys has an element that omits key
- * field "protocol"`.
+ * reason (kubectl prints `Error from server: <message>`), e.g. `failed to create typed live
+ * object: …` — the server's own state, not the request, is at fault.
  */
 export class ApplyFailedError extends StatusError {
   constructor(message: string) {
@@ -75,4 +76,39 @@ export class ApplyFailedError extends StatusError {
   override toStatus(): Record<string, unknown> {
     return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: this.message, code: this.code };
   }
+}
+
+/**
+ * 422 Invalid for an applied configuration the schema rejects (a value of the wrong type, a
+ * field the kind does not declare, an associative list item without its key): the client's
+ * mistake, with one `FieldValueInvalid` cause per problem naming its field path
+ * (`spec.replicas`, `spec.template.spec.containers[name="c"].ports`). kube-apiserver 1.17
+ * answered these with a reasonless 500 (`failed to create typed patch object: …`).
+ */
+export function invalidApplyConfiguration(errors: readonly ValidationError[], target: { apiVersion: string; kind: string; name: string }): StatusError {
+  const slash = target.apiVersion.indexOf('/');
+  const group = slash < 0 ? '' : target.apiVersion.slice(0, slash);
+  const causes = errors.map((e): StatusCause => ({ reason: 'FieldValueInvalid', message: e.message, field: pathString(e.path).replace(/^\./, '') }));
+  return StatusError.invalid({ kind: target.kind, group }, target.name, causes);
+}
+
+/**
+ * 409 Conflict for an apply to a stored object the schema cannot type (1.17 accepts a
+ * StatefulSet whose template has a container without a name, as it does not validate that
+ * template; apply then cannot key the list): the object must be corrected by an update first.
+ * One cause per problem names its field path. kube-apiserver 1.17 answered a reasonless 500
+ * (`failed to create typed live object: …`).
+ */
+export function untypedLiveObject(errors: readonly ValidationError[], target: { apiVersion: string; kind: string; name: string }): StatusError {
+  const slash = target.apiVersion.indexOf('/');
+  const group = slash < 0 ? '' : target.apiVersion.slice(0, slash);
+  const causes = errors.map((e): StatusCause => ({ reason: 'FieldValueInvalid', message: e.message, field: pathString(e.path).replace(/^\./, '') }));
+  const summary = causes.map((c) => `${c.field}: ${c.message}`).join(', ');
+  const qualified = group === '' ? target.kind : `${target.kind}.${group}`;
+  return new StatusError('Conflict', `Operation cannot be fulfilled on ${qualified} "${target.name}": the stored object cannot be applied to (${summary}); correct it with an update or patch first`, {
+    name: target.name,
+    ...(group === '' ? {} : { group }),
+    kind: target.kind,
+    causes,
+  });
 }

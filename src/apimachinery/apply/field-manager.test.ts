@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { StatusError } from '../errors/status-error.js';
 import { mergePatch } from '../patch/merge-patch.js';
 import type { KubeObject } from '../object.js';
-import { ApplyConflictError, ApplyFailedError, applyConflictStatus } from './apply-errors.js';
+import { ApplyConflictError, applyConflictStatus } from './apply-errors.js';
 import { ApplyTypes } from './apply-types.js';
 import { loadKubernetesOpenApi } from '../../vk8s/openapi/kubernetes-document.js';
 import { applyObject, updateManagedFields, withManagedFields } from './field-manager.js';
@@ -18,6 +18,17 @@ const typeOf = (o: { apiVersion: string; kind: string }): { types: ApplyTypes; d
   definition: k8s.definitionFor(o.apiVersion, o.kind) ?? '',
   apiVersion: o.apiVersion,
 });
+
+/** The StatusError `run` throws (failing the test when it throws nothing or something else). */
+function refusal(run: () => unknown): StatusError {
+  try {
+    run();
+  } catch (error) {
+    assert.ok(error instanceof StatusError, String(error));
+    return error;
+  }
+  assert.fail('no error');
+}
 
 function apply(live: KubeObject | undefined, applied: KubeObject, manager: string, now: string, force = false): KubeObject {
   return applyObject({ ...typeOf(applied), live, applied, manager, force, now });
@@ -143,24 +154,54 @@ describe('applyObject', () => {
     assert.equal((apply(undefined, sts, 'kubectl', T1, true).status as { replicas: number }).replicas, 0);
   });
 
-  it('keys Service ports by port and protocol, and fails on ports without a protocol as 1.17 does', () => {
+  it('keys Service ports by port and protocol, and refuses ports without a protocol with 422 Invalid naming the list', () => {
     const svc: KubeObject = { apiVersion: 'v1', kind: 'Service', metadata: { name: 's' }, spec: { ports: [{ port: 53, protocol: 'UDP' }, { port: 53, protocol: 'TCP', name: 'tcp' }] } };
     assert.match(JSON.stringify(apply(undefined, svc, 'm', T1).metadata.managedFields), /"k:\{\\"port\\":53,\\"protocol\\":\\"TCP\\"\}":\{"f:name":\{\},"f:port":\{\},"f:protocol":\{\},".":\{\}\}/);
-    let error: unknown;
-    try {
-      apply(undefined, deployment(1, { name: 'nginx', image: 'nginx', ports: [{ containerPort: 80 }] }), 'kubectl', T1);
-    } catch (e) {
-      error = e;
-    }
-    assert.ok(error instanceof ApplyFailedError);
+    const error = refusal(() => apply(undefined, deployment(1, { name: 'nginx', image: 'nginx', ports: [{ containerPort: 80 }] }), 'kubectl', T1));
+    const field = 'spec.template.spec.containers[name="nginx"].ports';
+    const message = 'element 0: associative list with keys has an element that omits key field "protocol"';
     assert.deepEqual(error.toStatus(), {
       kind: 'Status',
       apiVersion: 'v1',
       metadata: {},
       status: 'Failure',
-      message: 'failed to create typed patch object: .spec.template.spec.containers[name="nginx"].ports: element 0: associative list with keys has an element that omits key field "protocol"',
-      code: 500,
+      message: `Deployment.apps "nginx" is invalid: ${field}: ${message}`,
+      reason: 'Invalid',
+      details: { name: 'nginx', group: 'apps', kind: 'Deployment', causes: [{ reason: 'FieldValueInvalid', message, field }] },
+      code: 422,
     });
+  });
+
+  it('refuses values of the wrong type with 422 Invalid, one cause per field path (issue 20: these were 500s)', () => {
+    const causes = (applied: KubeObject): Array<[string, string]> => {
+      const error = refusal(() => apply(undefined, applied, 'kubectl', T1));
+      assert.equal(error.code, 422);
+      return (error.details?.causes ?? []).map((c) => [c.field, c.message]);
+    };
+    const base = deployment(1);
+    assert.deepEqual(causes({ ...base, spec: { ...(base.spec as object), replicas: 'three' } }), [['spec.replicas', 'expected numeric (int or float), got "three"']]);
+    assert.deepEqual(causes({ ...base, metadata: { name: 'nginx', labels: 5 as unknown as Record<string, string> } }), [['metadata.labels', 'expected map, got 5']]);
+    assert.deepEqual(causes({ ...base, spec: { template: { spec: { containers: {} } } } }), [['spec.template.spec.containers', 'expected list, got {}']]);
+    assert.deepEqual(causes({ ...base, spec: { paused: 'yes', replicas: [1] } }), [
+      ['spec.paused', 'expected boolean, got "yes"'],
+      ['spec.replicas', 'expected numeric (int or float), got [1]'],
+    ]);
+    // A Quantity is a string in the OpenAPI document, and kubectl sends `cpu: 1` as a number.
+    const quantity = deployment(1, { name: 'nginx', image: 'nginx', resources: { limits: { cpu: 1 } } });
+    assert.equal((apply(undefined, quantity, 'kubectl', T1).spec as { replicas: number }).replicas, 1);
+  });
+
+  it('refuses to apply to a stored object the schema cannot type with 409 Conflict naming the field (issue 20: a 500)', () => {
+    // 1.17 stores a StatefulSet whose template has a container without a name (it does not validate that template).
+    const template = { metadata: { labels: { app: 'a' } }, spec: { containers: [{ name: 'c', image: 'i' }, { image: 'j' }] } };
+    const live: KubeObject = { apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'web', resourceVersion: '5' }, spec: { serviceName: 'web', selector: { matchLabels: { app: 'a' } }, template } };
+    const error = refusal(() => apply(live, { apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'web' }, spec: { replicas: 2 } }, 'kubectl', T1));
+    assert.deepEqual([error.code, error.reason, error.details?.causes], [
+      409,
+      'Conflict',
+      [{ reason: 'FieldValueInvalid', field: 'spec.template.spec.containers', message: 'element 1: associative list with keys has an element that omits key field "name"' }],
+    ]);
+    assert.match(error.message, /^Operation cannot be fulfilled on StatefulSet\.apps "web": the stored object cannot be applied to \(spec\.template\.spec\.containers: element 1: /);
   });
 
   it('owns atomic lists whole and set items by value', () => {

@@ -1,6 +1,6 @@
 import { StatusError } from '../errors/status-error.js';
 import type { KubeObject, ManagedFieldsEntry } from '../object.js';
-import { ApplyConflictError, ApplyFailedError, conflictsFromManagers } from './apply-errors.js';
+import { ApplyConflictError, ApplyFailedError, conflictsFromManagers, invalidApplyConfiguration, untypedLiveObject } from './apply-errors.js';
 import type { ApplyTypes } from './apply-types.js';
 import { FieldSet } from './field-set.js';
 import { isMap } from './go-format.js';
@@ -9,7 +9,6 @@ import { fieldElement, pathString } from './path-element.js';
 import { type TypeContext, toFieldSet } from './to-field-set.js';
 import type { TypeNode } from './type-schema.js';
 import { ManagerConflicts, type ManagerSets, TypedValueError, Updater } from './updater.js';
-import { formatValidationErrors } from './validation-errors.js';
 import { zeroObject } from './zero-objects.js';
 
 /** Where an object's type comes from: the OpenAPI types and the object's definition name. */
@@ -58,8 +57,10 @@ const rootType = (o: ObjectType): TypeNode => ({ kind: 'ref', name: o.definition
  * last written before anyone applied), its current fields are first recorded under the
  * `before-first-apply` updater. Throws {@link ApplyConflictError} when other managers own
  * changed fields and `force` is false; `StatusError` 400 for a configuration that carries
- * managedFields or another apiVersion; {@link ApplyFailedError} (500) for a configuration
- * the schema rejects (such as an associative list item missing a key field).
+ * managedFields or another apiVersion; 422 Invalid for a configuration the schema rejects (a
+ * value of the wrong type, an associative list item missing a key field); 409 Conflict when
+ * the stored object does not type; {@link ApplyFailedError} (500) when its managedFields do
+ * not decode.
  */
 export function applyObject(o: ApplyObjectOptions): KubeObject {
   const kind = typeof o.applied.kind === 'string' ? o.applied.kind : '';
@@ -74,9 +75,9 @@ export function applyObject(o: ApplyObjectOptions): KubeObject {
   }
   const liveValue = withoutManagedFields(live);
   const typed = toFieldSet(o.applied, rootType(o), { resolver: o.types.resolve, strict: true });
-  if (typed.errors.length > 0) throw new ApplyFailedError(`failed to create typed patch object: ${formatValidationErrors(typed.errors)}`);
+  if (typed.errors.length > 0) throw invalidApplyConfiguration(typed.errors, { apiVersion: o.apiVersion, kind, name: typeof appliedMeta.name === 'string' ? appliedMeta.name : '' });
   const liveTyped = toFieldSet(liveValue, rootType(o), lenient(o));
-  if (liveTyped.errors.length > 0) throw new ApplyFailedError(`failed to create typed live object: ${formatValidationErrors(liveTyped.errors)}`);
+  if (liveTyped.errors.length > 0) throw untypedLiveObject(liveTyped.errors, { apiVersion: o.apiVersion, kind, name: typeof appliedMeta.name === 'string' ? appliedMeta.name : (live.metadata.name ?? '') });
 
   const applier = managerIdentifier({ manager: o.manager === '' ? 'unknown' : o.manager, operation: 'Apply' });
   if (missingManagedFields) {

@@ -2,7 +2,7 @@ import { FieldSet } from './field-set.js';
 import { goValueString, isMap } from './go-format.js';
 import { listItemElement } from './list-item.js';
 import { fieldElement, type FieldPath, pathElementString, serializePathElement } from './path-element.js';
-import { type ListType, resolveType, type TypeNode, type TypeResolver } from './type-schema.js';
+import { type ListType, resolveType, type ScalarKind, type TypeNode, type TypeResolver } from './type-schema.js';
 import type { ValidationError } from './validation-errors.js';
 
 /**
@@ -28,6 +28,20 @@ export function toFieldSet(value: unknown, type: TypeNode, ctx: TypeContext): { 
 
 const SCALAR_NAMES = { string: 'string', numeric: 'numeric (int or float)', boolean: 'boolean' } as const;
 
+/**
+ * Whether a value can be a scalar of this kind: null always; never an object or a list; a
+ * number for numeric and a boolean for boolean fields. String fields take numbers and booleans
+ * too, as 1.17's typed conversion let them reach the decoder (a Quantity such as `cpu: 1` is a
+ * string in the OpenAPI document).
+ */
+function scalarFits(kind: Exclude<ScalarKind, 'untyped'>, value: unknown): boolean {
+  if (value === null || value === undefined) return true;
+  if (isMap(value) || Array.isArray(value)) return false;
+  if (kind === 'numeric') return typeof value === 'number';
+  if (kind === 'boolean') return typeof value === 'boolean';
+  return true;
+}
+
 class FieldSetWalker {
   readonly set = new FieldSet();
   readonly errors: ValidationError[] = [];
@@ -39,7 +53,7 @@ class FieldSetWalker {
     const t = resolveType(type, this.ctx.resolver);
     switch (t.kind) {
       case 'scalar':
-        if (t.scalar !== 'untyped' && (isMap(value) || Array.isArray(value))) this.mismatch(path, inLeaf, `expected ${SCALAR_NAMES[t.scalar]}, got ${goValueString(value)}`);
+        if (t.scalar !== 'untyped' && !scalarFits(t.scalar, value)) this.mismatch(path, inLeaf, `expected ${SCALAR_NAMES[t.scalar]}, got ${goValueString(value)}`);
         else this.leaf(path, inLeaf);
         return;
       case 'untyped':

@@ -14,6 +14,13 @@ function refused(body: string, message: RegExp): void {
 }
 
 describe('parseUnsealRequest', () => {
+  it('refuses a body nested 100,000 levels deep with 400 instead of overflowing the stack in its error message (issue 20: a 500)', () => {
+    const deep = '{"a":'.repeat(100_000) + '1' + '}'.repeat(100_000);
+    refused(`{"type":${deep},"provider":"vault","location":"v1/secret/data/app"}`, /^the body nests objects and arrays more than 16 levels deep/);
+    refused(`{"type":"blindfold","location":${deep}}`, /more than 16 levels deep/);
+    assert.deepEqual(parseUnsealRequest(JSON.stringify({ type: 'blindfold', location: LOCATION, key: '' })), { type: 'blindfold', location: LOCATION, encoding: 'EncodingNone' });
+  });
+
   it('parseUnsealRequest reads a blindfold request, EncodingNone by default', () => {
     assert.deepEqual(parseUnsealRequest(JSON.stringify({ type: 'blindfold', location: LOCATION })), { type: 'blindfold', location: LOCATION, encoding: 'EncodingNone' });
     assert.deepEqual(parseUnsealRequest(Buffer.from(JSON.stringify({ type: 'blindfold', location: LOCATION, encoding_type: 'EncodingBase64' }))), { type: 'blindfold', location: LOCATION, encoding: 'EncodingBase64' });

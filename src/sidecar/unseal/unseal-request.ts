@@ -1,5 +1,6 @@
 import { type EncodingType, parseEncodingType } from '../../secrets/encoding-type.js';
 import { UnsealError } from './unseal-error.js';
+import { jsonDepthExceeds } from '../../common/json-depth.js';
 
 /** The seed's unseal request of type `blindfold`. */
 interface BlindfoldUnsealRequest {
@@ -31,6 +32,7 @@ const FIELDS: Readonly<Record<UnsealRequest['type'], readonly string[]>> = {
 };
 
 const invalid = (message: string): UnsealError => new UnsealError('InvalidRequest', message);
+const MAX_BODY_DEPTH = 16;
 
 /** Absent, null and "" are "not given" (as the seed's optional fields are often sent). */
 function given(value: unknown): boolean {
@@ -73,6 +75,8 @@ export function parseUnsealRequest(raw: Buffer | string): UnsealRequest {
   } catch {
     throw invalid('the body is not valid JSON; send {"type": "blindfold", "location": "string:///…"} or {"type": "vault", "provider": …, "location": …}');
   }
+  // Every field is a scalar; a deeper body is refused before an error message quotes (walks) it.
+  if (jsonDepthExceeds(body, MAX_BODY_DEPTH)) throw invalid(`the body nests objects and arrays more than ${MAX_BODY_DEPTH} levels deep; its fields are strings`);
   if (body === null || typeof body !== 'object' || Array.isArray(body)) throw invalid('the body must be a JSON object with a "type" of blindfold or vault');
   const fields = body as Record<string, unknown>;
   const type = fields['type'];

@@ -35,7 +35,7 @@ export interface SitePlaneHarness {
   readonly sitePlane: SitePlane;
   readonly storage: VirtualClusterStorage;
   /** A request with `Authorization: APIToken <token>` when given, or the client certificate. */
-  call(method: string, path: string, options?: { token?: string; bearer?: string; body?: unknown; cert?: string; key?: string }): Promise<HttpsResponse>;
+  call(method: string, path: string, options?: { token?: string; bearer?: string; body?: unknown; raw?: string; cert?: string; key?: string }): Promise<HttpsResponse>;
   close(): Promise<void>;
 }
 
@@ -94,7 +94,7 @@ export async function startSitePlaneHarness(options: { graceSeconds: number; boo
       return httpsRequest(`${url}${path}`, pki.caCert, {
         method,
         headers,
-        ...(o.body === undefined ? {} : { body: JSON.stringify(o.body) }),
+        ...(o.raw !== undefined ? { body: o.raw } : o.body === undefined ? {} : { body: JSON.stringify(o.body) }),
         ...(o.cert === undefined ? {} : { cert: o.cert, key: o.key ?? '' }),
       });
     },

@@ -1,4 +1,5 @@
 import { StatusError } from '../../apimachinery/errors/status-error.js';
+import { bodyDepthProblem } from './body-depth.js';
 import { KubernetesProtobufError, decodeKubernetesProtobuf } from './decode-kubernetes-protobuf.js';
 import { type KubernetesProto, kubernetesProto } from './kubernetes-proto.js';
 import { GoJsonSyntaxError, parseGoJson } from './parse-go-json.js';
@@ -16,13 +17,21 @@ const BODY_MEDIA_TYPES = ['application/json', 'application/yaml', 'application/v
  * built-in kinds, decoded into the object the JSON form would carry (the schemas are loaded from
  * the build's dist/k8s-proto on first use, or `proto`); everything else is 415
  * UnsupportedMediaType with kube's message. Malformed JSON or YAML is 400 BadRequest worded as
- * kube-apiserver words it; pass `kind` (the kind the endpoint serves) for the exact text
+ * kube-apiserver words it, and so is a body nested more than 100 levels deep (checked before
+ * anything walks it recursively); pass `kind` (the kind the endpoint serves) for the exact text
  * (`the object provided is unrecognized (must be of type ConfigMap): …`).
  */
 export function decodeBody(raw: Uint8Array, contentType: string | undefined, kind?: string, proto?: KubernetesProto): unknown {
-  const mediaType = parseMediaType(contentType === undefined || contentType === '' ? BODY_MEDIA_TYPES[0] : contentType);
   const fail = (message: string): StatusError =>
     StatusError.badRequest(kind === undefined ? message : `the object provided is unrecognized (must be of type ${kind}): ${message} (${summarizeData(raw)})`);
+  const value = parseBody(raw, contentType, fail, proto);
+  const tooDeep = bodyDepthProblem(value);
+  if (tooDeep !== undefined) throw fail(tooDeep);
+  return value;
+}
+
+function parseBody(raw: Uint8Array, contentType: string | undefined, fail: (message: string) => StatusError, proto: KubernetesProto | undefined): unknown {
+  const mediaType = parseMediaType(contentType === undefined || contentType === '' ? BODY_MEDIA_TYPES[0] : contentType);
   switch (mediaType?.type) {
     case 'application/json':
       try {

@@ -4,3 +4,4 @@ export { decodeObject } from './decode-object.js';
 export { applyJsonPatch } from './apply-json-patch.js';
 export { patchTypeOf } from './patch-type-of.js';
 export type { PatchType } from './patch-type-of.js';
+export { bodyDepthProblem } from './body-depth.js';

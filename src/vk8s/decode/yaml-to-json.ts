@@ -1,5 +1,5 @@
 import { LineCounter, parseAllDocuments } from 'yaml';
-import type { Tags } from 'yaml';
+import type { Document, Tags } from 'yaml';
 import { setOwn } from './set-own.js';
 
 /** A YAML body that does not convert to JSON; the message reads like go-yaml's (`yaml: line 3: …`). */
@@ -8,6 +8,7 @@ export class YamlToJsonError extends Error {
 }
 
 const TIMESTAMP_TAG = 'tag:yaml.org,2002:timestamp';
+const MAX_ALIAS_COUNT = 1000;
 
 /**
  * Converts a YAML body to the JSON value kube-apiserver's YAML serializer would produce
@@ -33,7 +34,23 @@ export function yamlToJson(raw: Uint8Array): unknown {
     const { line } = lineCounter.linePos(error.pos[0]);
     throw new YamlToJsonError(`yaml: line ${line}: ${error.message}`);
   }
-  return jsonable(first.toJS({ maxAliasCount: 1000 }));
+  return jsonable(documentValue(first));
+}
+
+/**
+ * The document's value. Aliases are expanded, at most {@link MAX_ALIAS_COUNT} nodes' worth
+ * (a "billion laughs" body fails here, not by filling the heap); a document nested too
+ * deeply to build fails too, as the parser's own nesting errors do.
+ */
+function documentValue(document: Document.Parsed): unknown {
+  try {
+    return document.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  } catch (error) {
+    // The yaml library throws ReferenceError for alias expansion beyond the limit, RangeError
+    // when the call stack runs out: both are about the body, never the server.
+    if (error instanceof ReferenceError || error instanceof RangeError) throw new YamlToJsonError(`yaml: ${error.message}`);
+    throw error;
+  }
 }
 
 /** What json.Marshal makes of the converted value: no NaN or infinities, bytes as text. */

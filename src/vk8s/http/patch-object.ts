@@ -3,18 +3,38 @@ import { StatusError } from '../../apimachinery/errors/status-error.js';
 import { mergePatch } from '../../apimachinery/patch/merge-patch.js';
 import type { PatchSchema } from '../../apimachinery/patch/patch-schema.js';
 import { PatchError, strategicMergePatch } from '../../apimachinery/patch/strategic-merge.js';
-import { applyJsonPatch, type PatchType } from '../decode/index.js';
+import { applyJsonPatch, bodyDepthProblem, type PatchType } from '../decode/index.js';
 
 export { patchTypeOf, type PatchType } from '../decode/index.js';
 
-/** Parses a patch body: JSON, or YAML (a superset of JSON) for apply patches. */
+/**
+ * Parses a patch body: JSON, or YAML (a superset of JSON) for apply patches — an apply body
+ * that is a JSON object is read as JSON, without the YAML parser's cost. Malformed bodies,
+ * YAML aliases expanding beyond the parser's limit and bodies nested more than 100 levels
+ * deep are 400 BadRequest, before anything walks the patch recursively.
+ */
 export function parsePatchBody(raw: Buffer | undefined, type: PatchType): unknown {
   const text = raw?.toString('utf8') ?? '';
+  let patch: unknown;
   try {
-    return type === 'apply' ? (parseYaml(text) as unknown) : (JSON.parse(text) as unknown);
+    patch = type === 'apply' ? parseApplyBody(text) : (JSON.parse(text) as unknown);
   } catch (error) {
     throw StatusError.badRequest(`error decoding patch: ${(error as Error).message}`);
   }
+  const tooDeep = bodyDepthProblem(patch);
+  if (tooDeep !== undefined) throw StatusError.badRequest(`error decoding patch: ${tooDeep}`);
+  return patch;
+}
+
+function parseApplyBody(text: string): unknown {
+  if (text.trimStart().startsWith('{')) {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      // A YAML flow mapping that is not JSON: the YAML parser reads it below.
+    }
+  }
+  return parseYaml(text, { maxAliasCount: 100 }) as unknown;
 }
 
 function requireMap(patch: unknown): object {
