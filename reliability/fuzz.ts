@@ -19,14 +19,17 @@ const CASES: Record<Scale, number> = { short: 120, long: 5_000 };
 /** The 5xx answers the APIs document, which a case may get without failing. */
 const DOCUMENTED_5XX = ['sidecar: 503 "edgeplane sidecar is still not ready…" (INITIALIZING or HALTED); 503/502 "Vault …" (Vault unreachable or failing TLS)', 'configuration, vK8s and site APIs: none'];
 
-function seedOf(): number {
+/** The short scale runs inside `npm test`, so it replays one seed: CI never fails on a case no one can reproduce. */
+const SHORT_SCALE_SEED = 20_261_127;
+
+function seedOf(scale: Scale): number {
   const given = process.env['EDGEPLANE_FUZZ_SEED'];
   if (given !== undefined && given !== '') {
     const seed = Number(given);
     if (!Number.isSafeInteger(seed)) throw new Error(`EDGEPLANE_FUZZ_SEED must be an integer, got ${given}`);
     return seed;
   }
-  return Math.floor(Math.random() * 2 ** 31);
+  return scale === 'short' ? SHORT_SCALE_SEED : Math.floor(Math.random() * 2 ** 31);
 }
 
 const histogram = (statuses: ReadonlyMap<number, number>): string =>
@@ -52,7 +55,7 @@ export const fuzzArea: ReliabilityArea = {
   name: 'fuzz',
   description: 'property-based fuzzing (fast-check) of the configuration, vK8s and site APIs and the sidecar: statuses per API, 5xx, nothing stored from refused requests',
   async run(scale, progress): Promise<AreaReport> {
-    const seed = seedOf();
+    const seed = seedOf(scale);
     const cases = CASES[scale];
     progress(`seed ${seed} (EDGEPLANE_FUZZ_SEED=${seed} replays it), ${cases} cases per API`);
     const env = await startFuzzEnvironment();
