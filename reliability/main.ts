@@ -3,22 +3,23 @@
  * fuzz, abusive clients, isolation, secrets at rest — with their figures written into
  * docs/RELIABILITY.md. Short versions of the same areas run inside `npm test`.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { abusiveClients } from './abusive-clients.js';
 import type { ReliabilityArea, Scale } from './area.js';
 import { crashes } from './crashes.js';
 import { fuzzArea } from './fuzz.js';
 import { isolationArea } from './isolation.js';
-import { renderReliabilityDocument, type AreaResult } from './report.js';
+import { type AreaResult, mergeReliabilityDocument, renderAreaSection, runFacts } from './report.js';
 import { secretsAtRestArea } from './secrets-at-rest.js';
 
+const DOCUMENT = 'docs/RELIABILITY.md';
 const areas: readonly ReliabilityArea[] = [crashes, fuzzArea, abusiveClients, isolationArea, secretsAtRestArea];
 
 function usage(): string {
   return [
     'Usage: npm run reliability [-- [--short] [--no-write] [area...]]',
     '',
-    'Runs every area (or the named ones) at the long scale and writes docs/RELIABILITY.md.',
+    'Runs every area (or the named ones) at the long scale and writes their sections of docs/RELIABILITY.md.',
     '  --short      the scale npm test uses (quick; nothing written unless --write)',
     '  --no-write   print the figures only',
     '',
@@ -52,9 +53,16 @@ for (const area of chosen) {
   console.log(report.markdown.join('\n'));
   for (const failure of report.failures) console.log(`   FAILED: ${failure}`);
 }
-const document = renderReliabilityDocument(results, startedAt);
 if (write) {
-  writeFileSync('docs/RELIABILITY.md', document);
-  console.log('\nwrote docs/RELIABILITY.md');
+  const facts = runFacts(startedAt);
+  const fresh = new Map(results.map((result) => [result.area.name, renderAreaSection(result, facts)]));
+  let previous: string | undefined;
+  try {
+    previous = readFileSync(DOCUMENT, 'utf8');
+  } catch {
+    previous = undefined;
+  }
+  writeFileSync(DOCUMENT, mergeReliabilityDocument(previous, fresh, areas.map((a) => a.name)));
+  console.log(`\nwrote ${DOCUMENT} (${results.map((r) => r.area.name).join(', ')})`);
 }
 process.exit(results.every((r) => r.report.ok) ? 0 : 1);

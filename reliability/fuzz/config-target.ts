@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import fc from 'fast-check';
 import type { FuzzEnvironment } from './fuzz-environment.js';
 import { type FuzzAnswer, send } from './fuzz-request.js';
@@ -57,7 +58,17 @@ export async function configTarget(env: FuzzEnvironment): Promise<FuzzTarget<Cas
     if (answer.status !== 200) throw new Error(`fuzz setup: creating fixed in ${kind.collection}: ${answer.status} ${answer.body.slice(0, 300)}`);
   }
   let counter = 0;
-  const get = (path: string): Promise<FuzzAnswer> => send(env.api, { method: 'GET', path, headers });
+  /**
+   * The checks' own reads: the configuration API's per-credential rate limit (issue 20) may
+   * answer them 429 too, which says nothing about the object, so they wait and ask again.
+   */
+  const get = async (path: string): Promise<FuzzAnswer> => {
+    for (let attempt = 1; ; attempt++) {
+      const answer = await send(env.api, { method: 'GET', path, headers });
+      if (answer.status !== 429 || attempt === 20) return answer;
+      await delay(250);
+    }
+  };
   const snapshot = async (path: string): Promise<string> => {
     const answer = await get(path);
     return `${answer.status} ${answer.body}`;
