@@ -1,12 +1,8 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:https';
 import type { Socket } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import { type ClusterCredentials, clusterWithKubeconfig } from './support/cluster-credentials.js';
-import { startServer, type ServerProcess } from './support/server-process.js';
+import { describe, it } from 'node:test';
+import { useServerWithCluster } from './support/server-with-cluster.js';
 
 const CREATES = 1000;
 const VALUE_BYTES = 64 * 1024;
@@ -18,23 +14,11 @@ const VALUE_BYTES = 64 * 1024;
  * closed without a response).
  */
 describe('the virtual cluster API over one keep-alive connection', () => {
-  const root = mkdtempSync(join(tmpdir(), 'edgeplane-keep-alive-'));
-  const home = join(root, 'home');
-  let server: ServerProcess;
-  let cluster: ClusterCredentials;
-
-  before(async () => {
-    server = await startServer(home);
-    cluster = clusterWithKubeconfig(home, root, 'default', 'vk1');
-  });
-  after(async () => {
-    await server?.stop();
-    rmSync(root, { recursive: true, force: true });
-  });
+  const fixture = useServerWithCluster('keep-alive');
 
   it(`answers ${CREATES} sequential creates of 64 KiB ConfigMaps on one connection`, { timeout: 240_000 }, async () => {
-    const agent = new Agent({ keepAlive: true, maxSockets: 1, ca: cluster.ca, cert: cluster.cert, key: cluster.key });
-    const url = new URL(`${cluster.server}/api/v1/namespaces/default/configmaps`);
+    const agent = new Agent({ keepAlive: true, maxSockets: 1, ca: fixture.cluster.ca, cert: fixture.cluster.cert, key: fixture.cluster.key });
+    const url = new URL(`${fixture.cluster.server}/api/v1/namespaces/default/configmaps`);
     const sockets = new Set<Socket>();
     const statuses = new Map<string, number>();
     try {

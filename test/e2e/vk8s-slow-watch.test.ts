@@ -1,12 +1,8 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:https';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { connect } from 'node:tls';
-import { type ClusterCredentials, clusterWithKubeconfig } from './support/cluster-credentials.js';
-import { startServer, type ServerProcess } from './support/server-process.js';
+import { useServerWithCluster } from './support/server-with-cluster.js';
 
 /** At most this many 64 KiB creates are sent before the watch must have been closed (~25 MiB). */
 const MAX_CREATES = 400;
@@ -16,23 +12,11 @@ const MAX_CREATES = 400;
  * instead of the server buffering every event for it (issue 20, defect 4).
  */
 describe('a virtual cluster watch that never reads', () => {
-  const root = mkdtempSync(join(tmpdir(), 'edgeplane-slow-watch-'));
-  const home = join(root, 'home');
-  let server: ServerProcess;
-  let cluster: ClusterCredentials;
-
-  before(async () => {
-    server = await startServer(home);
-    cluster = clusterWithKubeconfig(home, root, 'default', 'vk1');
-  });
-  after(async () => {
-    await server?.stop();
-    rmSync(root, { recursive: true, force: true });
-  });
+  const fixture = useServerWithCluster('slow-watch');
 
   it('is closed once its unread events pass the byte bound, and the server says so', { timeout: 120_000 }, async () => {
-    const tlsOptions = { ca: cluster.ca, cert: cluster.cert, key: cluster.key };
-    const base = new URL(cluster.server);
+    const tlsOptions = { ca: fixture.cluster.ca, cert: fixture.cluster.cert, key: fixture.cluster.key };
+    const base = new URL(fixture.cluster.server);
     // The watch: its request is sent, then nothing is ever read (the socket stays paused).
     const watch = connect({ host: base.hostname, port: Number(base.port), servername: 'localhost', ...tlsOptions });
     await new Promise<void>((resolve, reject) => {
@@ -41,10 +25,10 @@ describe('a virtual cluster watch that never reads', () => {
     });
     watch.pause();
     watch.write(`GET ${base.pathname}/api/v1/namespaces/default/configmaps?watch=1 HTTP/1.1\r\nHost: ${base.host}\r\n\r\n`);
-    const closedLog = (): boolean => server.logs.some((l) => l['msg'] === 'watch closed: its client stopped reading');
+    const closedLog = (): boolean => fixture.server.logs.some((l) => l['msg'] === 'watch closed: its client stopped reading');
 
     const agent = new Agent({ keepAlive: true, maxSockets: 4, ...tlsOptions });
-    const url = new URL(`${cluster.server}/api/v1/namespaces/default/configmaps`);
+    const url = new URL(`${fixture.cluster.server}/api/v1/namespaces/default/configmaps`);
     let creates = 0;
     try {
       while (creates < MAX_CREATES && !closedLog()) {
@@ -64,7 +48,7 @@ describe('a virtual cluster watch that never reads', () => {
     } finally {
       agent.destroy();
     }
-    const line = server.logs.find((l) => l['msg'] === 'watch closed: its client stopped reading');
+    const line = fixture.server.logs.find((l) => l['msg'] === 'watch closed: its client stopped reading');
     assert.ok(line !== undefined, `no slow watch was closed after ${creates} creates of 64 KiB`);
     assert.ok(Number(line['bufferedBytes']) > 4 * 1024 * 1024, JSON.stringify(line));
     // The server destroyed the connection: reading now drains what was sent, then it ends.
