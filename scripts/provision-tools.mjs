@@ -118,7 +118,7 @@ const TABLE = [
   },
   {
     name: 'ip',
-    for: [],
+    for: ['test'],
     why: 'network namespaces, veth pairs and bridges for multi-host tests',
     debian: 'iproute2',
     bin: 'bin/ip',
