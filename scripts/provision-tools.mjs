@@ -110,11 +110,20 @@ const TABLE = [
   // Registered for later issues: provisioned only when named (or --all) until a test needs them.
   {
     name: 'runc',
-    for: [],
+    for: ['test'],
     why: 'OCI container runtime for real pods on a site',
     debian: 'runc',
     bin: 'usr/sbin/runc',
     check: { args: ['--version'], expect: /^runc version (\S+)/m },
+  },
+  {
+    name: 'conmon',
+    for: ['test'],
+    why: 'container monitor: holds a container\'s stdio and console, writes its CRI log, records its exit (CRI-O\'s and podman\'s)',
+    debian: 'conmon',
+    bin: 'usr/bin/conmon',
+    libs: ['libglib2.0-0', 'libffi8'],
+    check: { args: ['--version'], expect: /^conmon version (\S+)/m },
   },
   {
     name: 'ip',
@@ -145,7 +154,7 @@ const TABLE = [
   },
   {
     name: 'catatonit',
-    for: [],
+    for: ['test'],
     why: 'minimal init (PID 1) for containers',
     debian: 'catatonit',
     bin: 'usr/bin/catatonit',
@@ -153,7 +162,7 @@ const TABLE = [
   },
   {
     name: 'busybox',
-    for: [],
+    for: ['test'],
     why: 'static userland for container root filesystems (no image can be pulled)',
     debian: 'busybox-static',
     bin: 'bin/busybox',

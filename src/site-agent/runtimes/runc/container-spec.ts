@@ -52,7 +52,6 @@ const MASKED_PATHS = [
   '/sys/firmware',
 ];
 const READONLY_PATHS = ['/proc/bus', '/proc/fs', '/proc/irq', '/proc/sys', '/proc/sysrq-trigger'];
-const NOFILE = 1_048_576;
 
 /** The kernel file systems every container sees (what runc's own `runc spec` sets up, with /sys read-only). */
 function systemMounts(shm: string | undefined): OciMount[] {
@@ -95,7 +94,8 @@ export function containerOciSpec(launch: ContainerLaunch): OciSpec {
       env: launch.env,
       cwd: launch.cwd,
       capabilities: launch.capabilities,
-      rlimits: [{ type: 'RLIMIT_NOFILE', hard: NOFILE, soft: NOFILE }],
+      // No rlimits: a container inherits the agent's, as containers inherit containerd's.
+      rlimits: [],
       noNewPrivileges: launch.noNewPrivileges,
       oomScoreAdj: launch.oomScoreAdj,
     },
