@@ -7,7 +7,7 @@ import { after, test } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
 import { tool, toolPath } from '../../../testing/tools.js';
 import { containerCapabilities } from './capabilities.js';
-import { cgroupExists } from './cgroup-tree.js';
+import { cgroupExists, removeCgroup } from './cgroup-tree.js';
 import { containerOciSpec } from './container-spec.js';
 import { hostImagePlan, inspectHost, prepareRoot } from './host-image.js';
 import { IpCommand } from './ip-command.js';
@@ -28,6 +28,7 @@ const sandboxes = new PodSandboxes({ containers, network, catatonit: toolPath('c
 after(async () => {
   for (const state of await containers.list().catch(() => [])) await containers.delete(state.id, true).catch(() => undefined);
   await network.remove();
+  await removeCgroup(cgroupParent);
   rmSync(dir, { recursive: true, force: true });
 });
 
