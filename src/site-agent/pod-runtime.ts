@@ -18,6 +18,8 @@ export interface PodRuntime {
   /** The pod left the control plane (DELETED, or a report found it gone); with `uid`, only that incarnation. */
   remove(key: string, uid?: string): void;
   keys(): IterableIterator<string>;
+  /** The pod watch delivered a full list: pods it did not bring are not the site's (a runtime may clean up what they left). */
+  listed?(): void;
   readonly size: number;
   close(): void;
 }

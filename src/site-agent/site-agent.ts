@@ -8,7 +8,8 @@ import { runPodWatch } from './pod-watch-loop.js';
 import type { SimOptions } from './runtimes/simulated/sim-options.js';
 import { SimulatedRuntime } from './runtimes/simulated/simulated-runtime.js';
 import { SiteApiClient } from './site-api-client.js';
-import type { RegisterSite } from '../site-api/site-api-types.js';
+import type { PodRef, PodStatusItem, RegisterSite } from '../site-api/site-api-types.js';
+import { startRuncRuntime } from './runtimes/runc/start-runc-runtime.js';
 import { type SiteTimers, systemTimers } from '../common/timers.js';
 import { StatusBatcher } from './status-batcher.js';
 
@@ -23,8 +24,10 @@ export interface SiteAgentOptions {
   /** Overrides the server named by the token. */
   readonly server?: string;
   readonly heartbeatSeconds: number;
-  readonly runtime?: 'simulated';
+  readonly runtime?: 'simulated' | 'runc';
   readonly sim?: Partial<SimOptions>;
+  /** The runc runtime's options. */
+  readonly runc?: { readonly hostImage: boolean; readonly podCidr?: string };
   readonly logger: Logger;
   readonly timers?: SiteTimers;
   readonly random?: () => number;
@@ -77,14 +80,19 @@ export async function startSiteAgent(options: SiteAgentOptions): Promise<SiteAge
     ...(options.statusFlushMs === undefined ? {} : { flushMs: options.statusFlushMs }),
     ...(options.statusMaxBatch === undefined ? {} : { maxBatch: options.statusMaxBatch }),
   });
-  const runtime = new SimulatedRuntime({
-    sink: { status: (key, item) => batcher.status(key, item), terminated: (key, ref) => batcher.terminated(key, ref) },
-    timers,
-    nodes: nodeDirectoryFor(options.agent, options.sites),
-    logger,
-    ...(options.sim === undefined ? {} : { sim: options.sim }),
-    ...(options.random === undefined ? {} : { random: options.random }),
-  });
+  const sink = { status: (key: string, item: PodStatusItem) => batcher.status(key, item), terminated: (key: string, ref: PodRef) => batcher.terminated(key, ref) };
+  const nodes = nodeDirectoryFor(options.agent, options.sites);
+  const runtime: PodRuntime =
+    options.runtime === 'runc'
+      ? await startRuncRuntime({ options, client, server: credential.server, sink, nodes, timers })
+      : new SimulatedRuntime({
+          sink,
+          timers,
+          nodes,
+          logger,
+          ...(options.sim === undefined ? {} : { sim: options.sim }),
+          ...(options.random === undefined ? {} : { random: options.random }),
+        });
   runtimeRef.current = runtime;
   const heartbeats = startHeartbeats({ client, sites: credential.sites, intervalMs: options.heartbeatSeconds * 1000, timers, logger });
   const abort = new AbortController();

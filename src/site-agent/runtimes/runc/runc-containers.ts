@@ -125,6 +125,19 @@ export class RuncContainers {
     await this.run(['kill', ...(all ? ['--all'] : []), id, signal]);
   }
 
+  /** Runs `args` in the running container (probes, preStop hooks): its exit code and first 10 KiB of output; a timeout kills it. */
+  exec(id: string, args: readonly string[], timeoutMs: number): Promise<{ exitCode: number; output: string }> {
+    return new Promise((resolve, reject) => {
+      execFile(this.runc.path, ['--root', this.root, 'exec', id, ...args], { encoding: 'utf8', timeout: timeoutMs, maxBuffer: 1 << 20, env: { ...process.env, ...this.runc.env } }, (error, stdout, stderr) => {
+        const output = (stdout + stderr).slice(0, 10 * 1024);
+        if (error === null) return resolve({ exitCode: 0, output });
+        if (error.killed === true) return reject(new ContainerCommandError(`runc exec ${id}: timed out after ${timeoutMs} ms`, 'command timed out'));
+        if (typeof error.code === 'number') return resolve({ exitCode: error.code, output });
+        reject(new ContainerCommandError(`runc exec ${id}: ${error.message}`, error.message));
+      });
+    });
+  }
+
   /** Removes a stopped container (with `force`, a running one too); its cgroup goes with it. */
   async delete(id: string, force = false): Promise<void> {
     await this.run(['delete', ...(force ? ['--force'] : []), id]);

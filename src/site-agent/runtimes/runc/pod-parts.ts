@@ -1,0 +1,47 @@
+import type { Logger } from '../../../observability/logger.js';
+import type { SiteTimers } from '../../../common/timers.js';
+import type { SiteType } from '../../../site-api/site-model.js';
+import type { ClusterRef, PodRef } from '../../../site-api/site-api-types.js';
+import type { PodRuntimeSink } from '../../pod-runtime.js';
+import type { AddressLeases } from './address-leases.js';
+import type { PodObjectSource } from './container-env.js';
+import type { HostImagePlan } from './host-image.js';
+import type { NetnsSocketBroker } from './netns-broker.js';
+import type { PodSandboxes } from './pod-sandbox.js';
+import type { RuncContainers } from './runc-containers.js';
+import type { SiteNetwork } from './site-network.js';
+
+/** One runc site's machinery, shared by its pods. */
+export interface RuncSiteParts {
+  readonly name: string;
+  readonly type: SiteType;
+  readonly network: SiteNetwork;
+  readonly broker: NetnsSocketBroker;
+  readonly containers: RuncContainers;
+  readonly sandboxes: PodSandboxes;
+  readonly leases: AddressLeases;
+  /** Present when the site runs pods whose image it lacks on the host's programs (`--host-image`). */
+  readonly hostImage: HostImagePlan | undefined;
+  /** `gateway:port` of the relay to the control plane. */
+  readonly relay: string;
+}
+
+/** What every pod of the runtime uses. */
+export interface PodServices {
+  readonly sink: PodRuntimeSink;
+  readonly logger: Logger;
+  readonly timers: SiteTimers;
+  /** The ConfigMaps and Secrets of a pod's virtual cluster (fresh within a few seconds). */
+  readonly objectsOf: (cluster: ClusterRef) => Promise<PodObjectSource>;
+  /** A bootstrap token for the pod's sidecar, minted by the control plane for this pod's uid. */
+  readonly identityToken: (pod: PodRef) => Promise<string>;
+  readonly sidecar: { readonly server: string; readonly installation: readonly string[]; readonly main: string; readonly node: string };
+  readonly machineMemoryBytes: number;
+  readonly oomScoreFloor: number;
+}
+
+/** A pod's view of its site and the runtime's services. */
+export interface PodParts {
+  readonly site: RuncSiteParts;
+  readonly services: PodServices;
+}

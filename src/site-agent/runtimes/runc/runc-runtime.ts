@@ -1,0 +1,107 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { totalmem } from 'node:os';
+import { join } from 'node:path';
+import type { KubeObject } from '../../../apimachinery/object.js';
+import type { ClusterRef } from '../../../site-api/site-api-types.js';
+import type { NodeDirectory } from '../../node-directory.js';
+import { podKeyOf } from '../../pod-key.js';
+import type { PodRuntime } from '../../pod-runtime.js';
+import { unmount } from './tmpfs-mounts.js';
+import type { PodServices, RuncSiteParts } from './pod-parts.js';
+import { RuncPod } from './runc-pod.js';
+
+/** How often running containers are checked for exits the file watches missed (kubelet's PLEG relist period). */
+const RELIST_MS = 1000;
+/** How long a pod the control plane forgot gets to stop. */
+const FORGOTTEN_GRACE_MS = 2000;
+
+export interface RuncRuntimeOptions {
+  readonly nodes: NodeDirectory;
+  /** The prepared sites, by name (see {@link openRuncSite}). */
+  readonly sites: ReadonlyMap<string, RuncSiteParts & { close(): void }>;
+  readonly services: Omit<PodServices, 'machineMemoryBytes'> & { readonly machineMemoryBytes?: number };
+}
+
+/**
+ * The runc runtime: real pods on the agent's runc sites, one {@link RuncPod} worker per pod.
+ * Pods an earlier agent started are adopted by their workers; once the pod watch has listed
+ * everything, sandboxes no pod owns are removed.
+ */
+export class RuncRuntime implements PodRuntime {
+  private readonly pods = new Map<string, RuncPod>();
+  private readonly services: PodServices;
+  private cancelRelist: () => void;
+
+  constructor(private readonly options: RuncRuntimeOptions) {
+    this.services = { ...options.services, machineMemoryBytes: options.services.machineMemoryBytes ?? totalmem() };
+    this.cancelRelist = options.services.timers.schedule(() => this.relistTick(), RELIST_MS);
+  }
+
+  get size(): number {
+    return this.pods.size;
+  }
+
+  keys(): IterableIterator<string> {
+    return this.pods.keys();
+  }
+
+  apply(cluster: ClusterRef, pod: KubeObject): void {
+    const key = podKeyOf(cluster, pod.metadata.name ?? '');
+    let worker = this.pods.get(key);
+    if (worker !== undefined && worker.uid !== pod.metadata.uid) {
+      void worker.remove(0);
+      this.pods.delete(key);
+      worker = undefined;
+    }
+    if (worker === undefined) {
+      const nodeName = (pod['spec'] as { nodeName?: string } | undefined)?.nodeName ?? '';
+      const site = this.options.sites.get(this.options.nodes.lookup(nodeName)?.site ?? '');
+      if (site === undefined) return;
+      worker = new RuncPod(key, cluster, pod, { site, services: this.services });
+      this.pods.set(key, worker);
+    }
+    worker.update(pod);
+  }
+
+  remove(key: string, uid?: string): void {
+    const worker = this.pods.get(key);
+    if (worker === undefined || (uid !== undefined && uid !== worker.uid)) return;
+    this.pods.delete(key);
+    void worker.remove(FORGOTTEN_GRACE_MS);
+  }
+
+  listed(): void {
+    void this.collectOrphans().catch((error: unknown) => this.services.logger.warn({ err: error }, 'removing orphaned pod sandboxes failed'));
+  }
+
+  /** Stops following the pods; their containers keep running for the next agent to adopt. */
+  close(): void {
+    this.cancelRelist();
+    for (const worker of this.pods.values()) worker.detach();
+    for (const site of this.options.sites.values()) site.close();
+  }
+
+  private relistTick(): void {
+    for (const worker of this.pods.values()) if (worker.hasExited()) worker.trigger();
+    this.cancelRelist = this.options.services.timers.schedule(() => this.relistTick(), RELIST_MS);
+  }
+
+  /** Removes the sandboxes of pods no worker owns (left by an agent that stopped while they were deleted). */
+  private async collectOrphans(): Promise<void> {
+    const owned = new Set([...this.pods.values()].map((worker) => worker.uid));
+    for (const site of this.options.sites.values()) {
+      const podsDir = site.sandboxes.podDir('');
+      for (const uid of await readdir(podsDir).catch(() => [] as string[])) {
+        if (owned.has(uid)) continue;
+        const dir = site.sandboxes.podDir(uid);
+        const saved = await readFile(join(dir, 'pod-state.json'), 'utf8').then((t) => JSON.parse(t) as { instances?: Record<string, { id: string }> }, () => undefined);
+        for (const instance of Object.values(saved?.instances ?? {})) await site.containers.delete(instance.id, true).catch(() => undefined);
+        for (const volume of await readdir(join(dir, 'volumes')).catch(() => [] as string[])) await unmount(join(dir, 'volumes', volume)).catch(() => undefined);
+        await unmount(join(dir, 'sidecar-run')).catch(() => undefined);
+        await site.sandboxes.remove(uid);
+        await site.leases.release(uid);
+        this.services.logger.info({ site: site.name, uid }, 'removed a pod sandbox no pod owns');
+      }
+    }
+  }
+}

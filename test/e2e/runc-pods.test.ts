@@ -1,0 +1,89 @@
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { after, before, describe, it } from 'node:test';
+import type { KubeObject } from '../../src/apimachinery/object.js';
+import { toolPath } from '../../src/testing/tools.js';
+import { podLeftovers, startRuncSiteEnv, type RuncSiteEnv } from './support/runc-site-env.js';
+import { waitFor } from './support/wait-for.js';
+
+interface Pod extends KubeObject {
+  spec: { nodeName?: string; containers: Array<{ name: string }> };
+  status?: { phase?: string; podIP?: string; conditions?: Array<{ type: string; status: string }>; containerStatuses?: Array<{ name: string; ready: boolean; restartCount: number; state: Record<string, Record<string, unknown>>; lastState: Record<string, Record<string, unknown>> }> };
+}
+
+const SERVER = "require('http').createServer((q,s)=>s.end('hello from '+require('os').hostname())).listen(8080)";
+
+/** A Deployment of one pod whose container runs `command` on the host image. */
+function deploymentYaml(name: string, command: readonly string[]): string {
+  return `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: ${name}}
+spec:
+  replicas: 1
+  selector: {matchLabels: {app: ${name}}}
+  template:
+    metadata: {labels: {app: ${name}}}
+    spec:
+      terminationGracePeriodSeconds: 2
+      containers:
+      - name: c
+        image: host
+        command: ${JSON.stringify(command)}
+`;
+}
+
+const isReady = (pod: Pod | undefined): boolean => pod?.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') === true;
+
+describe('real pods on a runc site', () => {
+  let env: RuncSiteEnv;
+  let netnsBefore: number;
+  before(async () => {
+    netnsBefore = readdirSync('/var/run/netns').length;
+    env = await startRuncSiteEnv(['ce-a']);
+  });
+  after(async () => {
+    await env?.close();
+  });
+
+  /** The one live pod of Deployment `app`. */
+  const pod = async (app: string): Promise<Pod | undefined> =>
+    (await env.read<{ items: Pod[] }>(`api/v1/namespaces/default/pods?labelSelector=app%3D${app}`))?.items.find((p) => p.metadata.deletionTimestamp === undefined);
+
+  it('runs a pod that serves on its pod IP, reachable from the site network', async () => {
+    await env.ok(['apply', '-f', '-'], deploymentYaml('web1', ['node', '-e', SERVER]));
+    const ready = await waitFor('web1 Ready', async () => {
+      const p = await pod('web1');
+      return isReady(p) ? p : undefined;
+    }, { timeoutMs: 30_000, describe: async () => JSON.stringify((await pod('web1'))?.status) });
+    const ip = ready.status?.podIP ?? '';
+    assert.match(ip, /^10\.244\.\d+\.\d+$/);
+    const answer = await waitFor('the server answers', async () => {
+      try {
+        return execFileSync(toolPath('ip'), ['netns', 'exec', env.netns('ce-a'), 'curl', '-s', '--max-time', '2', `http://${ip}:8080/`], { encoding: 'utf8' });
+      } catch {
+        return undefined;
+      }
+    });
+    assert.equal(answer, `hello from ${ready.metadata.name ?? ''}`);
+  });
+
+  it('restarts a crashing container with growing back-off', async () => {
+    await env.ok(['apply', '-f', '-'], deploymentYaml('crash', ['sh', '-c', 'echo dying; exit 3']));
+    const looping = await waitFor('crash in CrashLoopBackOff', async () => {
+      const p = await pod('crash');
+      const s = p?.status?.containerStatuses?.[0];
+      return s?.state['waiting']?.['reason'] === 'CrashLoopBackOff' && (s.restartCount ?? 0) >= 1 ? s : undefined;
+    }, { timeoutMs: 40_000, describe: async () => JSON.stringify((await pod('crash'))?.status?.containerStatuses) });
+    assert.equal(looping.lastState['terminated']?.['exitCode'], 3);
+    assert.equal(looping.lastState['terminated']?.['reason'], 'Error');
+    assert.match(String(looping.state['waiting']?.['message']), /^back-off 10s restarting failed container=c pod=crash-/);
+  });
+
+  it('deleting the pods leaves nothing behind', async () => {
+    await env.ok(['delete', 'deployment', 'web1', 'crash']);
+    await waitFor('the pods are gone', async () => ((await env.read<{ items: Pod[] }>('api/v1/namespaces/default/pods'))?.items.length === 0 ? true : undefined), { timeoutMs: 30_000 });
+    await waitFor('nothing left', async () => (podLeftovers(env, 'ce-a').length === 0 ? true : undefined), { timeoutMs: 20_000, describe: async () => podLeftovers(env, 'ce-a').join('\n') });
+    assert.equal(readdirSync('/var/run/netns').length, netnsBefore + 1, 'only the site namespace stays');
+  });
+});
