@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { Quantity } from '../../src/apimachinery/quantity/quantity.js';
 import { after, before, describe, it } from 'node:test';
 import type { KubeObject } from '../../src/apimachinery/object.js';
 import { toolPath } from '../../src/testing/tools.js';
@@ -15,10 +16,11 @@ interface Pod extends KubeObject {
 const SERVER = "require('http').createServer((q,s)=>s.end('hello from '+require('os').hostname())).listen(8080)";
 
 /** A Deployment of one pod whose container runs `command` on the host image. */
-function deploymentYaml(name: string, command: readonly string[]): string {
+function deploymentYaml(name: string, command: readonly string[], o: { annotations?: Record<string, string>; resources?: string } = {}): string {
+  const annotations = Object.entries(o.annotations ?? {}).map(([k, v]) => `${k}: "${v}"`).join(', ');
   return `apiVersion: apps/v1
 kind: Deployment
-metadata: {name: ${name}}
+metadata: {name: ${name}, annotations: {${annotations}}}
 spec:
   replicas: 1
   selector: {matchLabels: {app: ${name}}}
@@ -30,7 +32,7 @@ spec:
       - name: c
         image: host
         command: ${JSON.stringify(command)}
-`;
+${o.resources ?? ''}`;
 }
 
 const isReady = (pod: Pod | undefined): boolean => pod?.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') === true;
@@ -80,8 +82,53 @@ describe('real pods on a runc site', () => {
     assert.match(String(looping.state['waiting']?.['message']), /^back-off 10s restarting failed container=c pod=crash-/);
   });
 
+  it("enforces a flavor's limits through the container's cgroup", async () => {
+    await env.ok(['apply', '-f', '-'], deploymentYaml('flavored', ['sleep', '3600'], { annotations: { 'svc.io/workload-flavor': 'tiny' } }));
+    const running = await waitFor('flavored running', async () => {
+      const p = await pod('flavored');
+      return p?.status?.containerStatuses?.[0]?.state['running'] !== undefined ? p : undefined;
+    }, { timeoutMs: 30_000 });
+    const limits = (running.spec.containers[0] as unknown as { resources: { limits: { cpu: string; memory: string } } }).resources.limits;
+    const cgroup = `edgeplane/${env.netns('ce-a')}/${running.metadata.uid ?? ''}/c-0`;
+    const memory = Number(readFileSync(`/sys/fs/cgroup/memory/${cgroup}/memory.limit_in_bytes`, 'utf8'));
+    const quota = Number(readFileSync(`/sys/fs/cgroup/cpu/${cgroup}/cpu.cfs_quota_us`, 'utf8'));
+    assert.equal(memory, Number(Quantity.parse(limits.memory).value()), `memory limit ${limits.memory}`);
+    assert.equal(quota, Number(Quantity.parse(limits.cpu).milliValue()) * 100, `cpu limit ${limits.cpu}`);
+  });
+
+  it('kills a container over its memory limit and reports OOMKilled', async () => {
+    await env.ok(['apply', '-f', '-'], deploymentYaml('hog', ['sh', '-c', 'x=aaaaaaaa; while :; do x=$x$x; done'], { resources: '        resources: {limits: {memory: 32Mi}}\n' }));
+    const killed = await waitFor('hog OOMKilled', async () => {
+      const s = (await pod('hog'))?.status?.containerStatuses?.[0];
+      const t = s?.state['terminated'] ?? s?.lastState['terminated'];
+      return t?.['reason'] === 'OOMKilled' ? t : undefined;
+    }, { timeoutMs: 30_000, describe: async () => JSON.stringify((await pod('hog'))?.status?.containerStatuses) });
+    assert.equal(killed['exitCode'], 137);
+  });
+
+  it('an agent restart adopts its running pods: no restart, no second process', async () => {
+    const before = await pod('web1');
+    const statusBefore = before?.status?.containerStatuses?.[0];
+    await env.restartAgent('ce-a');
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    const afterRestart = await pod('web1');
+    const statusAfter = afterRestart?.status?.containerStatuses?.[0];
+    assert.equal(afterRestart?.metadata.uid, before?.metadata.uid);
+    assert.equal(statusAfter?.restartCount, statusBefore?.restartCount);
+    assert.deepEqual(statusAfter?.state, statusBefore?.state);
+    assert.ok(isReady(afterRestart));
+    const servers = readdirSync('/proc').filter((p) => /^\d+$/.test(p)).filter((p) => {
+      try {
+        return readFileSync(`/proc/${p}/cmdline`, 'utf8').includes('hello from');
+      } catch {
+        return false;
+      }
+    });
+    assert.equal(servers.length, 1, 'one server process');
+  });
+
   it('deleting the pods leaves nothing behind', async () => {
-    await env.ok(['delete', 'deployment', 'web1', 'crash']);
+    await env.ok(['delete', 'deployment', 'web1', 'crash', 'flavored', 'hog']);
     await waitFor('the pods are gone', async () => ((await env.read<{ items: Pod[] }>('api/v1/namespaces/default/pods'))?.items.length === 0 ? true : undefined), { timeoutMs: 30_000 });
     await waitFor('nothing left', async () => (podLeftovers(env, 'ce-a').length === 0 ? true : undefined), { timeoutMs: 20_000, describe: async () => podLeftovers(env, 'ce-a').join('\n') });
     assert.equal(readdirSync('/var/run/netns').length, netnsBefore + 1, 'only the site namespace stays');

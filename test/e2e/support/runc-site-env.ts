@@ -35,13 +35,58 @@ export interface RuncSiteEnv {
   close(): Promise<void>;
 }
 
-/** The site's machine-level leftovers once its agent is gone: its namespaces, runc state, cgroups, claim. */
+/** The pids of the processes in a cgroup tree of the memory hierarchy. */
+function processesUnder(cgroup: string): number[] {
+  const root = join('/sys/fs/cgroup/memory', cgroup);
+  if (!existsSync(root)) return [];
+  const pids: number[] = [];
+  const visit = (dir: string): void => {
+    for (const line of readFileSync(join(dir, 'cgroup.procs'), 'utf8').split('\n')) if (line !== '') pids.push(Number(line));
+    for (const entry of readdirSync(dir, { withFileTypes: true })) if (entry.isDirectory()) visit(join(dir, entry.name));
+  };
+  visit(root);
+  return pids;
+}
+
+/** Removes a cgroup tree, children first, from every hierarchy. */
+async function removeCgroupTree(cgroup: string): Promise<void> {
+  const root = join('/sys/fs/cgroup/memory', cgroup);
+  const dirs: string[] = [];
+  const visit = (dir: string, relative: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) if (entry.isDirectory()) visit(join(dir, entry.name), `${relative}/${entry.name}`);
+    dirs.push(relative);
+  };
+  if (existsSync(root)) visit(root, cgroup);
+  for (const dir of dirs) await removeCgroup(dir);
+  await removeCgroup(cgroup);
+}
+
+/**
+ * The site's machine-level leftovers once its agent is gone: whatever its pods still run (a
+ * failed test may leave them; these are processes the test's agent started, found by the
+ * site's cgroup and runc state folder, ended by pid), its namespaces, runc state, cgroups, claim.
+ */
 async function removeSiteNetwork(home: string, site: string): Promise<void> {
   const netns = siteNamespaceName(home, site);
   const ip = toolPath('ip');
+  const monitors = readdirSync('/proc').filter((p) => /^\d+$/.test(p)).filter((p) => {
+    try {
+      return readFileSync(`/proc/${p}/cmdline`, 'utf8').includes(runcStateRoot(netns));
+    } catch {
+      return false;
+    }
+  });
+  for (const pid of [...processesUnder(siteCgroupParent(netns)), ...monitors.map(Number)]) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+  if (monitors.length > 0) await new Promise((resolve) => setTimeout(resolve, 200));
   for (const name of readdirSync('/var/run/netns').filter((n) => n === netns)) execFileSync(ip, ['netns', 'delete', name]);
   rmSync(runcStateRoot(netns), { recursive: true, force: true });
-  await removeCgroup(siteCgroupParent(netns));
+  await removeCgroupTree(siteCgroupParent(netns));
   await releaseSiteCidr(netns);
 }
 
@@ -77,6 +122,7 @@ export async function startRuncSiteEnv(sites: readonly string[]): Promise<RuncSi
     agents.clear();
     await h.close();
     for (const site of sites) await removeSiteNetwork(homeOf(site), site);
+    await removeCgroup('/edgeplane'); // the sites' common parent, when no other site uses it
     rmSync(dir, { recursive: true, force: true });
   };
   try {

@@ -13,6 +13,7 @@ import type { ContainerRecord, ContainerTermination, PodRecord } from './pod-rec
 import { containerFiles, makeContainerFolders, podContainerId, type PodSandbox } from './pod-sandbox.js';
 import { podPhase, renderPodStatus } from './pod-status.js';
 import { podHostsFile } from './pod-hosts.js';
+import { removePodTraces } from './pod-cleanup.js';
 import { nextRestartDelay, restartWaitUntil, type RestartBackoff } from './crash-backoff.js';
 import { ContainerCommandError, type ContainerFiles } from './runc-containers.js';
 import { isSidecar, parseSidecarState, SIDECAR_CONTAINER as SIDECAR_NAME, sidecarProcess, sidecarStateFile, sidecarTokenFile } from './sidecar-launch.js';
@@ -66,6 +67,7 @@ export class RuncPod {
   private queued = false;
   private stopping: { readonly graceMs: number; readonly report: boolean } | undefined;
   private finished = false;
+  private adoptionTried = false;
   private lastReport = '';
   private lastReady = false;
   private cancelWake: (() => void) | undefined;
@@ -107,7 +109,7 @@ export class RuncPod {
   }
 
   /** Takes over what an earlier agent left in the pod's folder; false when there is nothing usable. */
-  async adopt(): Promise<boolean> {
+  private async adopt(): Promise<boolean> {
     const text = await readFile(join(this.podDir, STATE_FILE), 'utf8').catch(() => undefined);
     if (text === undefined) return false;
     const saved = JSON.parse(text) as SavedPod;
@@ -173,6 +175,11 @@ export class RuncPod {
   }
 
   private async sync(): Promise<void> {
+    if (!this.adoptionTried) {
+      this.adoptionTried = true;
+      // A pod an earlier agent ran: adopt it, or clear what it left before starting afresh.
+      if (!(await this.adopt().catch(() => false))) await removePodTraces(this.parts.site, this.uid);
+    }
     const now = this.parts.services.timers.now();
     await this.reap(now);
     if (this.stopping !== undefined) return this.terminate();

@@ -1,12 +1,11 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { totalmem } from 'node:os';
-import { join } from 'node:path';
 import type { KubeObject } from '../../../apimachinery/object.js';
 import type { ClusterRef } from '../../../site-api/site-api-types.js';
 import type { NodeDirectory } from '../../node-directory.js';
 import { podKeyOf } from '../../pod-key.js';
 import type { PodRuntime } from '../../pod-runtime.js';
-import { unmount } from './tmpfs-mounts.js';
+import { removePodTraces } from './pod-cleanup.js';
 import type { PodServices, RuncSiteParts } from './pod-parts.js';
 import { RuncPod } from './runc-pod.js';
 
@@ -93,13 +92,7 @@ export class RuncRuntime implements PodRuntime {
       const podsDir = site.sandboxes.podDir('');
       for (const uid of await readdir(podsDir).catch(() => [] as string[])) {
         if (owned.has(uid)) continue;
-        const dir = site.sandboxes.podDir(uid);
-        const saved = await readFile(join(dir, 'pod-state.json'), 'utf8').then((t) => JSON.parse(t) as { instances?: Record<string, { id: string }> }, () => undefined);
-        for (const instance of Object.values(saved?.instances ?? {})) await site.containers.delete(instance.id, true).catch(() => undefined);
-        for (const volume of await readdir(join(dir, 'volumes')).catch(() => [] as string[])) await unmount(join(dir, 'volumes', volume)).catch(() => undefined);
-        await unmount(join(dir, 'sidecar-run')).catch(() => undefined);
-        await site.sandboxes.remove(uid);
-        await site.leases.release(uid);
+        await removePodTraces(site, uid);
         this.services.logger.info({ site: site.name, uid }, 'removed a pod sandbox no pod owns');
       }
     }
