@@ -105,6 +105,11 @@ function byteProgress(say: ((line: string) => void) | undefined, label: string):
   };
 }
 
+/** Where a site keeps its images: `<site home>/images`. */
+export function siteImageStoreDir(siteHome: string): string {
+  return join(siteHome, 'images');
+}
+
 /**
  * A site's local OCI image store. No registry can be reached from a site, so images are
  * imported from an OCI archive or image-layout folder: every blob is verified against its
