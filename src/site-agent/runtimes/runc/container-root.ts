@@ -83,3 +83,13 @@ export async function unmountContainerRoot(path: string): Promise<void> {
   if (await isMounted(path)) throw new ContainerRootError(`${path} is still mounted after umount`);
   await rm(dirname(path), { recursive: true, force: true });
 }
+
+/**
+ * Unmounts every mount under `dir`, deepest first: what a container root, or anything else the
+ * runtime mounted in a pod's folder, left behind (a crashed agent, a test's clean-up).
+ */
+export async function unmountAllUnder(dir: string): Promise<void> {
+  const prefix = dir.endsWith('/') ? dir : `${dir}/`;
+  const under = (await currentMounts()).map((m) => m.mountPoint).filter((p) => p === dir || p.startsWith(prefix));
+  for (const path of under.sort((a, b) => b.length - a.length)) await run('umount', [path]);
+}

@@ -6,10 +6,9 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { busyboxImageSpec, type BuiltOciImage, writeOciArchive, writeOciLayout } from '../../../testing/oci-image-builder.js';
 import { tool, toolPath } from '../../../testing/tools.js';
-import { mountContainerRoot, unmountContainerRoot } from './container-root.js';
+import { mountContainerRoot, unmountAllUnder, unmountContainerRoot } from './container-root.js';
 import { ImageStoreError } from './image-store-error.js';
 import { ImageStore } from './image-store.js';
-import { currentMounts } from './mount-table.js';
 import { BlobVerificationError } from './verified-blob.js';
 
 function filesUnder(dir: string): string[] {
@@ -30,7 +29,7 @@ describe('ImageStore (umoci, as root)', () => {
     image = writeOciLayout(join(work, 'layout'), busyboxImageSpec({ refName: 'busybox:1.35' }));
   });
   after(async () => {
-    for (const mount of await currentMounts()) if (mount.mountPoint.startsWith(work)) execFileSync('umount', [mount.mountPoint]);
+    await unmountAllUnder(work);
     rmSync(work, { recursive: true, force: true });
   });
 
@@ -131,7 +130,7 @@ describe('ImageStore (umoci, as root)', () => {
     const resolved = await store.resolve('busybox:1.35');
     assert.ok(resolved !== undefined);
     assert.deepEqual(await store.remove('app:v1'), { untagged: ['app:v1'], deleted: [] });
-    assert.deepEqual(await store.remove('again:1'), { untagged: ['again:1'], deleted: [] });
+    assert.deepEqual(await store.remove(`again@${image.manifestDigest}`), { untagged: ['again:1'], deleted: [] }, 'by digest: every name of that repository on it');
     const container = join(work, 'container');
     const root = await mountContainerRoot(resolved.rootfs, container, false);
     assert.deepEqual(await store.remove('busybox:1.35'), { untagged: ['busybox:1.35'], deleted: [] }, 'kept while a container runs on it');

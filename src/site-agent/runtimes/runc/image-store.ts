@@ -23,8 +23,6 @@ import {
 } from './oci-image-layout.js';
 import { copyVerifiedBlob, readVerifiedJson, verifyBlob } from './verified-blob.js';
 
-export type { ImageRunConfig } from './oci-image-layout.js';
-
 /** An image the store holds, ready to run: its manifest digest (a pod's `imageID`), its root and its run config. */
 export interface ResolvedImage {
   readonly digest: string;

@@ -65,7 +65,7 @@ function stringRecord(value: unknown, where: string): Record<string, string> | u
 }
 
 /** A descriptor checked: a sha256 (or sha512) digest, a whole non-negative size. */
-export function parseDescriptor(value: unknown, where: string): OciDescriptor {
+function parseDescriptor(value: unknown, where: string): OciDescriptor {
   if (!isRecord(value)) throw new OciLayoutError(`${where} is not a descriptor`);
   const { mediaType, digest, size, platform } = value;
   if (typeof mediaType !== 'string' || mediaType === '') throw new OciLayoutError(`${where} has no mediaType`);
@@ -114,7 +114,7 @@ function stringList(value: unknown, where: string): string[] | undefined {
 /** The run config of an image config blob (`config.Env`, `Entrypoint`, `Cmd`, `WorkingDir`, `User`). */
 export function parseImageConfig(value: unknown, where: string): ImageRunConfig {
   if (!isRecord(value)) throw new OciLayoutError(`${where} is not an image config`);
-  if (value.os !== undefined && value.os !== 'linux') throw new OciLayoutError(`${where} is an image for ${String(value.os)}, not linux`);
+  if (value.os !== undefined && value.os !== 'linux') throw new OciLayoutError(`${where} is an image for ${JSON.stringify(value.os)}, not linux`);
   const config = value.config ?? {};
   if (!isRecord(config)) throw new OciLayoutError(`${where} "config" is not an object`);
   const entrypoint = stringList(config.Entrypoint, `${where} config.Entrypoint`);
