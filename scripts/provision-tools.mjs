@@ -161,6 +161,15 @@ const TABLE = [
     check: { args: ['--version'], expect: /version (\S+?)_catatonit/ },
   },
   {
+    name: 'umoci',
+    // Needed at run time too: `edgeplane image import` unpacks image layers with it.
+    for: ['test'],
+    why: 'unpacks OCI image layers (whiteouts, ownership, devices) for the site image store; openSUSE\'s, kept by the OCI community',
+    debian: 'umoci',
+    bin: 'usr/bin/umoci',
+    check: { args: ['--version'], expect: /umoci version (\S+)/ },
+  },
+  {
     name: 'busybox',
     for: ['test'],
     why: 'static userland for container root filesystems (no image can be pulled)',
