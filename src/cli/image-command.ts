@@ -13,13 +13,14 @@ function homeOption(): Option {
 }
 
 function umociOption(): Option {
-  return new Option('--umoci <path>', 'the umoci binary that unpacks layers (Debian\'s umoci)').env('EDGEPLANE_UMOCI').default('umoci');
+  return new Option('--umoci <path>', 'the umoci binary that unpacks layers (Debian\'s umoci)').env('EDGEPLANE_UMOCI');
 }
 
 async function openStore(o: StoreOptions): Promise<ImageStore> {
   // Loaded here: other commands stay free of the runtime's modules.
   const { ImageStore, siteImageStoreDir } = await import('../site-agent/runtimes/runc/image-store.js');
-  return new ImageStore({ dir: siteImageStoreDir(resolve(o.home)), umoci: { path: o.umoci ?? 'umoci' } });
+  const { findProgram } = await import('../site-agent/runtimes/runc/runtime-programs.js');
+  return new ImageStore({ dir: siteImageStoreDir(resolve(o.home)), umoci: o.umoci === undefined ? (findProgram('umoci') ?? { path: 'umoci' }) : { path: o.umoci } });
 }
 
 /**

@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { busyboxImageSpec, writeOciLayout } from '../../src/testing/oci-image-builder.js';
 import { Quantity } from '../../src/apimachinery/quantity/quantity.js';
 import { after, before, describe, it } from 'node:test';
 import type { KubeObject } from '../../src/apimachinery/object.js';
@@ -13,11 +17,12 @@ interface Pod extends KubeObject {
   status?: { phase?: string; podIP?: string; conditions?: Array<{ type: string; status: string }>; containerStatuses?: Array<{ name: string; ready: boolean; restartCount: number; state: Record<string, Record<string, unknown>>; lastState: Record<string, Record<string, unknown>> }> };
 }
 
+const EDGEPLANE = fileURLToPath(new URL('../../../bin/edgeplane.js', import.meta.url));
 const SERVER = "require('http').createServer((q,s)=>s.end('hello from '+require('os').hostname())).listen(8080)";
 
 /** A Deployment of one pod whose container runs `command` on the host image. */
-function deploymentYaml(name: string, command: readonly string[], o: { annotations?: Record<string, string>; resources?: string } = {}): string {
-  const annotations = Object.entries(o.annotations ?? {}).map(([k, v]) => `${k}: "${v}"`).join(', ');
+function deploymentYaml(name: string, command: readonly string[], o: { annotations?: Record<string, string>; resources?: string; image?: string } = {}): string {
+  const annotations = Object.entries({ 'svc.io/sites': 'system/ce-a', ...o.annotations }).map(([k, v]) => `${k}: "${v}"`).join(', ');
   return `apiVersion: apps/v1
 kind: Deployment
 metadata: {name: ${name}, annotations: {${annotations}}}
@@ -30,7 +35,7 @@ spec:
       terminationGracePeriodSeconds: 2
       containers:
       - name: c
-        image: host
+        image: ${o.image ?? 'host'}
         command: ${JSON.stringify(command)}
 ${o.resources ?? ''}`;
 }
@@ -42,7 +47,10 @@ describe('real pods on a runc site', () => {
   let netnsBefore: number;
   before(async () => {
     netnsBefore = readdirSync('/var/run/netns').length;
-    env = await startRuncSiteEnv(['ce-a']);
+    env = await startRuncSiteEnv([
+      { name: 'ce-a', hostImage: true },
+      { name: 'ce-b', hostImage: false },
+    ]);
   });
   after(async () => {
     await env?.close();
@@ -127,10 +135,33 @@ describe('real pods on a runc site', () => {
     assert.equal(servers.length, 1, 'one server process');
   });
 
+  it('runs an imported OCI image by its digest; a site without the image and without --host-image says how to get it', async () => {
+    const layout = join(env.dir, 'busybox-layout');
+    const built = writeOciLayout(layout, busyboxImageSpec());
+    for (const site of ['ce-a', 'ce-b']) {
+      const imported = spawnSync(process.execPath, [EDGEPLANE, 'image', 'import', layout, '--name', 'busybox:e2e', '--home', env.home(site)], { encoding: 'utf8' });
+      assert.equal(imported.status, 0, imported.stderr);
+    }
+    await env.ok(['apply', '-f', '-'], deploymentYaml('boxed', ['sh', '-c', 'echo "$GREETING from $(id -u)"; exec sleep 3600'], { image: 'busybox:e2e', annotations: { 'svc.io/sites': 'system/ce-b' } }));
+    const running = await waitFor('boxed running', async () => {
+      const p = await pod('boxed');
+      return p?.status?.containerStatuses?.[0]?.state['running'] !== undefined ? p : undefined;
+    }, { timeoutMs: 30_000, describe: async () => JSON.stringify((await pod('boxed'))?.status) });
+    const status = running.status?.containerStatuses?.[0] as unknown as { imageID: string };
+    assert.equal(status.imageID, `docker.io/library/busybox@${built.manifestDigest}`);
+    const log = join(env.home('ce-b'), 'runc', 'ce-b', 'pods', running.metadata.uid ?? '', 'containers', 'c', '0', 'container.log');
+    const line = await waitFor('the container wrote its line', async () => readFileSync(log, 'utf8').split('\n').find((l) => l.includes('from')));
+    assert.match(line, / stdout F hello from 65534$/);
+
+    await env.ok(['apply', '-f', '-'], deploymentYaml('missing', ['true'], { image: 'nowhere:1', annotations: { 'svc.io/sites': 'system/ce-b' } }));
+    const waiting = await waitFor('missing image reported', async () => (await pod('missing'))?.status?.containerStatuses?.[0]?.state['waiting']?.['reason'] === 'ErrImageNeverPull' ? (await pod('missing'))?.status?.containerStatuses?.[0] : undefined, { timeoutMs: 30_000 });
+    assert.match(String(waiting.state['waiting']?.['message']), /edgeplane image import/);
+  });
+
   it('deleting the pods leaves nothing behind', async () => {
-    await env.ok(['delete', 'deployment', 'web1', 'crash', 'flavored', 'hog']);
+    await env.ok(['delete', 'deployment', 'web1', 'crash', 'flavored', 'hog', 'boxed', 'missing']);
     await waitFor('the pods are gone', async () => ((await env.read<{ items: Pod[] }>('api/v1/namespaces/default/pods'))?.items.length === 0 ? true : undefined), { timeoutMs: 30_000 });
-    await waitFor('nothing left', async () => (podLeftovers(env, 'ce-a').length === 0 ? true : undefined), { timeoutMs: 20_000, describe: async () => podLeftovers(env, 'ce-a').join('\n') });
-    assert.equal(readdirSync('/var/run/netns').length, netnsBefore + 1, 'only the site namespace stays');
+    for (const site of ['ce-a', 'ce-b']) await waitFor(`nothing left on ${site}`, async () => (podLeftovers(env, site).length === 0 ? true : undefined), { timeoutMs: 20_000, describe: async () => podLeftovers(env, site).join('\n') });
+    assert.equal(readdirSync('/var/run/netns').length, netnsBefore + 2, 'only the sites\' namespaces stay');
   });
 });

@@ -21,13 +21,15 @@ const VK8S = '/api/vk8s/namespaces/default/vk1';
 export interface RuncSiteEnv {
   readonly h: ConfigHarness;
   readonly dir: string;
-  readonly sites: readonly string[];
+  readonly sites: readonly RuncTestSite[];
   /** Runs the newest kubectl against the virtual cluster. */
   kubectl(args: readonly string[], input?: string): Promise<KubectlRun>;
   /** kubectl, asserting success; its stdout. */
   ok(args: readonly string[], input?: string): Promise<string>;
   /** GET on the virtual cluster's API; undefined on 404. */
   read<T = KubeObject>(path: string): Promise<T | undefined>;
+  /** The agent's home of a site (its image store is `<home>/images`). */
+  home(site: string): string;
   /** The site's network namespace (for checks from inside it). */
   netns(site: string): string;
   /** Stops a site's agent (its pods keep running) and starts it again. */
@@ -96,7 +98,13 @@ async function removeSiteNetwork(home: string, site: string): Promise<void> {
  * runc site agent per name in `sites` (in this process, `--host-image`), each registered with
  * a token of the tenant.
  */
-export async function startRuncSiteEnv(sites: readonly string[]): Promise<RuncSiteEnv> {
+export interface RuncTestSite {
+  readonly name: string;
+  /** Runs pods whose image it lacks on the host's programs. */
+  readonly hostImage: boolean;
+}
+
+export async function startRuncSiteEnv(sites: readonly RuncTestSite[]): Promise<RuncSiteEnv> {
   assert.equal(process.getuid?.(), 0, 'the runc runtime tests need root');
   const h = await startConfigHarness({ siteGraceSeconds: 5 });
   const dir = mkdtempSync(join(tmpdir(), 'edgeplane-runc-'));
@@ -104,6 +112,7 @@ export async function startRuncSiteEnv(sites: readonly string[]): Promise<RuncSi
   const logger = createLogger({ level: process.env['EDGEPLANE_TEST_LOG'] ?? 'silent' });
   const homeOf = (site: string): string => join(dir, 'agents', site);
   const specOf = (site: string): RegisterSite => ({ name: site, type: 'CUSTOMER_EDGE', labels: { edge: 'true' }, nodes: [{ name: 'n0', cpu: '2', memory: '4Gi' }] });
+  const hostImageOf = (site: string): boolean => sites.find((s) => s.name === site)?.hostImage ?? false;
   const startAgent = (site: string, token?: string): Promise<SiteAgent> =>
     startSiteAgent({
       home: homeOf(site),
@@ -113,7 +122,7 @@ export async function startRuncSiteEnv(sites: readonly string[]): Promise<RuncSi
       server: h.url,
       heartbeatSeconds: 1,
       runtime: 'runc',
-      runc: { hostImage: true },
+      runc: { hostImage: hostImageOf(site) },
       statusFlushMs: 20,
       logger,
     });
@@ -121,7 +130,7 @@ export async function startRuncSiteEnv(sites: readonly string[]): Promise<RuncSi
     await Promise.all([...agents.values()].map((a) => a.close(1000)));
     agents.clear();
     await h.close();
-    for (const site of sites) await removeSiteNetwork(homeOf(site), site);
+    for (const site of sites) await removeSiteNetwork(homeOf(site.name), site.name);
     await removeCgroup('/edgeplane'); // the sites' common parent, when no other site uses it
     rmSync(dir, { recursive: true, force: true });
   };
@@ -137,7 +146,7 @@ export async function startRuncSiteEnv(sites: readonly string[]): Promise<RuncSi
     });
     assert.equal(credential.status, 200, credential.body);
     writeFileSync(join(dir, 'kubeconfig'), Buffer.from(credential.json<{ data: string }>().data, 'base64'));
-    for (const site of sites) {
+    for (const { name: site } of sites) {
       const issued = await h.call('POST', '/api/sites/v1/tokens', { token: h.adminToken, body: { type: 'CUSTOMER_EDGE', ttl_seconds: 600 } });
       assert.equal(issued.status, 200, issued.body);
       agents.set(site, await startAgent(site, issued.json<{ token: string }>().token));
@@ -165,6 +174,7 @@ export async function startRuncSiteEnv(sites: readonly string[]): Promise<RuncSi
       assert.equal(answer.status, 200, `GET ${path}: ${answer.body}`);
       return answer.json<T>();
     },
+    home: homeOf,
     netns: (site) => siteNamespaceName(homeOf(site), site),
     restartAgent: async (site) => {
       await agents.get(site)?.close(1000);

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { RuncSiteParts } from './pod-parts.js';
 import { podContainerId } from './pod-sandbox.js';
 import { unmount } from './tmpfs-mounts.js';
+import { unmountAllUnder } from './container-root.js';
 
 /**
  * Removes everything a pod left on its site whatever state it is in: its containers (those
@@ -19,6 +20,7 @@ export async function removePodTraces(site: RuncSiteParts, uid: string): Promise
   const infra = podContainerId(uid, 'infra');
   const listed = (await site.containers.list().catch(() => [])).map((c) => c.id).filter((id) => id.startsWith(prefix) && id !== infra);
   for (const id of new Set([...Object.values(saved?.instances ?? {}).map((i) => i.id), ...listed])) await site.containers.delete(id, true).catch(() => undefined);
+  await unmountAllUnder(join(dir, 'containers')).catch(() => undefined);
   for (const volume of await readdir(join(dir, 'volumes')).catch(() => [] as string[])) await unmount(join(dir, 'volumes', volume)).catch(() => undefined);
   await unmount(join(dir, 'sidecar-run')).catch(() => undefined);
   await site.sandboxes.remove(uid);

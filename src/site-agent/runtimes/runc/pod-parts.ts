@@ -6,6 +6,7 @@ import type { PodRuntimeSink } from '../../pod-runtime.js';
 import type { AddressLeases } from './address-leases.js';
 import type { PodObjectSource } from './container-env.js';
 import type { HostImagePlan } from './host-image.js';
+import type { ImageStore } from './image-store.js';
 import type { NetnsSocketBroker } from './netns-broker.js';
 import type { PodSandboxes } from './pod-sandbox.js';
 import type { RuncContainers } from './runc-containers.js';
@@ -20,8 +21,12 @@ export interface RuncSiteParts {
   readonly containers: RuncContainers;
   readonly sandboxes: PodSandboxes;
   readonly leases: AddressLeases;
-  /** Present when the site runs pods whose image it lacks on the host's programs (`--host-image`). */
-  readonly hostImage: HostImagePlan | undefined;
+  /** The site's local images (`edgeplane image import`). */
+  readonly images: ImageStore;
+  /** The root of a host-image container (the sidecar's always). */
+  readonly hostPlan: HostImagePlan;
+  /** Pods whose image the site lacks run on the host's programs (`--host-image`). */
+  readonly hostImage: boolean;
   /** `gateway:port` of the relay to the control plane. */
   readonly relay: string;
 }

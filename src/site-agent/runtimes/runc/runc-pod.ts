@@ -8,6 +8,8 @@ import type { ClusterRef } from '../../../site-api/site-api-types.js';
 import { containerEnvironment, ContainerConfigError, type DownwardFacts } from './container-env.js';
 import { containerOciSpec, type BindMount } from './container-spec.js';
 import { prepareRoot } from './host-image.js';
+import { mountContainerRoot, unmountContainerRoot } from './container-root.js';
+import { parseImageReference } from './image-reference.js';
 import type { PodParts } from './pod-parts.js';
 import type { ContainerRecord, ContainerTermination, PodRecord } from './pod-record.js';
 import { containerFiles, makeContainerFolders, podContainerId, type PodSandbox } from './pod-sandbox.js';
@@ -25,6 +27,8 @@ interface Instance {
   readonly id: string;
   readonly files: ContainerFiles;
   readonly startedAt: number;
+  /** The overlay root over an image (none for host-image containers). */
+  readonly root?: string;
 }
 
 /** What survives an agent restart in the pod's folder (`pod-state.json`). */
@@ -279,8 +283,10 @@ export class RuncPod {
     const sandbox = this.sandbox as PodSandbox;
     const { site, services } = this.parts;
     const sidecar = isSidecar(container);
-    if (site.hostImage === undefined && !sidecar) {
+    const image = sidecar ? undefined : await site.images.resolve(record.image).catch(() => undefined);
+    if (image === undefined && !sidecar && !site.hostImage) {
       record.current = { kind: 'waiting', reason: 'ErrImageNeverPull', message: `image "${record.image}" is not in the site's image store: import it with "edgeplane image import", or run the site with --host-image` };
+      this.wakeAt(now + 10_000);
       return;
     }
     const id = podContainerId(this.uid, `${name}-${restart}`);
@@ -298,13 +304,20 @@ export class RuncPod {
         launchContainer = { ...container, command: process.args, args: [] };
         this.watchSidecar();
       }
-      const rootfs = join(this.podDir, 'containers', name, String(restart), 'rootfs');
-      await mkdir(rootfs, { recursive: true });
-      const plan = site.hostImage ?? { symlinks: [], binds: [] };
-      prepareRoot(rootfs, plan, binds);
+      const instanceDir = join(this.podDir, 'containers', name, String(restart));
+      const readOnlyRoot = container.securityContext?.['readOnlyRootFilesystem'] === true;
+      const plan = image === undefined ? site.hostPlan : { symlinks: [], binds: [] };
+      let rootfs: string;
+      if (image === undefined) {
+        rootfs = join(instanceDir, 'rootfs');
+        await mkdir(rootfs, { recursive: true });
+        prepareRoot(rootfs, plan, binds);
+      } else {
+        rootfs = await mountContainerRoot(image.rootfs, instanceDir, readOnlyRoot, binds);
+      }
       const launch = workloadLaunch(specOf(this.pod), launchContainer, {
         rootfs,
-        image: {},
+        image: image?.config ?? {},
         env: containerEnvironment(specOf(this.pod), container, this.downwardFacts(), await services.objectsOf(this.cluster)),
         binds: [...plan.binds, ...binds],
         netnsPath: sandbox.netnsPath,
@@ -320,7 +333,7 @@ export class RuncPod {
       await makeContainerFolders(files);
       await writeFile(join(files.bundle, 'config.json'), JSON.stringify(containerOciSpec(launch)), { mode: 0o600 });
       await site.containers.create(id, files);
-      const instance = { id, files, startedAt: services.timers.now() };
+      const instance: Instance = { id, files, startedAt: services.timers.now(), ...(image === undefined ? {} : { root: rootfs }) };
       this.instances.set(name, instance);
       this.watchExit(name, instance);
       await site.containers.start(id);
@@ -330,7 +343,7 @@ export class RuncPod {
         this.backoff.set(name, nextRestartDelay(this.backoff.get(name), now));
       }
       record.current = { kind: 'running', startedAt: instance.startedAt, containerID: `runc://${id}` };
-      record.imageID = 'host://';
+      record.imageID = image === undefined ? 'host://' : `${parseImageReference(record.image).repository}@${image.digest}`;
       record.started = true;
       record.ready = !sidecar && container.readinessProbe === undefined;
     } catch (error) {
@@ -416,6 +429,7 @@ export class RuncPod {
       this.watchers.get(name)?.close();
       this.watchers.delete(name);
       await containers.delete(instance.id, true).catch(() => undefined);
+      if (instance.root !== undefined) await unmountContainerRoot(instance.root).catch((error: unknown) => this.parts.services.logger.warn({ err: error, pod: this.key }, 'cannot unmount a container root'));
       const record = this.findRecord(name);
       if (record !== undefined) {
         record.current = { kind: 'terminated', termination };
@@ -451,10 +465,7 @@ export class RuncPod {
     for (const instance of this.instances.values()) await site.containers.delete(instance.id, true).catch(() => undefined);
     this.instances.clear();
     this.detach();
-    for (const volume of specOf(this.pod).volumes ?? []) await unmount(join(this.podDir, 'volumes', volume.name ?? '')).catch(() => undefined);
-    await unmount(this.runDir).catch(() => undefined);
-    await site.sandboxes.remove(this.uid);
-    await site.leases.release(this.uid);
+    await removePodTraces(site, this.uid);
     if (!stopping.report) return;
     for (const record of [...this.record.containers, ...this.record.initContainers]) if (record.current.kind === 'running') record.ready = false;
     this.report(true);

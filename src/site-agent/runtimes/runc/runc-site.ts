@@ -5,6 +5,7 @@ import type { RegisterSite } from '../../../site-api/site-api-types.js';
 import { AddressLeases } from './address-leases.js';
 import { ControlPlaneRelay, RELAY_PORT } from './control-plane-relay.js';
 import { hostImagePlan, inspectHost } from './host-image.js';
+import { ImageStore, siteImageStoreDir } from './image-store.js';
 import { IpCommand } from './ip-command.js';
 import { parseCidr, type Ipv4Cidr } from './ipv4-cidr.js';
 import { NetnsSocketBroker } from './netns-broker.js';
@@ -74,7 +75,9 @@ export async function openRuncSite(options: RuncSiteOptions): Promise<RuncSitePa
     containers,
     sandboxes,
     leases: new AddressLeases(join(siteDir, 'addresses'), cidr),
-    hostImage: options.hostImage ? hostImagePlan(inspectHost) : undefined,
+    images: new ImageStore({ dir: siteImageStoreDir(options.home), umoci: programs.umoci }),
+    hostPlan: hostImagePlan(inspectHost),
+    hostImage: options.hostImage,
     relay: `${network.gateway}:${RELAY_PORT}`,
     close() {
       relay.close();

@@ -9,6 +9,8 @@ export interface RuntimePrograms {
   readonly conmon: Program;
   readonly catatonit: string;
   readonly ip: string;
+  /** Unpacks images on import (only `edgeplane image import` runs it). */
+  readonly umoci: Program;
 }
 
 /** The installation: the first folder above this module holding node_modules (the repository, or an unpacked package). */
@@ -22,7 +24,7 @@ const INSTALLATION = findInstallation();
 /** The command-line entry point of the running build (the sidecar container runs `edgeplane sidecar` from it). */
 const MAIN = fileURLToPath(new URL('../../../cli/main.js', import.meta.url));
 const NAMES = ['runc', 'conmon', 'catatonit', 'ip'] as const;
-const DEBIAN_PACKAGE: Record<(typeof NAMES)[number], string> = { runc: 'runc', conmon: 'conmon', catatonit: 'catatonit', ip: 'iproute2' };
+const DEBIAN_PACKAGE: Record<string, string> = { runc: 'runc', conmon: 'conmon', catatonit: 'catatonit', ip: 'iproute2', umoci: 'umoci' };
 
 /** The runtime cannot run here: what is missing and how to get it. */
 export class RuntimeUnavailableError extends Error {}
@@ -71,7 +73,15 @@ export function findRuntimePrograms(): RuntimePrograms {
     throw new RuntimeUnavailableError(`the runc runtime needs ${missing.join(', ')}: run "node scripts/provision-tools.mjs --for runtime" in ${INSTALLATION} or "apt-get install ${missing.map((m) => m.replace(/.*package (\S+)\)/, '$1')).join(' ')}"`);
   }
   const get = (name: string): { path: string; env: Record<string, string>; version: string } => found.get(name) as { path: string; env: Record<string, string>; version: string };
-  return { runc: get('runc'), conmon: get('conmon'), catatonit: get('catatonit').path, ip: get('ip').path };
+  return { runc: get('runc'), conmon: get('conmon'), catatonit: get('catatonit').path, ip: get('ip').path, umoci: findProgram('umoci') ?? { path: 'umoci', env: {} } };
+}
+
+/** A program as the runtime finds it (the installation's `.tools/`, then PATH), or undefined. */
+export function findProgram(name: string): Program | undefined {
+  const entry = provisioned()[name];
+  if (entry?.path !== undefined && executable(entry.path)) return { path: entry.path, env: entry.env ?? {} };
+  const path = onPath(name);
+  return path === undefined ? undefined : { path, env: {} };
 }
 
 /** The installation's root and its command-line entry point (the sidecar container runs `edgeplane sidecar` from them). */
