@@ -73,8 +73,8 @@ describe('AtomicVolumeWriter', () => {
 
   it('serializes concurrent writes to one folder: the last one wins and one folder remains', async () => {
     const dir = target('concurrent');
-    const writers = [new AtomicVolumeWriter(dir), new AtomicVolumeWriter(dir)];
-    await Promise.all(Array.from({ length: 10 }, (_, i) => writers[i % 2]?.write([file('n', String(i))])));
+    const [one, two] = [new AtomicVolumeWriter(dir), new AtomicVolumeWriter(dir)];
+    await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 === 0 ? one : two).write([file('n', String(i))])));
     assert.equal(readFileSync(join(dir, 'n'), 'utf8'), '9');
     assert.equal(readdirSync(dir).filter((name) => name.startsWith('..20')).length, 1);
   });

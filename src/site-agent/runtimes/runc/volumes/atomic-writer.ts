@@ -74,7 +74,10 @@ export class AtomicVolumeWriter {
   private async writeNow(payload: VolumeFile[]): Promise<boolean> {
     const target = this.targetDir;
     const oldDir = await this.currentDataDir();
-    const oldFiles = oldDir === undefined ? undefined : await readTree(join(target, oldDir)).catch((error: unknown) => (isMissing(error) ? undefined : Promise.reject(error)));
+    const oldFiles = oldDir === undefined ? undefined : await readTree(join(target, oldDir)).catch((error: unknown) => {
+      if (isMissing(error)) return undefined; // `..data` dangling: write afresh
+      throw error;
+    });
     if (oldFiles !== undefined && samePayload(payload, oldFiles)) {
       await this.linkVisibleNames(payload);
       return false;

@@ -6,7 +6,7 @@ const MAX_PATH_LENGTH = 4096;
 const MAX_FILE_NAME_LENGTH = 255;
 
 /** A payload path, cleaned (Go's path.Clean) and checked as kubelet's atomic writer checks it; throws {@link VolumeError}. */
-export function payloadPath(path: string): string {
+function payloadPath(path: string): string {
   if (path === '') throw new VolumeError(`invalid path: must not be empty: ""`);
   let clean = posix.normalize(path);
   if (clean.length > 1 && clean.endsWith('/')) clean = clean.slice(0, -1);

@@ -6,7 +6,7 @@ const isMissing = (error: unknown): boolean => (error as NodeJS.ErrnoException).
 const within = (base: string, path: string): boolean => path === base || path.startsWith(`${base}/`);
 
 /** Why a `subPath` can never be mounted (kubelet's words), or undefined: absolute paths and `..` steps. */
-export function subPathProblem(subPath: string): string | undefined {
+function subPathProblem(subPath: string): string | undefined {
   if (posix.isAbsolute(subPath)) return `error SubPath \`${subPath}\` must not be an absolute path`;
   if (subPath.split('/').includes('..')) return `unable to provision SubPath \`${subPath}\`: must not contain '..'`;
   return undefined;
@@ -55,7 +55,10 @@ export async function resolveSubPath(volumeDir: string, subPath: string, mountNa
   const path = join(base, subPath);
   const exists = await stat(path).then(
     () => true,
-    (error: unknown) => (isMissing(error) ? false : Promise.reject(error)),
+    (error: unknown) => {
+      if (isMissing(error)) return false;
+      throw error;
+    },
   );
   if (!exists) {
     const mode = (await stat(base)).mode & 0o7777;
