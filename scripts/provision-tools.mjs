@@ -153,6 +153,22 @@ const TABLE = [
     check: { args: ['--version'], expect: /^Dnsmasq version (\S+)/m },
   },
   {
+    name: 'mount',
+    for: ['test'],
+    why: 'tmpfs for secret, projected, downwardAPI and memory emptyDir volumes of real pods (Node cannot call mount(2))',
+    source: 'system',
+    debian: 'mount',
+    check: { args: ['--version'], expect: /^mount from util-linux (\S+)/ },
+  },
+  {
+    name: 'umount',
+    for: ['test'],
+    why: 'unmounts the tmpfs of pod volumes',
+    source: 'system',
+    debian: 'mount',
+    check: { args: ['--version'], expect: /^umount from util-linux (\S+)/ },
+  },
+  {
     name: 'catatonit',
     for: ['test'],
     why: 'minimal init (PID 1) for containers',
