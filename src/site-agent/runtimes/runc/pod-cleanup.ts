@@ -1,4 +1,4 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RuncSiteParts } from './pod-parts.js';
 import { podContainerId } from './pod-sandbox.js';
@@ -21,7 +21,7 @@ export async function removePodTraces(site: RuncSiteParts, uid: string): Promise
   const listed = (await site.containers.list().catch(() => [])).map((c) => c.id).filter((id) => id.startsWith(prefix) && id !== infra);
   for (const id of new Set([...Object.values(saved?.instances ?? {}).map((i) => i.id), ...listed])) await site.containers.delete(id, true).catch(() => undefined);
   await unmountAllUnder(join(dir, 'containers')).catch(() => undefined);
-  for (const volume of await readdir(join(dir, 'volumes')).catch(() => [] as string[])) await unmount(join(dir, 'volumes', volume)).catch(() => undefined);
+  await site.volumes.tearDownPodVolumes(dir).catch(() => undefined);
   await unmount(join(dir, 'sidecar-run')).catch(() => undefined);
   await site.sandboxes.remove(uid);
   await site.leases.release(uid);

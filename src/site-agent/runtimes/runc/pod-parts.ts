@@ -7,6 +7,8 @@ import type { AddressLeases } from './address-leases.js';
 import type { PodObjectSource } from './container-env.js';
 import type { HostImagePlan } from './host-image.js';
 import type { ImageStore } from './image-store.js';
+import type { VolumeSetup } from './volumes/volume-setup.js';
+import type { ResourceList } from '../../../api/pod-spec-types.js';
 import type { NetnsSocketBroker } from './netns-broker.js';
 import type { PodSandboxes } from './pod-sandbox.js';
 import type { RuncContainers } from './runc-containers.js';
@@ -27,6 +29,12 @@ export interface RuncSiteParts {
   readonly hostPlan: HostImagePlan;
   /** Pods whose image the site lacks run on the host's programs (`--host-image`). */
   readonly hostImage: boolean;
+  /** Sets up and tears down pod volumes. */
+  readonly volumes: VolumeSetup;
+  /** The folder of the site's persistent volumes. */
+  readonly pvRoot: string;
+  /** The node's allocatable resources (downward API limits of containers without one). */
+  readonly allocatable: ResourceList;
   /** `gateway:port` of the relay to the control plane. */
   readonly relay: string;
 }

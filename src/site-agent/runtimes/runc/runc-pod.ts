@@ -19,7 +19,12 @@ import { removePodTraces } from './pod-cleanup.js';
 import { nextRestartDelay, restartWaitUntil, type RestartBackoff } from './crash-backoff.js';
 import { ContainerCommandError, type ContainerFiles } from './runc-containers.js';
 import { isSidecar, parseSidecarState, SIDECAR_CONTAINER as SIDECAR_NAME, sidecarProcess, sidecarStateFile, sidecarTokenFile } from './sidecar-launch.js';
-import { mountTmpfs, unmount } from './tmpfs-mounts.js';
+import { mountTmpfs } from './tmpfs-mounts.js';
+import { containerBinds } from './volumes/container-binds.js';
+import { volumeContents } from './volumes/volume-contents.js';
+import { VolumeError } from './volumes/volume-error.js';
+import { volumeDir } from './volumes/volume-kind.js';
+import type { ConfigMapObject, SecretObject, VolumePod, VolumeSources } from './volumes/volume-types.js';
 import { workloadLaunch } from './workload-launch.js';
 
 /** One started instance of a container. */
@@ -66,6 +71,8 @@ export class RuncPod {
   private readonly instances = new Map<string, Instance>();
   private readonly backoff = new Map<string, RestartBackoff>();
   private readonly watchers = new Map<string, FSWatcher>();
+  /** The host folder of each volume, by name, once set up. */
+  private readonly volumeDirs = new Map<string, string>();
   private pod: KubeObject;
   private running: Promise<void> = Promise.resolve();
   private queued = false;
@@ -73,6 +80,7 @@ export class RuncPod {
   private finished = false;
   private adoptionTried = false;
   private lastReport = '';
+  private lastSaved = '';
   private lastReady = false;
   private cancelWake: (() => void) | undefined;
 
@@ -188,6 +196,7 @@ export class RuncPod {
     await this.reap(now);
     if (this.stopping !== undefined) return this.terminate();
     if (this.sandbox === undefined && !(await this.createSandbox(now))) return this.report();
+    if (!(await this.setUpVolumes(now))) return this.report();
     await this.startContainers(now);
     await this.save();
     this.report();
@@ -369,24 +378,45 @@ export class RuncPod {
     }
   }
 
+  /**
+   * Sets up (or refreshes: configMap and secret updates propagate so) every volume of the pod;
+   * false, with the containers not yet started waiting in ContainerCreating, when one cannot be.
+   */
+  private async setUpVolumes(now: number): Promise<boolean> {
+    const { site, services } = this.parts;
+    const layout = { podDir: this.podDir, pvRoot: site.pvRoot, namespace: this.record.namespace };
+    const objects = await services.objectsOf(this.cluster);
+    const sources: VolumeSources = {
+      configMap: async (namespace, name) => objects.configMap(namespace, name) as ConfigMapObject | undefined,
+      secret: async (namespace, name) => objects.secret(namespace, name) as SecretObject | undefined,
+      nodeAllocatable: site.allocatable,
+    };
+    try {
+      for (const volume of specOf(this.pod).volumes ?? []) {
+        const dir = volumeDir(layout, volume);
+        await site.volumes.setUpVolume(dir, volume, await volumeContents(this.pod as VolumePod, volume, sources));
+        this.volumeDirs.set(volume.name ?? '', dir);
+      }
+      return true;
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      services.logger.warn({ pod: this.key, err: message, detail: error instanceof VolumeError ? error.detail : undefined }, 'cannot set up the pod\'s volumes; retrying');
+      for (const record of [...this.record.initContainers, ...this.record.containers]) {
+        if (record.current.kind === 'waiting' && record.lastTermination === undefined) record.current = { kind: 'waiting', reason: 'ContainerCreating', message: `MountVolume.SetUp failed: ${message}` };
+      }
+      this.wakeAt(now + 5000);
+      return false;
+    }
+  }
+
   /** The container's volume mounts as binds, and the pod's hosts file. */
   private async bindsFor(container: Container): Promise<BindMount[]> {
-    const volumes = specOf(this.pod).volumes ?? [];
-    const binds: BindMount[] = [{ source: join(this.podDir, 'etc-hosts'), destination: '/etc/hosts', readOnly: true }];
-    for (const mount of container.volumeMounts ?? []) {
-      const volume = volumes.find((v) => v.name === mount.name);
-      if (volume === undefined) throw new ContainerConfigError(`volume "${mount.name ?? ''}" is not defined in the pod`);
-      const emptyDir = (volume as { emptyDir?: { medium?: string } }).emptyDir;
-      if (emptyDir === undefined) throw new ContainerConfigError(`volume "${volume.name ?? ''}": only emptyDir volumes are supported on this site yet`);
-      const dir = join(this.podDir, 'volumes', volume.name ?? '');
-      if (emptyDir.medium === 'Memory') await mountTmpfs(dir, { mode: 0o755 });
-      else await mkdir(dir, { recursive: true, mode: 0o755 });
-      const source = mount.subPath === undefined || mount.subPath === '' ? dir : join(dir, mount.subPath);
-      if (!source.startsWith(dir)) throw new ContainerConfigError(`subPath "${mount.subPath ?? ''}" leaves the volume`);
-      await mkdir(source, { recursive: true });
-      binds.push({ source, destination: mount.mountPath ?? '', readOnly: mount.readOnly === true });
+    const hosts: BindMount = { source: join(this.podDir, 'etc-hosts'), destination: '/etc/hosts', readOnly: true };
+    try {
+      return [hosts, ...(await containerBinds(this.pod as VolumePod, container, this.volumeDirs))];
+    } catch (error) {
+      throw new ContainerConfigError(error instanceof Error ? error.message : String(error));
     }
-    return binds;
   }
 
   private downwardFacts(): DownwardFacts {
@@ -523,8 +553,11 @@ export class RuncPod {
   private async save(): Promise<void> {
     if (this.sandbox === undefined) return;
     const saved: SavedPod = { record: this.record, sandbox: this.sandbox, instances: Object.fromEntries(this.instances), backoff: Object.fromEntries(this.backoff) };
+    const text = JSON.stringify(saved);
+    if (text === this.lastSaved) return;
+    this.lastSaved = text;
     const file = join(this.podDir, STATE_FILE);
-    await writeFile(`${file}.tmp`, JSON.stringify(saved), { mode: 0o600 });
+    await writeFile(`${file}.tmp`, text, { mode: 0o600 });
     await rename(`${file}.tmp`, file);
   }
 

@@ -11,6 +11,8 @@ import { RuncPod } from './runc-pod.js';
 
 /** How often running containers are checked for exits the file watches missed (kubelet's PLEG relist period). */
 const RELIST_MS = 1000;
+/** Every this many relists each pod syncs anyway: configMap and secret volumes get their updates (kubelet resyncs every minute). */
+const RESYNC_EVERY = 10;
 /** How long a pod the control plane forgot gets to stop. */
 const FORGOTTEN_GRACE_MS = 2000;
 
@@ -30,6 +32,7 @@ export class RuncRuntime implements PodRuntime {
   private readonly pods = new Map<string, RuncPod>();
   private readonly services: PodServices;
   private cancelRelist: () => void;
+  private ticks = 0;
 
   constructor(private readonly options: RuncRuntimeOptions) {
     this.services = { ...options.services, machineMemoryBytes: options.services.machineMemoryBytes ?? totalmem() };
@@ -81,7 +84,9 @@ export class RuncRuntime implements PodRuntime {
   }
 
   private relistTick(): void {
-    for (const worker of this.pods.values()) if (worker.hasExited()) worker.trigger();
+    this.ticks++;
+    const resync = this.ticks % RESYNC_EVERY === 0;
+    for (const worker of this.pods.values()) if (resync || worker.hasExited()) worker.trigger();
     this.cancelRelist = this.options.services.timers.schedule(() => this.relistTick(), RELIST_MS);
   }
 

@@ -7,6 +7,8 @@ import { ControlPlaneRelay, RELAY_PORT } from './control-plane-relay.js';
 import { hostImagePlan, inspectHost } from './host-image.js';
 import { ImageStore, siteImageStoreDir } from './image-store.js';
 import { IpCommand } from './ip-command.js';
+import { MountCommand } from './volumes/mount-command.js';
+import { VolumeSetup } from './volumes/volume-setup.js';
 import { parseCidr, type Ipv4Cidr } from './ipv4-cidr.js';
 import { NetnsSocketBroker } from './netns-broker.js';
 import { oomScoreFloor } from './oom-score-floor.js';
@@ -77,6 +79,9 @@ export async function openRuncSite(options: RuncSiteOptions): Promise<RuncSitePa
     leases: new AddressLeases(join(siteDir, 'addresses'), cidr),
     images: new ImageStore({ dir: siteImageStoreDir(options.home), umoci: programs.umoci }),
     hostPlan: hostImagePlan(inspectHost),
+    volumes: new VolumeSetup(new MountCommand(programs.mount)),
+    pvRoot: join(siteDir, 'persistent-volumes'),
+    allocatable: { cpu: site.nodes[0]?.cpu ?? '1', memory: site.nodes[0]?.memory ?? '1Gi' },
     hostImage: options.hostImage,
     relay: `${network.gateway}:${RELAY_PORT}`,
     close() {

@@ -11,6 +11,8 @@ export interface RuntimePrograms {
   readonly ip: string;
   /** Unpacks images on import (only `edgeplane image import` runs it). */
   readonly umoci: Program;
+  /** util-linux's mount and umount (Node cannot call mount(2)). */
+  readonly mount: { readonly mount: string; readonly umount: string };
 }
 
 /** The installation: the first folder above this module holding node_modules (the repository, or an unpacked package). */
@@ -73,7 +75,14 @@ export function findRuntimePrograms(): RuntimePrograms {
     throw new RuntimeUnavailableError(`the runc runtime needs ${missing.join(', ')}: run "node scripts/provision-tools.mjs --for runtime" in ${INSTALLATION} or "apt-get install ${missing.map((m) => m.replace(/.*package (\S+)\)/, '$1')).join(' ')}"`);
   }
   const get = (name: string): { path: string; env: Record<string, string>; version: string } => found.get(name) as { path: string; env: Record<string, string>; version: string };
-  return { runc: get('runc'), conmon: get('conmon'), catatonit: get('catatonit').path, ip: get('ip').path, umoci: findProgram('umoci') ?? { path: 'umoci', env: {} } };
+  return {
+    runc: get('runc'),
+    conmon: get('conmon'),
+    catatonit: get('catatonit').path,
+    ip: get('ip').path,
+    umoci: findProgram('umoci') ?? { path: 'umoci', env: {} },
+    mount: { mount: onPath('mount') ?? '/usr/bin/mount', umount: onPath('umount') ?? '/usr/bin/umount' },
+  };
 }
 
 /** A program as the runtime finds it (the installation's `.tools/`, then PATH), or undefined. */
