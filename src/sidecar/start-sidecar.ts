@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { type ConnectTo, parseConnectTo } from '../client/connect-to.js';
 import { createLogger, type Logger } from '../observability/logger.js';
 import { type SiteTimers, systemTimers } from '../common/timers.js';
 import { readBootstrapToken } from './bootstrap-token.js';
@@ -28,6 +29,11 @@ export interface StartSidecarOptions {
   readonly tokenFile?: string;
   /** CA bundle to trust for the control plane instead of the CA pinned by the token. */
   readonly caFile?: string;
+  /**
+   * Open every connection to `server` at this `host:port` instead (a relay, like curl's
+   * `--connect-to`); TLS still checks the certificate against `server`'s host name.
+   */
+  readonly connectTo?: string | ConnectTo;
   /** Default `/svc/secrets/identity`. */
   readonly identityDir?: string;
   /** Loopback `host:port` values or addresses; default 127.0.0.1:8070 and [::1]:8070 when available. Port 0 picks one. */
@@ -71,14 +77,20 @@ export interface RunningSidecar {
   stop(): Promise<void>;
 }
 
-function issuerFor(options: StartSidecarOptions, trust: ServerTrust | undefined): IdentityIssuer {
+function issuerFor(options: StartSidecarOptions, trust: ServerTrust | undefined, connectTo: ConnectTo | undefined): IdentityIssuer {
   if (options.issuer !== undefined) return options.issuer;
   if (options.server === undefined || options.tokenFile === undefined) throw new Error('the sidecar needs --server and --token-file');
-  return new HttpsIdentityIssuer({ server: options.server, tokenFile: resolve(options.tokenFile), ...(options.caFile === undefined ? {} : { caFile: resolve(options.caFile) }), ...(trust === undefined ? {} : { trust }) });
+  return new HttpsIdentityIssuer({
+    server: options.server,
+    tokenFile: resolve(options.tokenFile),
+    ...(options.caFile === undefined ? {} : { caFile: resolve(options.caFile) }),
+    ...(trust === undefined ? {} : { trust }),
+    ...(connectTo === undefined ? {} : { connectTo }),
+  });
 }
 
 /** The control plane's secret API: given, or over mTLS at `server` trusting what the identity client trusts; none without a server. */
-function platformSecretsFor(options: StartSidecarOptions, trust: ServerTrust | undefined): PlatformSecrets | undefined {
+function platformSecretsFor(options: StartSidecarOptions, trust: ServerTrust | undefined, connectTo: ConnectTo | undefined): PlatformSecrets | undefined {
   if (options.secrets !== undefined) return options.secrets;
   if (options.server === undefined || trust === undefined) return undefined;
   const tokenFile = options.tokenFile === undefined ? undefined : resolve(options.tokenFile);
@@ -91,6 +103,7 @@ function platformSecretsFor(options: StartSidecarOptions, trust: ServerTrust | u
         return readBootstrapToken(tokenFile);
       }),
     ...(options.unsealTimeoutMs === undefined ? {} : { timeoutMs: options.unsealTimeoutMs }),
+    ...(connectTo === undefined ? {} : { connectTo }),
   });
 }
 
@@ -119,9 +132,13 @@ export async function startSidecar(options: StartSidecarOptions): Promise<Runnin
   const addresses = options.listen === undefined ? DEFAULT_LOOPBACK_ADDRESSES : options.listen.map((a) => (typeof a === 'string' ? parseLoopbackAddress(a) : a));
   if (addresses.length === 0) throw new Error('the sidecar needs at least one loopback address to listen on');
   const timers = options.timers ?? systemTimers();
-  const trust = options.server === undefined ? undefined : new ServerTrust({ server: options.server.replace(/\/+$/, ''), ...(options.caFile === undefined ? {} : { caFile: resolve(options.caFile) }) });
+  const connectTo = typeof options.connectTo === 'string' ? parseConnectTo(options.connectTo) : options.connectTo;
+  const trust =
+    options.server === undefined
+      ? undefined
+      : new ServerTrust({ server: options.server.replace(/\/+$/, ''), ...(options.caFile === undefined ? {} : { caFile: resolve(options.caFile) }), ...(connectTo === undefined ? {} : { connectTo }) });
   const driver = new SidecarDriver({
-    issuer: issuerFor(options, trust),
+    issuer: issuerFor(options, trust, connectTo),
     identityDir,
     policy: sidecarPolicy(options.policy),
     timers,
@@ -130,7 +147,7 @@ export async function startSidecar(options: StartSidecarOptions): Promise<Runnin
     ...(options.keyAlgorithm === undefined ? {} : { keyAlgorithm: options.keyAlgorithm }),
     ...(options.resume === undefined ? {} : { resume: options.resume }),
   });
-  const secrets = platformSecretsFor(options, trust);
+  const secrets = platformSecretsFor(options, trust, connectTo);
   const cache = new SecretCache(timers, options.unsealCache);
   const unsealer =
     secrets === undefined
