@@ -4,7 +4,7 @@ import { createLogger, type Logger } from '../observability/logger.js';
 import { type SiteTimers, systemTimers } from '../common/timers.js';
 import { readBootstrapToken } from './bootstrap-token.js';
 import { HttpsIdentityIssuer } from './https-identity-issuer.js';
-import { DEFAULT_IDENTITY_DIR } from './identity-files.js';
+import { DEFAULT_IDENTITY_DIR, removeStaleTemporaryFiles } from './identity-files.js';
 import type { IdentityIssuer } from './identity-issuer.js';
 import type { KeyAlgorithm } from './identity-request.js';
 import { DEFAULT_LOOPBACK_ADDRESSES, type LoopbackAddress, parseLoopbackAddress, serveOnLoopback } from './loopback-listener.js';
@@ -15,6 +15,7 @@ import { type SidecarPolicy, sidecarPolicy } from './sidecar-policy.js';
 import type { SidecarState, SidecarStateName } from './sidecar-state.js';
 import { IDENTITY_ENDPOINTS } from './sidecar-http-app.js';
 import { ServerTrust } from './server-trust.js';
+import { StateFile } from './state-file.js';
 import { HttpsPlatformSecrets } from './unseal/https-platform-secrets.js';
 import type { PlatformSecrets } from './unseal/platform-secrets.js';
 import { SecretCache, type SecretCacheLimits, type SecretCacheStats } from './unseal/secret-cache.js';
@@ -38,6 +39,11 @@ export interface StartSidecarOptions {
   readonly identityDir?: string;
   /** Loopback `host:port` values or addresses; default 127.0.0.1:8070 and [::1]:8070 when available. Port 0 picks one. */
   readonly listen?: readonly (string | LoopbackAddress)[];
+  /**
+   * A file kept equal to the state, `{"state","since","reason"?}` (`StateFile`): written at start
+   * (INITIALIZING) and on every change, atomically, mode 0600.
+   */
+  readonly stateFile?: string;
   readonly policy?: Partial<SidecarPolicy>;
   /** Algorithm of the pod's key pairs (default ECDSA_P256). */
   readonly keyAlgorithm?: KeyAlgorithm;
@@ -156,13 +162,24 @@ export async function startSidecar(options: StartSidecarOptions): Promise<Runnin
   const endpoints = options.endpoints ?? (unsealer === undefined ? IDENTITY_ENDPOINTS : [...IDENTITY_ENDPOINTS, unsealEndpoint(unsealer, logger)]);
   const app = buildSidecarApp({ view: driver, logger, endpoints });
   const servers = await serveOnLoopback(app, addresses);
+  const stale = await removeStaleTemporaryFiles(identityDir).catch((error: unknown) => {
+    logger.warn({ dir: identityDir, error: error instanceof Error ? error.message : String(error) }, 'cannot read the identity folder');
+    return [];
+  });
+  if (stale.length > 0) logger.info({ dir: identityDir, files: stale }, 'removed temporary files an earlier run left');
   for (const skipped of servers.skipped) logger.info({ address: skipped }, 'optional listen address skipped');
+  const stateFilePath = options.stateFile === undefined ? undefined : resolve(options.stateFile);
+  const stateFile = stateFilePath === undefined ? undefined : new StateFile(stateFilePath, logger);
+  if (stateFile !== undefined) {
+    stateFile.update(driver.current(), timers.now());
+    driver.onChange((state) => stateFile.update(state, timers.now()));
+  }
   let markStopped = (): void => undefined;
   const stopped = new Promise<void>((done) => (markStopped = done));
   const ready = readinessOf(driver, stopped);
   ready.catch(() => undefined);
   driver.start();
-  logger.info({ urls: servers.urls, identityDir }, 'sidecar listening');
+  logger.info({ urls: servers.urls, identityDir, ...(stateFilePath === undefined ? {} : { stateFile: stateFilePath }) }, 'sidecar listening');
   return {
     urls: servers.urls,
     identityDir,
@@ -173,6 +190,7 @@ export async function startSidecar(options: StartSidecarOptions): Promise<Runnin
     unsealCacheStats: () => (unsealer === undefined ? undefined : cache.stats()),
     stop: async () => {
       await driver.stop();
+      await stateFile?.flushed();
       markStopped();
       await servers.close();
       unsealer?.close();
