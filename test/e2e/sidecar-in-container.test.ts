@@ -16,13 +16,13 @@ import { type BindMount, containerOciSpec } from '../../src/site-agent/runtimes/
 import { hostImagePlan, inspectHost, prepareRoot } from '../../src/site-agent/runtimes/runc/host-image.js';
 import { containerResources } from '../../src/site-agent/runtimes/runc/linux-resources.js';
 import { type ContainerFiles, RuncContainers } from '../../src/site-agent/runtimes/runc/runc-containers.js';
-import { tool } from '../../src/testing/tools.js';
+import { tool, toolPath } from '../../src/testing/tools.js';
 import { EDGEPLANE_BIN } from './support/server-process.js';
 
 // The sidecar as a runc site runs it: root in a container whose root file system is read-only
 // (a host-image view), its identity folder a tmpfs the site mounted (already holding what an
 // earlier run left), the token and the state file in folders of their own, the control plane
-// reached only through a relay (`--connect-to`). Needs root, runc and conmon.
+// reached only through a relay (`--connect-to`). Needs root, runc, conmon and busybox (mount).
 
 const suffix = randomBytes(3).toString('hex');
 const id = `sidecar-ro-${suffix}`;
@@ -55,6 +55,7 @@ describe('the sidecar in a container with a read-only root file system', () => {
   const stateDir = join(dir, 'state');
   const files: ContainerFiles = { bundle: join(dir, 'bundle'), log: join(dir, 'ctr.log'), exitDir: join(dir, 'exits'), persistDir: join(dir, 'persist'), socketDir: join(dir, 'sockets') };
   const containers = new RuncContainers(tool('runc'), tool('conmon'), join(dir, 'runc'));
+  const busybox = toolPath('busybox');
   let server: IdentityTestServer;
   let relay: TcpRelay;
   let mounted = false;
@@ -64,14 +65,14 @@ describe('the sidecar in a container with a read-only root file system', () => {
     server = await IdentityTestServer.start({ names: ['cp.test'] });
     relay = await TcpRelay.start({ host: '127.0.0.1', port: Number(new URL(server.url).port) });
     for (const folder of [identity, tokenDir, stateDir, files.bundle, files.exitDir, files.persistDir, files.socketDir]) mkdirSync(folder, { recursive: true });
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'mode=1777,size=1m', 'tmpfs', identity]);
+    execFileSync(busybox, ['mount', '-t', 'tmpfs', '-o', 'mode=1777,size=1m', 'tmpfs', identity]);
     mounted = true;
   });
 
   after(async () => {
     if (created) await containers.delete(id, true).catch(() => undefined);
     await removeCgroup(cgroupParent).catch(() => undefined);
-    if (mounted) execFileSync('umount', [identity]);
+    if (mounted) execFileSync(busybox, ['umount', identity]);
     await relay?.close();
     await server?.close();
     rmSync(dir, { recursive: true, force: true });

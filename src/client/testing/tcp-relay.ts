@@ -7,21 +7,17 @@ import { connect, createServer, type Server, type Socket } from 'node:net';
  */
 export class TcpRelay {
   connections = 0;
+  port = 0;
   private readonly sockets = new Set<Socket>();
+  private readonly server: Server;
 
-  private constructor(
-    private readonly server: Server,
-    readonly port: number,
-  ) {}
-
-  static async start(target: { readonly host: string; readonly port: number }): Promise<TcpRelay> {
-    let relay: TcpRelay | undefined;
-    const server = createServer((inbound) => {
-      if (relay !== undefined) relay.connections++;
+  private constructor(target: { readonly host: string; readonly port: number }) {
+    this.server = createServer((inbound) => {
+      this.connections++;
       const outbound = connect(target.port, target.host);
       for (const socket of [inbound, outbound]) {
-        relay?.sockets.add(socket);
-        socket.on('close', () => relay?.sockets.delete(socket));
+        this.sockets.add(socket);
+        socket.on('close', () => this.sockets.delete(socket));
         socket.on('error', () => {
           inbound.destroy();
           outbound.destroy();
@@ -29,8 +25,12 @@ export class TcpRelay {
       }
       inbound.pipe(outbound).pipe(inbound);
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    relay = new TcpRelay(server, (server.address() as { port: number }).port);
+  }
+
+  static async start(target: { readonly host: string; readonly port: number }): Promise<TcpRelay> {
+    const relay = new TcpRelay(target);
+    await new Promise<void>((resolve) => relay.server.listen(0, '127.0.0.1', resolve));
+    relay.port = (relay.server.address() as { port: number }).port;
     return relay;
   }
 
