@@ -8,6 +8,7 @@ import { runPodWatch } from './pod-watch-loop.js';
 import type { SimOptions } from './runtimes/simulated/sim-options.js';
 import { SimulatedRuntime } from './runtimes/simulated/simulated-runtime.js';
 import { SiteApiClient } from './site-api-client.js';
+import { sitesWithRuntime, type RegisteredRuntime } from './site-specs.js';
 import type { RegisterSite } from '../site-api/site-api-types.js';
 import { type SiteTimers, systemTimers } from '../common/timers.js';
 import { StatusBatcher } from './status-batcher.js';
@@ -24,6 +25,12 @@ export interface SiteAgentOptions {
   readonly server?: string;
   readonly heartbeatSeconds: number;
   readonly runtime?: 'simulated';
+  /**
+   * Internal (tests): the runtime the sites are registered with, instead of the one the agent
+   * runs (`runtime`). A site registered as runc whose pods the simulated runtime runs gets
+   * what the platform does for runc sites (the sidecar's injection) without root or runc.
+   */
+  readonly registerRuntime?: RegisteredRuntime;
   readonly sim?: Partial<SimOptions>;
   readonly logger: Logger;
   readonly timers?: SiteTimers;
@@ -56,10 +63,12 @@ export async function startSiteAgent(options: SiteAgentOptions): Promise<SiteAge
   const timers = options.timers ?? systemTimers();
   // The agent's key and credential live here: the user's alone, fixed and said so at every start.
   for (const path of makeTreePrivate(options.home)) logger.warn({ path }, 'made private: group and others had access');
+  // Each site says how it runs pods (nothing for simulated, the default); a change re-registers.
+  const sites = sitesWithRuntime(options.sites, options.registerRuntime ?? { runtime: options.runtime ?? 'simulated' });
   const credential = await ensureAgentCredential({
     home: options.home,
     agent: options.agent,
-    sites: options.sites,
+    sites,
     logger,
     ...(options.token === undefined ? {} : { token: options.token }),
     ...(options.server === undefined ? {} : { server: options.server }),
@@ -80,7 +89,7 @@ export async function startSiteAgent(options: SiteAgentOptions): Promise<SiteAge
   const runtime = new SimulatedRuntime({
     sink: { status: (key, item) => batcher.status(key, item), terminated: (key, ref) => batcher.terminated(key, ref) },
     timers,
-    nodes: nodeDirectoryFor(options.agent, options.sites),
+    nodes: nodeDirectoryFor(options.agent, sites),
     logger,
     ...(options.sim === undefined ? {} : { sim: options.sim }),
     ...(options.random === undefined ? {} : { random: options.random }),
