@@ -3,7 +3,7 @@ import { dns1123SubdomainProblems, qualifiedNameProblems } from '../../apimachin
 import type { KubeObject } from '../../apimachinery/object.js';
 import { baseStrategy, keepStatus, resourceOf } from './base-strategy.js';
 import { podBindingStrategy } from './pod-binding.js';
-import { reservedSidecarProblems } from './pod-sidecar-reservation.js';
+import { reservedSidecarProblemsOfPod } from './pod-sidecar-reservation.js';
 import { defaultPodOnlyFields, defaultPodSpec } from './pod-spec-defaults.js';
 import { dropDisabledPodSpecFields } from './pod-spec-drop.js';
 import { podQosClass } from '../../api/pod-spec-qos.js';
@@ -143,7 +143,7 @@ export const podStrategy = baseStrategy(resourceOf('', 'v1', 'pods'), {
     keepStatus(object, old);
     dropDisabledPodSpecFields(ensureSpec<PodSpec>(object), specOf<PodSpec>(old));
   },
-  validate: (object) => [...validatePod(object), ...reservedSidecarProblems(object)],
+  validate: (object) => [...validatePod(object), ...reservedSidecarProblemsOfPod(object)],
   validateUpdate: (object, old) => [...validatePod(object), ...validateAnnotationUpdates(object, old), ...validatePodUpdate(specOf<PodSpec>(object), specOf<PodSpec>(old))],
   selectableFields: (object) => {
     const spec = specOf<PodSpec>(object);
