@@ -82,8 +82,8 @@ describe('workload sidecar injected into pods on runc sites, through kubectl', (
     assert.equal(onSim.spec.volumes?.some((v) => v.name === 'edgeplane-identity') ?? false, false);
 
     const table = parseTable(await env.ok(env.kubectl, ['get', 'pods', '-l', 'app=web']));
-    const ready = Object.fromEntries(table.map((row) => [row['NAME'], row['READY']]));
-    assert.deepEqual([ready[onRunc.metadata.name ?? ''], ready[onSim.metadata.name ?? '']], ['2/2', '1/1']);
+    const ready = new Map(table.map((row) => [row['NAME'] ?? '', row['READY'] ?? '']));
+    assert.deepEqual([ready.get(onRunc.metadata.name ?? ''), ready.get(onSim.metadata.name ?? '')], ['2/2', '1/1']);
   });
 
   it('a workload whose pods would have a container named like the sidecar or a mount at its path is refused with 422', async () => {

@@ -70,7 +70,7 @@ describe('sidecar injection through the pods store', () => {
   let storage: VirtualClusterStorage;
   const guaranteed = { limits: { cpu: '500m', memory: '256Mi' } };
 
-  before(async () => {
+  before(() => {
     store = openMemoryStore();
     storage = new VirtualClusterStorage({ store, clock: systemClock() });
     pods = storage.storeFor({ group: '', resource: 'pods' }) as GenericStore;
