@@ -10,6 +10,8 @@ import { SimulatedRuntime } from './runtimes/simulated/simulated-runtime.js';
 import { SiteApiClient } from './site-api-client.js';
 import type { PodRef, PodStatusItem, RegisterSite } from '../site-api/site-api-types.js';
 import { startRuncRuntime } from './runtimes/runc/start-runc-runtime.js';
+import { findRuntimePrograms, type RuntimePrograms } from './runtimes/runc/runtime-programs.js';
+import { sitesWithRuntime, type RegisteredRuntime } from './site-specs.js';
 import { type SiteTimers, systemTimers } from '../common/timers.js';
 import { StatusBatcher } from './status-batcher.js';
 
@@ -25,6 +27,12 @@ export interface SiteAgentOptions {
   readonly server?: string;
   readonly heartbeatSeconds: number;
   readonly runtime?: 'simulated' | 'runc';
+  /**
+   * Internal (tests): the runtime the sites are registered with, instead of the one the agent
+   * runs (`runtime`). A site registered as runc whose pods the simulated runtime runs gets
+   * what the platform does for runc sites (the sidecar's injection) without root or runc.
+   */
+  readonly registerRuntime?: RegisteredRuntime;
   readonly sim?: Partial<SimOptions>;
   /** The runc runtime's options. */
   readonly runc?: { readonly hostImage: boolean; readonly podCidr?: string };
@@ -59,10 +67,16 @@ export async function startSiteAgent(options: SiteAgentOptions): Promise<SiteAge
   const timers = options.timers ?? systemTimers();
   // The agent's key and credential live here: the user's alone, fixed and said so at every start.
   for (const path of makeTreePrivate(options.home)) logger.warn({ path }, 'made private: group and others had access');
+  // Each site says how it runs pods (nothing for simulated, the default); a change re-registers.
+  // The runc runtime's programs first: without root or runc the agent stops here, before registering; runc's version goes on the site's nodes.
+  const programs = options.runtime === 'runc' ? findRuntimePrograms() : undefined;
+  const registered: RegisteredRuntime =
+    programs === undefined ? { runtime: 'simulated' } : { runtime: 'runc', ...(programs.runc.version === '' ? {} : { version: programs.runc.version }) };
+  const sites = sitesWithRuntime(options.sites, options.registerRuntime ?? registered);
   const credential = await ensureAgentCredential({
     home: options.home,
     agent: options.agent,
-    sites: options.sites,
+    sites,
     logger,
     ...(options.token === undefined ? {} : { token: options.token }),
     ...(options.server === undefined ? {} : { server: options.server }),
@@ -81,10 +95,10 @@ export async function startSiteAgent(options: SiteAgentOptions): Promise<SiteAge
     ...(options.statusMaxBatch === undefined ? {} : { maxBatch: options.statusMaxBatch }),
   });
   const sink = { status: (key: string, item: PodStatusItem) => batcher.status(key, item), terminated: (key: string, ref: PodRef) => batcher.terminated(key, ref) };
-  const nodes = nodeDirectoryFor(options.agent, options.sites);
+  const nodes = nodeDirectoryFor(options.agent, sites);
   const runtime: PodRuntime =
     options.runtime === 'runc'
-      ? await startRuncRuntime({ options, client, server: credential.server, sink, nodes, timers })
+      ? await startRuncRuntime({ options, programs: programs as RuntimePrograms, client, server: credential.server, sink, nodes, timers })
       : new SimulatedRuntime({
           sink,
           timers,

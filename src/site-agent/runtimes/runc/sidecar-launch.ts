@@ -1,9 +1,10 @@
 import { dirname } from 'node:path';
 import type { Container } from '../../../api/pod-spec-types.js';
+import { IDENTITY_MOUNT_PATH, SIDECAR_CONTAINER_NAME } from '../../../api/sidecar-injection.js';
 import type { BindMount } from './container-spec.js';
 
 /** The name of the container the platform injects into pods of sites that run real pods. */
-export const SIDECAR_CONTAINER = 'edgeplane-sidecar';
+export const SIDECAR_CONTAINER = SIDECAR_CONTAINER_NAME;
 /** Where the sidecar finds its token and writes its state, inside its container (a tmpfs of its own). */
 const SIDECAR_RUN_DIR = '/run/edgeplane-sidecar';
 
@@ -58,7 +59,7 @@ export function sidecarProcess(facts: SidecarFacts): { readonly args: string[]; 
       '--connect-to', facts.connectTo,
       '--token-file', sidecarTokenFile(SIDECAR_RUN_DIR),
       '--state-file', sidecarStateFile(SIDECAR_RUN_DIR),
-      '--identity-dir', '/svc/secrets/identity',
+      '--identity-dir', IDENTITY_MOUNT_PATH,
       '--log-format', 'json',
     ],
     binds,

@@ -8,7 +8,7 @@ import type { RuncSiteParts } from './pod-parts.js';
 import { RuncRuntime } from './runc-runtime.js';
 import { oomScoreFloor } from './oom-score-floor.js';
 import { openRuncSite } from './runc-site.js';
-import { findRuntimePrograms, installation } from './runtime-programs.js';
+import { installation, type RuntimePrograms } from './runtime-programs.js';
 
 /** The control plane's host and port from its URL. */
 function addressOf(server: string): { host: string; port: number } {
@@ -23,6 +23,7 @@ function addressOf(server: string): { host: string; port: number } {
  */
 export async function startRuncRuntime(context: {
   readonly options: SiteAgentOptions;
+  readonly programs: RuntimePrograms;
   readonly client: SiteApiClient;
   readonly server: string;
   readonly sink: PodRuntimeSink;
@@ -30,7 +31,7 @@ export async function startRuncRuntime(context: {
   readonly timers: SiteTimers;
 }): Promise<RuncRuntime> {
   const { options, client, timers } = context;
-  const programs = findRuntimePrograms();
+  const { programs } = context;
   const sites = new Map<string, RuncSiteParts & { close(): void }>();
   if (options.runc?.podCidr !== undefined && options.sites.length > 1) throw new Error('--pod-cidr names the network of one site; run one site per agent with it');
   try {
