@@ -15,6 +15,9 @@ import { sitesWithRuntime, type RegisteredRuntime } from './site-specs.js';
 import { type SiteTimers, systemTimers } from '../common/timers.js';
 import { StatusBatcher } from './status-batcher.js';
 
+/** The runc runtime's folders in the agent's home: pods and images, with their own modes (the runtime keeps their top private). */
+const RUNTIME_TREES = ['runc', 'images'];
+
 export interface SiteAgentOptions {
   /** Where the agent keeps its key, certificate and CA. */
   readonly home: string;
@@ -66,7 +69,7 @@ export async function startSiteAgent(options: SiteAgentOptions): Promise<SiteAge
   const { logger } = options;
   const timers = options.timers ?? systemTimers();
   // The agent's key and credential live here: the user's alone, fixed and said so at every start.
-  for (const path of makeTreePrivate(options.home)) logger.warn({ path }, 'made private: group and others had access');
+  for (const path of makeTreePrivate(options.home, RUNTIME_TREES)) logger.warn({ path }, 'made private: group and others had access');
   // Each site says how it runs pods (nothing for simulated, the default); a change re-registers.
   // The runc runtime's programs first: without root or runc the agent stops here, before registering; runc's version goes on the site's nodes.
   const programs = options.runtime === 'runc' ? findRuntimePrograms() : undefined;

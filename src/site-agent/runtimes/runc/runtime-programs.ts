@@ -24,7 +24,7 @@ function findInstallation(): string {
 
 const INSTALLATION = findInstallation();
 /** The command-line entry point of the running build (the sidecar container runs `edgeplane sidecar` from it). */
-const MAIN = fileURLToPath(new URL('../../../cli/main.js', import.meta.url));
+const MAIN = fileURLToPath(new URL('../../../cli/entry.js', import.meta.url));
 const NAMES = ['runc', 'conmon', 'catatonit', 'ip'] as const;
 const DEBIAN_PACKAGE: Record<string, string> = { runc: 'runc', conmon: 'conmon', catatonit: 'catatonit', ip: 'iproute2', umoci: 'umoci' };
 
