@@ -68,11 +68,11 @@ describe('real pods on a runc site', () => {
     }, { timeoutMs: 30_000, describe: async () => JSON.stringify((await pod('web1'))?.status) });
     const ip = ready.status?.podIP ?? '';
     assert.match(ip, /^10\.244\.\d+\.\d+$/);
-    const answer = await waitFor('the server answers', async () => {
+    const answer = await waitFor('the server answers', () => {
       try {
-        return execFileSync(toolPath('ip'), ['netns', 'exec', env.netns('ce-a'), 'curl', '-s', '--max-time', '2', `http://${ip}:8080/`], { encoding: 'utf8' });
+        return Promise.resolve(execFileSync(toolPath('ip'), ['netns', 'exec', env.netns('ce-a'), 'curl', '-s', '--max-time', '2', `http://${ip}:8080/`], { encoding: 'utf8' }));
       } catch {
-        return undefined;
+        return Promise.resolve(undefined);
       }
     });
     assert.equal(answer, `hello from ${ready.metadata.name ?? ''}`);
@@ -150,7 +150,7 @@ describe('real pods on a runc site', () => {
     const status = running.status?.containerStatuses?.[0] as unknown as { imageID: string };
     assert.equal(status.imageID, `docker.io/library/busybox@${built.manifestDigest}`);
     const log = join(env.home('ce-b'), 'runc', 'ce-b', 'pods', running.metadata.uid ?? '', 'containers', 'c', '0', 'container.log');
-    const line = await waitFor('the container wrote its line', async () => readFileSync(log, 'utf8').split('\n').find((l) => l.includes('from')));
+    const line = await waitFor('the container wrote its line', () => Promise.resolve(readFileSync(log, 'utf8').split('\n').find((l) => l.includes('from'))));
     assert.match(line, / stdout F hello from 65534$/);
 
     await env.ok(['apply', '-f', '-'], deploymentYaml('missing', ['true'], { image: 'nowhere:1', annotations: { 'svc.io/sites': 'system/ce-b' } }));
@@ -161,7 +161,7 @@ describe('real pods on a runc site', () => {
   it('deleting the pods leaves nothing behind', async () => {
     await env.ok(['delete', 'deployment', 'web1', 'crash', 'flavored', 'hog', 'boxed', 'missing']);
     await waitFor('the pods are gone', async () => ((await env.read<{ items: Pod[] }>('api/v1/namespaces/default/pods'))?.items.length === 0 ? true : undefined), { timeoutMs: 30_000 });
-    for (const site of ['ce-a', 'ce-b']) await waitFor(`nothing left on ${site}`, async () => (podLeftovers(env, site).length === 0 ? true : undefined), { timeoutMs: 20_000, describe: async () => podLeftovers(env, site).join('\n') });
+    for (const site of ['ce-a', 'ce-b']) await waitFor(`nothing left on ${site}`, () => Promise.resolve(podLeftovers(env, site).length === 0 ? true : undefined), { timeoutMs: 20_000, describe: () => podLeftovers(env, site).join('\n') });
     assert.equal(readdirSync('/var/run/netns').length, netnsBefore + 2, 'only the sites\' namespaces stay');
   });
 });

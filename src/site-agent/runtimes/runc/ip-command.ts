@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 
 /** `ip` (iproute2) failed: the command line and what it said. */
-export class IpCommandError extends Error {
+class IpCommandError extends Error {
   constructor(
     readonly args: readonly string[],
     readonly stderr: string,

@@ -24,7 +24,7 @@ export interface OciCapabilities {
   readonly ambient: readonly string[];
 }
 
-export interface OciProcess {
+interface OciProcess {
   readonly terminal: boolean;
   readonly user: { readonly uid: number; readonly gid: number; readonly additionalGids?: readonly number[] };
   readonly args: readonly string[];

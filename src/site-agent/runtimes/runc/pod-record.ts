@@ -11,7 +11,7 @@ export interface ContainerTermination {
   readonly containerID: string;
 }
 
-export type ContainerCondition =
+type ContainerCondition =
   | { readonly kind: 'waiting'; readonly reason: string; readonly message?: string }
   | { readonly kind: 'running'; readonly startedAt: number; readonly containerID: string }
   | { readonly kind: 'terminated'; readonly termination: ContainerTermination };

@@ -6,7 +6,6 @@ import { containerOciSpec } from './container-spec.js';
 import { containerResources } from './linux-resources.js';
 import type { ContainerFiles, RuncContainers } from './runc-containers.js';
 import type { SiteNetwork } from './site-network.js';
-import type { oomScoreFloor } from './oom-score-floor.js';
 
 /** A pod's sandbox: its network namespace and the infra process holding its IPC and UTS namespaces. */
 export interface PodSandbox {
@@ -58,7 +57,7 @@ export class PodSandboxes {
       readonly podsDir: string;
       /** The site's cgroup parent, e.g. `/edgeplane/<site>`. */
       readonly cgroupParent: string;
-      /** See {@link oomScoreFloor}. */
+      /** See `oomScoreFloor()`. */
       readonly oomScoreFloor: number;
     },
   ) {}

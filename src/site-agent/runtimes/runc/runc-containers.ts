@@ -19,7 +19,7 @@ export class ContainerCommandError extends Error {
   }
 }
 
-export type RuncStatus = 'creating' | 'created' | 'running' | 'paused' | 'stopped';
+type RuncStatus = 'creating' | 'created' | 'running' | 'paused' | 'stopped';
 
 export interface RuncState {
   readonly id: string;

@@ -24,7 +24,7 @@ import { containerBinds } from './volumes/container-binds.js';
 import { volumeContents } from './volumes/volume-contents.js';
 import { VolumeError } from './volumes/volume-error.js';
 import { volumeDir } from './volumes/volume-kind.js';
-import type { ConfigMapObject, SecretObject, VolumePod, VolumeSources } from './volumes/volume-types.js';
+import type { ConfigMapObject, SecretObject, VolumeSources } from './volumes/volume-types.js';
 import { workloadLaunch } from './workload-launch.js';
 
 /** One started instance of a container. */
@@ -239,7 +239,7 @@ export class RuncPod {
         if (this.instances.has(SIDECAR_NAME)) await this.stopContainers([SIDECAR_NAME], now + 10_000);
         return;
       }
-      if (!this.instances.has(SIDECAR_NAME) && (await this.mayStart(SIDECAR_NAME, record, now))) await this.start(sidecar, record, now);
+      if (!this.instances.has(SIDECAR_NAME) && (this.mayStart(SIDECAR_NAME, record, now))) await this.start(sidecar, record, now);
       await this.readSidecarState(record);
       if (!record.ready) return;
     }
@@ -250,7 +250,7 @@ export class RuncPod {
         if (this.instances.has(name)) return;
         if (record.current.kind === 'terminated' && record.current.termination.exitCode === 0) continue;
         if (record.current.kind === 'terminated' && this.record.restartPolicy === 'Never') return;
-        if (await this.mayStart(name, record, now)) await this.start(container, record, now);
+        if (this.mayStart(name, record, now)) await this.start(container, record, now);
         return;
       }
       this.record.initializedAt = now;
@@ -259,7 +259,7 @@ export class RuncPod {
       const name = container.name ?? '';
       const record = this.containerRecord(name);
       if (this.instances.has(name) || this.isFinal(record)) continue;
-      if (await this.mayStart(name, record, now)) await this.start(container, record, now);
+      if (this.mayStart(name, record, now)) await this.start(container, record, now);
     }
   }
 
@@ -271,7 +271,7 @@ export class RuncPod {
   }
 
   /** Whether the crash back-off lets the container start now; if not, it shows CrashLoopBackOff until the wake. */
-  private async mayStart(name: string, record: ContainerRecord, now: number): Promise<boolean> {
+  private mayStart(name: string, record: ContainerRecord, now: number): boolean {
     const last = record.current.kind === 'terminated' ? record.current.termination : record.lastTermination;
     if (last === undefined) return true;
     const until = restartWaitUntil(this.backoff.get(name), last.finishedAt);
@@ -387,14 +387,14 @@ export class RuncPod {
     const layout = { podDir: this.podDir, pvRoot: site.pvRoot, namespace: this.record.namespace };
     const objects = await services.objectsOf(this.cluster);
     const sources: VolumeSources = {
-      configMap: async (namespace, name) => objects.configMap(namespace, name) as ConfigMapObject | undefined,
-      secret: async (namespace, name) => objects.secret(namespace, name) as SecretObject | undefined,
+      configMap: (namespace, name) => Promise.resolve(objects.configMap(namespace, name) as ConfigMapObject | undefined),
+      secret: (namespace, name) => Promise.resolve(objects.secret(namespace, name) as SecretObject | undefined),
       nodeAllocatable: site.allocatable,
     };
     try {
       for (const volume of specOf(this.pod).volumes ?? []) {
         const dir = volumeDir(layout, volume);
-        await site.volumes.setUpVolume(dir, volume, await volumeContents(this.pod as VolumePod, volume, sources));
+        await site.volumes.setUpVolume(dir, volume, await volumeContents(this.pod, volume, sources));
         this.volumeDirs.set(volume.name ?? '', dir);
       }
       return true;
@@ -413,7 +413,7 @@ export class RuncPod {
   private async bindsFor(container: Container): Promise<BindMount[]> {
     const hosts: BindMount = { source: join(this.podDir, 'etc-hosts'), destination: '/etc/hosts', readOnly: true };
     try {
-      return [hosts, ...(await containerBinds(this.pod as VolumePod, container, this.volumeDirs))];
+      return [hosts, ...(await containerBinds(this.pod, container, this.volumeDirs))];
     } catch (error) {
       throw new ContainerConfigError(error instanceof Error ? error.message : String(error));
     }

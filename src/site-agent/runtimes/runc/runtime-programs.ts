@@ -29,7 +29,7 @@ const NAMES = ['runc', 'conmon', 'catatonit', 'ip'] as const;
 const DEBIAN_PACKAGE: Record<string, string> = { runc: 'runc', conmon: 'conmon', catatonit: 'catatonit', ip: 'iproute2', umoci: 'umoci' };
 
 /** The runtime cannot run here: what is missing and how to get it. */
-export class RuntimeUnavailableError extends Error {}
+class RuntimeUnavailableError extends Error {}
 
 function executable(path: string): boolean {
   try {

@@ -1,3 +1,4 @@
+import type { AddressInfo, Socket } from 'node:net';
 import assert from 'node:assert/strict';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { after, test } from 'node:test';
@@ -33,7 +34,7 @@ test('two pods of a site reach each other by IP through the site bridge, and the
   brokers.push(inA, inB, atGateway);
   const server = await inB.listen('0.0.0.0', 8080);
   server.on('connection', (socket) => socket.end(`hello ${socket.remoteAddress}`));
-  const reply = async (socket: import('node:net').Socket): Promise<string> => {
+  const reply = async (socket: Socket): Promise<string> => {
     let text = '';
     socket.setEncoding('utf8').on('data', (chunk: string) => (text += chunk)).resume();
     await new Promise((resolve) => socket.on('end', resolve));
@@ -45,7 +46,7 @@ test('two pods of a site reach each other by IP through the site bridge, and the
 
   const agent = await atGateway.listen(network.gateway, 0);
   agent.on('connection', (socket) => socket.end('agent'));
-  const port = (agent.address() as import('node:net').AddressInfo).port;
+  const port = (agent.address() as AddressInfo).port;
   assert.equal(await reply(await inA.dial(network.gateway, port)), 'agent');
   agent.close();
 

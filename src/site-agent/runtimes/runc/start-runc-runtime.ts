@@ -2,7 +2,8 @@ import type { SiteTimers } from '../../../common/timers.js';
 import type { NodeDirectory } from '../../node-directory.js';
 import { PlacedObjectCache } from '../../placed-object-cache.js';
 import type { PodRuntimeSink } from '../../pod-runtime.js';
-import type { SiteAgentOptions } from '../../site-agent.js';
+import type { Logger } from '../../../observability/logger.js';
+import type { RegisterSite } from '../../../site-api/site-api-types.js';
 import type { SiteApiClient } from '../../site-api-client.js';
 import type { RuncSiteParts } from './pod-parts.js';
 import { RuncRuntime } from './runc-runtime.js';
@@ -22,7 +23,12 @@ function addressOf(server: string): { host: string; port: number } {
  * pods use through the agent's site API connection (bootstrap tokens, ConfigMaps and Secrets).
  */
 export async function startRuncRuntime(context: {
-  readonly options: SiteAgentOptions;
+  readonly options: {
+    readonly home: string;
+    readonly sites: readonly RegisterSite[];
+    readonly logger: Logger;
+    readonly runc?: { readonly hostImage: boolean; readonly podCidr?: string };
+  };
   readonly programs: RuntimePrograms;
   readonly client: SiteApiClient;
   readonly server: string;

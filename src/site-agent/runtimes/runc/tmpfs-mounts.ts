@@ -9,7 +9,7 @@ function run(command: string, args: readonly string[]): Promise<void> {
 }
 
 /** Whether `path` is a mount point now (from /proc/self/mountinfo). */
-export async function isMountPoint(path: string): Promise<boolean> {
+async function isMountPoint(path: string): Promise<boolean> {
   const info = await readFile('/proc/self/mountinfo', 'utf8');
   return info.split('\n').some((line) => line.split(' ')[4] === path);
 }

@@ -6,7 +6,7 @@ import type { BindMount, ContainerLaunch } from './container-spec.js';
 import { containerResources, memoryRequestBytes, oomScoreAdjust } from './linux-resources.js';
 
 /** The default command and user of what a container runs on (an image's config; nothing for the host image). */
-export interface ImageDefaults {
+interface ImageDefaults {
   readonly entrypoint?: readonly string[];
   readonly cmd?: readonly string[];
   readonly env?: readonly string[];
