@@ -64,7 +64,7 @@ describe('crash-loop back-off', () => {
             armed = true;
           } else expected = expected === 0 ? 10_000 : Math.min(expected * 2, 300_000);
           assert.equal(waits[i], expected, `restart ${i} after runs ${runs.slice(0, i + 1).join(',')}`);
-          assert.ok((waits[i] as number) <= 300_000);
+          assert.ok(waits[i] <= 300_000);
         });
       }),
     );
