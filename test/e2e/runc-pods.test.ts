@@ -21,7 +21,7 @@ const EDGEPLANE = fileURLToPath(new URL('../../../bin/edgeplane.js', import.meta
 const SERVER = "require('http').createServer((q,s)=>s.end('hello from '+require('os').hostname())).listen(8080)";
 
 /** A Deployment of one pod whose container runs `command` on the host image. */
-function deploymentYaml(name: string, command: readonly string[], o: { annotations?: Record<string, string>; resources?: string; image?: string } = {}): string {
+function deploymentYaml(name: string, command: readonly string[], o: { annotations?: Record<string, string>; resources?: string; image?: string; extra?: string } = {}): string {
   const annotations = Object.entries({ 'svc.io/sites': 'system/ce-a', ...o.annotations }).map(([k, v]) => `${k}: "${v}"`).join(', ');
   return `apiVersion: apps/v1
 kind: Deployment
@@ -37,7 +37,7 @@ spec:
       - name: c
         image: ${o.image ?? 'host'}
         command: ${JSON.stringify(command)}
-${o.resources ?? ''}`;
+${o.resources ?? ''}${o.extra ?? ''}`;
 }
 
 const isReady = (pod: Pod | undefined): boolean => pod?.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') === true;
@@ -158,8 +158,28 @@ describe('real pods on a runc site', () => {
     assert.match(String(waiting.state['waiting']?.['message']), /edgeplane image import/);
   });
 
+  it('a readiness probe makes the pod Ready only once it passes; a failing liveness probe restarts the container', async () => {
+    // Answers 503 for its first 3 s, then 200.
+    const flipping = "const t=Date.now();require('http').createServer((q,s)=>{s.statusCode=Date.now()-t<3000?503:200;s.end()}).listen(8080)";
+    await env.ok(['apply', '-f', '-'], deploymentYaml('probed', ['node', '-e', flipping], { extra: '        readinessProbe: {httpGet: {path: /ready, port: 8080}, periodSeconds: 1}\n' }));
+    const notReady = await waitFor('probed running', async () => {
+      const p = await pod('probed');
+      return p?.status?.containerStatuses?.find((c) => c.name === 'c')?.state['running'] !== undefined ? p : undefined;
+    }, { timeoutMs: 30_000 });
+    assert.equal(isReady(notReady), false, 'not Ready while the probe fails');
+    await waitFor('probed Ready', async () => (isReady(await pod('probed')) ? true : undefined), { timeoutMs: 15_000 });
+
+    await env.ok(['apply', '-f', '-'], deploymentYaml('unlive', ['sleep', '3600'], { extra: '        livenessProbe: {tcpSocket: {port: 9999}, periodSeconds: 1, failureThreshold: 2}\n' }));
+    const restarted = await waitFor('unlive restarted', async () => {
+      const s = (await pod('unlive'))?.status?.containerStatuses?.find((c) => c.name === 'c');
+      return (s?.restartCount ?? 0) >= 1 ? s : undefined;
+    }, { timeoutMs: 40_000, describe: async () => JSON.stringify((await pod('unlive'))?.status?.containerStatuses) });
+    // sleep, pid 1 of its container, ignores SIGTERM: SIGKILL after the pod's 2 s grace period.
+    assert.equal(restarted.lastState['terminated']?.['exitCode'], 137);
+  });
+
   it('deleting the pods leaves nothing behind', async () => {
-    await env.ok(['delete', 'deployment', 'web1', 'crash', 'flavored', 'hog', 'boxed', 'missing']);
+    await env.ok(['delete', 'deployment', 'web1', 'crash', 'flavored', 'hog', 'boxed', 'missing', 'probed', 'unlive']);
     await waitFor('the pods are gone', async () => ((await env.read<{ items: Pod[] }>('api/v1/namespaces/default/pods'))?.items.length === 0 ? true : undefined), { timeoutMs: 30_000 });
     for (const site of ['ce-a', 'ce-b']) await waitFor(`nothing left on ${site}`, () => Promise.resolve(podLeftovers(env, site).length === 0 ? true : undefined), { timeoutMs: 20_000, describe: () => podLeftovers(env, site).join('\n') });
     assert.equal(readdirSync('/var/run/netns').length, netnsBefore + 2, 'only the sites\' namespaces stay');

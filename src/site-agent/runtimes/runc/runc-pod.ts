@@ -15,11 +15,15 @@ import type { ContainerRecord, ContainerTermination, PodRecord } from './pod-rec
 import { containerFiles, makeContainerFolders, podContainerId, type PodSandbox } from './pod-sandbox.js';
 import { podPhase, renderPodStatus } from './pod-status.js';
 import { podHostsFile } from './pod-hosts.js';
+import { goSeconds } from '../kube-time.js';
 import { removePodTraces } from './pod-cleanup.js';
 import { nextRestartDelay, restartWaitUntil, type RestartBackoff } from './crash-backoff.js';
 import { ContainerCommandError, type ContainerFiles } from './runc-containers.js';
 import { isSidecar, parseSidecarState, SIDECAR_CONTAINER as SIDECAR_NAME, sidecarProcess, sidecarStateFile, sidecarTokenFile } from './sidecar-launch.js';
 import { mountTmpfs } from './tmpfs-mounts.js';
+import { ContainerProbes } from './probe-state.js';
+import { runProbe } from './prober.js';
+import { rotateContainerLogIfNeeded } from './container-log-rotation.js';
 import { containerBinds } from './volumes/container-binds.js';
 import { volumeContents } from './volumes/volume-contents.js';
 import { VolumeError } from './volumes/volume-error.js';
@@ -71,6 +75,9 @@ export class RuncPod {
   private readonly instances = new Map<string, Instance>();
   private readonly backoff = new Map<string, RestartBackoff>();
   private readonly watchers = new Map<string, FSWatcher>();
+  /** Probe trackers of running containers that have probes, by container name. */
+  private readonly probes = new Map<string, ContainerProbes>();
+  private cancelProbeWake: (() => void) | undefined;
   /** The host folder of each volume, by name, once set up. */
   private readonly volumeDirs = new Map<string, string>();
   private pod: KubeObject;
@@ -161,6 +168,7 @@ export class RuncPod {
   detach(): void {
     this.finished = true;
     this.cancelWake?.();
+    this.cancelProbeWake?.();
     for (const watcher of this.watchers.values()) watcher.close();
     this.watchers.clear();
   }
@@ -178,6 +186,13 @@ export class RuncPod {
         this.parts.services.logger.error({ err: error, pod: this.key }, 'pod sync failed');
       }
     });
+  }
+
+  /** Rotates the logs of running containers that outgrew 10 MiB (kubelet keeps 5 files of each). */
+  async rotateLogs(): Promise<void> {
+    for (const instance of this.instances.values()) {
+      await rotateContainerLogIfNeeded(instance.files).catch((error: unknown) => this.parts.services.logger.warn({ err: error, pod: this.key }, 'cannot rotate a container log'));
+    }
   }
 
   /** A running container exited: true when its exit file is there (the periodic relist's check). */
@@ -200,6 +215,65 @@ export class RuncPod {
     await this.startContainers(now);
     await this.save();
     this.report();
+    this.scheduleProbes();
+  }
+
+  /** Arms one timer for the earliest due probe of the pod's containers. */
+  private scheduleProbes(): void {
+    this.cancelProbeWake?.();
+    this.cancelProbeWake = undefined;
+    let next: number | undefined;
+    for (const tracker of this.probes.values()) {
+      const at = tracker.nextDueAt();
+      if (at !== undefined && (next === undefined || at < next)) next = at;
+    }
+    if (next === undefined || this.finished || this.stopping !== undefined) return;
+    const { timers } = this.parts.services;
+    this.cancelProbeWake = timers.schedule(() => void this.runDueProbes(), Math.max(0, next - timers.now()));
+  }
+
+  /**
+   * Runs the probes that are due (outside the pod's sync: a slow probe holds nothing up), then
+   * applies their results: readiness and startup to the container's status, a liveness or
+   * startup failure kills the container (SIGTERM, SIGKILL after the grace period) for its
+   * restart policy to decide.
+   */
+  private async runDueProbes(): Promise<void> {
+    const { site, services } = this.parts;
+    const now = services.timers.now();
+    const spec = specOf(this.pod);
+    const runs: Promise<void>[] = [];
+    let changed = false;
+    for (const [name, tracker] of this.probes) {
+      const instance = this.instances.get(name);
+      const container = (spec.containers ?? []).find((c) => c.name === name);
+      if (instance === undefined || container === undefined) continue;
+      for (const due of tracker.due(now)) {
+        const target = { podIP: this.record.podIP ?? '', container, dial: (host: string, port: number, timeoutMs: number) => site.broker.dial(host, port, timeoutMs), exec: (command: readonly string[], timeoutMs: number) => site.containers.exec(instance.id, command, timeoutMs) };
+        runs.push(
+          runProbe(due.probe, due.timeoutMs, target).then(async (result) => {
+            if (this.probes.get(name) !== tracker) return;
+            const report = tracker.report(due.kind, services.timers.now(), result);
+            if (report.event !== undefined) services.logger.info({ pod: this.key, container: name, event: report.event.message }, 'probe');
+            const record = this.findRecord(name);
+            if (record !== undefined && record.current.kind === 'running') {
+              if (record.ready !== tracker.ready || record.started !== tracker.started) changed = true;
+              record.ready = tracker.ready;
+              record.started = tracker.started;
+            }
+            if (report.kill !== undefined) {
+              services.logger.info({ pod: this.key, container: name }, `${report.kill.message}, will be restarted`);
+              const grace = (spec.terminationGracePeriodSeconds ?? 30) * 1000;
+              await site.containers.kill(instance.id, 'TERM').catch(() => undefined);
+              services.timers.schedule(() => void site.containers.kill(instance.id, 'KILL', true).catch(() => undefined), grace);
+            }
+          }),
+        );
+      }
+    }
+    await Promise.all(runs);
+    if (changed) this.trigger();
+    else this.scheduleProbes();
   }
 
   private async createSandbox(now: number): Promise<boolean> {
@@ -277,7 +351,7 @@ export class RuncPod {
     const until = restartWaitUntil(this.backoff.get(name), last.finishedAt);
     if (until === undefined || until <= now) return true;
     const delay = this.backoff.get(name)?.delayMs ?? 0;
-    record.current = { kind: 'waiting', reason: 'CrashLoopBackOff', message: `back-off ${Math.round(delay / 1000)}s restarting failed container=${name} pod=${this.record.name}_${this.record.namespace}(${this.uid})` };
+    record.current = { kind: 'waiting', reason: 'CrashLoopBackOff', message: `back-off ${goSeconds(delay)} restarting failed container=${name} pod=${this.record.name}_${this.record.namespace}(${this.uid})` };
     record.lastTermination = last;
     record.ready = false;
     this.wakeAt(until);
@@ -352,9 +426,13 @@ export class RuncPod {
         this.backoff.set(name, nextRestartDelay(this.backoff.get(name), now));
       }
       record.current = { kind: 'running', startedAt: instance.startedAt, containerID: `runc://${id}` };
+      const tracked = !sidecar && (container.startupProbe ?? container.livenessProbe ?? container.readinessProbe) !== undefined;
+      if (tracked) this.probes.set(name, new ContainerProbes(container, instance.startedAt));
+      else this.probes.delete(name);
+      if (restart >= 2) await rm(join(this.podDir, 'containers', name, String(restart - 2)), { recursive: true, force: true });
       record.imageID = image === undefined ? 'host://' : `${parseImageReference(record.image).repository}@${image.digest}`;
-      record.started = true;
-      record.ready = !sidecar && container.readinessProbe === undefined;
+      record.started = !tracked || (this.probes.get(name)?.started ?? true);
+      record.ready = !sidecar && (!tracked || (this.probes.get(name)?.ready ?? false));
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       if (error instanceof ContainerConfigError) {
@@ -456,6 +534,7 @@ export class RuncPod {
         containerID: `runc://${instance.id}`,
       };
       this.instances.delete(name);
+      this.probes.delete(name);
       this.watchers.get(name)?.close();
       this.watchers.delete(name);
       await containers.delete(instance.id, true).catch(() => undefined);

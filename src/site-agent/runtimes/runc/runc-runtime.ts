@@ -86,7 +86,10 @@ export class RuncRuntime implements PodRuntime {
   private relistTick(): void {
     this.ticks++;
     const resync = this.ticks % RESYNC_EVERY === 0;
-    for (const worker of this.pods.values()) if (resync || worker.hasExited()) worker.trigger();
+    for (const worker of this.pods.values()) {
+      if (resync || worker.hasExited()) worker.trigger();
+      if (resync) void worker.rotateLogs();
+    }
     this.cancelRelist = this.options.services.timers.schedule(() => this.relistTick(), RELIST_MS);
   }
 
