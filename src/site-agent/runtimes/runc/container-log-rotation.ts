@@ -10,7 +10,7 @@ export interface LogRotationPolicy {
   readonly maxFiles: number;
 }
 
-export const DEFAULT_LOG_ROTATION: LogRotationPolicy = { maxSize: 10 * 1024 * 1024, maxFiles: 5 };
+const DEFAULT_LOG_ROTATION: LogRotationPolicy = { maxSize: 10 * 1024 * 1024, maxFiles: 5 };
 
 /** A container's log could not be rotated (its conmon is gone or did not reopen); the live log is left in place. */
 export class LogRotationError extends Error {}
@@ -75,7 +75,7 @@ export async function rotateContainerLog(files: Pick<ContainerFiles, 'log' | 'bu
  * made in the bundle; conmon then creates a new file at the log's path (through `<log>.tmp`
  * and a rename). Resolves once that file exists, so call it after moving the log away.
  */
-export async function reopenConmonLog(files: Pick<ContainerFiles, 'log' | 'bundle'>, timeoutMs = REOPEN_TIMEOUT_MS): Promise<void> {
+async function reopenConmonLog(files: Pick<ContainerFiles, 'log' | 'bundle'>, timeoutMs = REOPEN_TIMEOUT_MS): Promise<void> {
   const fifo = join(files.bundle, 'ctl');
   // Non-blocking: with no conmon reading, the open fails (ENXIO) instead of waiting for one.
   const handle = await open(fifo, constants.O_WRONLY | constants.O_NONBLOCK).catch((error: NodeJS.ErrnoException) => {

@@ -32,7 +32,7 @@ export type ProbeResult =
   | { readonly outcome: 'warning' | 'failure' | 'error'; readonly output: string };
 
 /** An Event for the container, worded as kubelet's prober words it. */
-export interface ProbeEvent {
+interface ProbeEvent {
   readonly type: 'Warning';
   readonly reason: 'Unhealthy';
   readonly message: string;
