@@ -8,7 +8,12 @@ import { busyboxImageSpec, writeOciLayout } from '../../src/testing/oci-image-bu
 import { Quantity } from '../../src/apimachinery/quantity/quantity.js';
 import { after, before, describe, it } from 'node:test';
 import type { KubeObject } from '../../src/apimachinery/object.js';
+import { connect as connectTls } from 'node:tls';
 import { toolPath } from '../../src/testing/tools.js';
+import { NetnsSocketBroker } from '../../src/site-agent/runtimes/runc/netns-broker.js';
+import { podContainerId } from '../../src/site-agent/runtimes/runc/pod-sandbox.js';
+import { runcStateRoot } from '../../src/site-agent/runtimes/runc/runc-site.js';
+import { podNamespaceName } from '../../src/site-agent/runtimes/runc/site-network.js';
 import { podLeftovers, startRuncSiteEnv, type RuncSiteEnv } from './support/runc-site-env.js';
 import { waitFor } from './support/wait-for.js';
 
@@ -76,6 +81,34 @@ describe('real pods on a runc site', () => {
       }
     });
     assert.equal(answer, `hello from ${ready.metadata.name ?? ''}`);
+  });
+
+  it('injects the sidecar: READY 2/2, READY on 127.0.0.1:8070 inside the pod only, the identity read-only at /svc/secrets/identity', async () => {
+    const web = (await pod('web1')) as Pod;
+    const table = await env.ok(['get', 'pods', '-l', 'app=web1']);
+    assert.match(table, / 2\/2 +Running /);
+    assert.deepEqual(web.spec.containers.map((c) => c.name), ['c', 'edgeplane-sidecar']);
+    const siteNetns = env.netns('ce-a');
+    const inPod = podNamespaceName(siteNetns, web.metadata.uid ?? '');
+    const ip = toolPath('ip');
+    assert.equal(execFileSync(ip, ['netns', 'exec', inPod, 'curl', '-s', 'http://127.0.0.1:8070/status'], { encoding: 'utf8' }), 'READY');
+    const runc = (args: readonly string[]): ReturnType<typeof spawnSync> => spawnSync(toolPath('runc'), ['--root', runcStateRoot(siteNetns), 'exec', podContainerId(web.metadata.uid ?? '', 'c-0'), ...args], { encoding: 'utf8' });
+    const listed = runc(['ls', '/svc/secrets/identity']);
+    assert.equal(listed.status, 0, String(listed.stderr));
+    assert.deepEqual(String(listed.stdout).trim().split('\n').sort(), ['client.crt', 'client.key', 'client_ca.crt', 'server.crt', 'server.key', 'server_ca.crt']);
+    const write = runc(['touch', '/svc/secrets/identity/x']);
+    assert.notEqual(write.status, 0, 'the workload cannot write the identity folder');
+    assert.match(String(write.stderr), /Read-only file system/);
+    // Another pod of the site reaches web1's server but not its sidecar.
+    await env.ok(['apply', '-f', '-'], deploymentYaml('peer', ['sleep', '3600']));
+    const other = await waitFor('peer running', async () => {
+      const p = await pod('peer');
+      return p?.status?.containerStatuses?.find((c) => c.name === 'c')?.state['running'] !== undefined ? p : undefined;
+    }, { timeoutMs: 30_000 });
+    const fromOther = podNamespaceName(siteNetns, other.metadata.uid ?? '');
+    assert.equal(execFileSync(ip, ['netns', 'exec', fromOther, 'curl', '-s', `http://${web.status?.podIP ?? ''}:8080/`], { encoding: 'utf8' }), `hello from ${web.metadata.name ?? ''}`);
+    const sidecar = spawnSync(ip, ['netns', 'exec', fromOther, 'curl', '-s', '--max-time', '2', `http://${web.status?.podIP ?? ''}:8070/status`], { encoding: 'utf8' });
+    assert.equal(sidecar.status, 7, 'connection refused');
   });
 
   it('restarts a crashing container with growing back-off', async () => {
@@ -158,6 +191,34 @@ describe('real pods on a runc site', () => {
     assert.match(String(waiting.state['waiting']?.['message']), /edgeplane image import/);
   });
 
+  it('two pods on two sites authenticate each other with their identity files (mutual TLS)', async () => {
+    const server = "const fs=require('fs'),d='/svc/secrets/identity/';require('https').createServer({key:fs.readFileSync(d+'server.key'),cert:fs.readFileSync(d+'server.crt'),ca:fs.readFileSync(d+'client_ca.crt'),requestCert:true,rejectUnauthorized:true},(q,s)=>s.end(q.socket.getPeerCertificate().subjectaltname)).listen(8443)";
+    await env.ok(['apply', '-f', '-'], deploymentYaml('tls', ['node', '-e', server], { extra: '        readinessProbe: {tcpSocket: {port: 8443}, periodSeconds: 1}\n' }));
+    const tls = await waitFor('tls Ready', async () => {
+      const p = await pod('tls');
+      return isReady(p) ? p : undefined;
+    }, { timeoutMs: 30_000, describe: async () => JSON.stringify((await pod('tls'))?.status) });
+    // The identity of boxed (on ce-b) as its sidecar wrote it, dialled from ce-a's network (sites' networks are not joined).
+    const client = (await pod('boxed')) as Pod;
+    const identity = join(env.home('ce-b'), 'runc', 'ce-b', 'pods', client.metadata.uid ?? '', 'volumes', 'kubernetes.io~empty-dir', 'edgeplane-identity');
+    const read = (name: string): string => readFileSync(join(identity, name), 'utf8');
+    const broker = new NetnsSocketBroker(toolPath('ip'), env.netns('ce-a'));
+    try {
+      const socket = await broker.dial(tls.status?.podIP ?? '', 8443);
+      const answer = await new Promise<string>((resolve, reject) => {
+        const secure = connectTls({ socket, servername: `${tls.metadata.name ?? ''}.default`, ca: read('server_ca.crt'), cert: read('client.crt'), key: read('client.key') }, () => secure.write('GET / HTTP/1.0\r\n\r\n'));
+        let text = '';
+        secure.setEncoding('utf8').on('data', (chunk: string) => (text += chunk)).on('end', () => resolve(text)).on('error', reject);
+        socket.resume();
+      });
+      assert.match(answer, /^HTTP\/1\.1 200/);
+      assert.match(answer, new RegExp(`DNS:${client.metadata.name ?? ''}\\.default`));
+      assert.match(answer, /URI:spiffe:\/\/[^/]+\/ns\/default\/sa\/default/);
+    } finally {
+      broker.close();
+    }
+  });
+
   it('a readiness probe makes the pod Ready only once it passes; a failing liveness probe restarts the container', async () => {
     // Answers 503 for its first 3 s, then 200.
     const flipping = "const t=Date.now();require('http').createServer((q,s)=>{s.statusCode=Date.now()-t<3000?503:200;s.end()}).listen(8080)";
@@ -179,7 +240,7 @@ describe('real pods on a runc site', () => {
   });
 
   it('deleting the pods leaves nothing behind', async () => {
-    await env.ok(['delete', 'deployment', 'web1', 'crash', 'flavored', 'hog', 'boxed', 'missing', 'probed', 'unlive']);
+    await env.ok(['delete', 'deployment', 'web1', 'crash', 'flavored', 'hog', 'boxed', 'missing', 'probed', 'unlive', 'tls', 'peer']);
     await waitFor('the pods are gone', async () => ((await env.read<{ items: Pod[] }>('api/v1/namespaces/default/pods'))?.items.length === 0 ? true : undefined), { timeoutMs: 30_000 });
     for (const site of ['ce-a', 'ce-b']) await waitFor(`nothing left on ${site}`, () => Promise.resolve(podLeftovers(env, site).length === 0 ? true : undefined), { timeoutMs: 20_000, describe: () => podLeftovers(env, site).join('\n') });
     assert.equal(readdirSync('/var/run/netns').length, netnsBefore + 2, 'only the sites\' namespaces stay');
