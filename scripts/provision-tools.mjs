@@ -27,7 +27,8 @@ const SELF = 'node scripts/provision-tools.mjs';
 
 /**
  * Every tool the project's tests or benchmarks run. `for` names who needs it: `test` tools are
- * provisioned by every `npm test`, `bench` tools by `npm run bench`; a tool with neither is
+ * provisioned by every `npm test`, `bench` tools by `npm run bench`, `runtime` tools (what a runc
+ * site runs) by `npm start`; a tool with none is
  * registered for a later issue and provisioned only when named (`node scripts/provision-tools.mjs
  * haproxy`, or `--all`) — when its tests arrive, add `'test'` to its `for`.
  *
@@ -110,7 +111,7 @@ const TABLE = [
   // Registered for later issues: provisioned only when named (or --all) until a test needs them.
   {
     name: 'runc',
-    for: ['test'],
+    for: ['test', 'bench', 'runtime'],
     why: 'OCI container runtime for real pods on a site',
     debian: 'runc',
     bin: 'usr/sbin/runc',
@@ -118,7 +119,7 @@ const TABLE = [
   },
   {
     name: 'conmon',
-    for: ['test'],
+    for: ['test', 'bench', 'runtime'],
     why: 'container monitor: holds a container\'s stdio and console, writes its CRI log, records its exit (CRI-O\'s and podman\'s)',
     debian: 'conmon',
     bin: 'usr/bin/conmon',
@@ -127,7 +128,7 @@ const TABLE = [
   },
   {
     name: 'ip',
-    for: ['test'],
+    for: ['test', 'bench', 'runtime'],
     why: 'network namespaces, veth pairs and bridges for multi-host tests',
     debian: 'iproute2',
     bin: 'bin/ip',
@@ -154,7 +155,7 @@ const TABLE = [
   },
   {
     name: 'mount',
-    for: ['test'],
+    for: ['test', 'bench', 'runtime'],
     why: 'tmpfs for secret, projected, downwardAPI and memory emptyDir volumes of real pods (Node cannot call mount(2))',
     source: 'system',
     debian: 'mount',
@@ -162,7 +163,7 @@ const TABLE = [
   },
   {
     name: 'umount',
-    for: ['test'],
+    for: ['test', 'bench', 'runtime'],
     why: 'unmounts the tmpfs of pod volumes',
     source: 'system',
     debian: 'mount',
@@ -170,7 +171,7 @@ const TABLE = [
   },
   {
     name: 'catatonit',
-    for: ['test'],
+    for: ['test', 'bench', 'runtime'],
     why: 'minimal init (PID 1) for containers',
     debian: 'catatonit',
     bin: 'usr/bin/catatonit',
@@ -179,7 +180,7 @@ const TABLE = [
   {
     name: 'umoci',
     // Needed at run time too: `edgeplane image import` unpacks image layers with it.
-    for: ['test'],
+    for: ['test', 'bench', 'runtime'],
     why: 'unpacks OCI image layers (whiteouts, ownership, devices) for the site image store; openSUSE\'s, kept by the OCI community',
     debian: 'umoci',
     bin: 'usr/bin/umoci',
@@ -206,7 +207,7 @@ A second run finds the stamps and prints one line.
 With no tool named, provisions the tools the tests need (what \`npm test\` runs).
 
 Options:
-  --for <group>  the tools of a group: test, bench
+  --for <group>  the tools of a group: test, bench, runtime (what a runc site runs; npm start)
   --all          every registered tool
   --list         print the registered tools and where each is, then exit
   --refresh      fetch again even where a stamp says the package is there
@@ -565,7 +566,7 @@ function main() {
     return 0;
   }
   const unknown = options.names.filter((n) => !TABLE.some((t) => t.name === n));
-  if (unknown.length > 0 || (options.group !== undefined && !['test', 'bench'].includes(options.group))) {
+  if (unknown.length > 0 || (options.group !== undefined && !['test', 'bench', 'runtime'].includes(options.group))) {
     console.error(`unknown ${unknown.length > 0 ? `tool ${unknown.join(', ')}` : `group ${options.group}`}; registered: ${TABLE.map((t) => t.name).join(', ')}`);
     return 2;
   }

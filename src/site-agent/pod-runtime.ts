@@ -22,4 +22,6 @@ export interface PodRuntime {
   listed?(): void;
   readonly size: number;
   close(): void;
+  /** Instead of close: stops and removes every pod and what the runtime made on the machine. */
+  destroy?(): Promise<void>;
 }

@@ -37,6 +37,8 @@ export interface SiteAgentOptions {
    */
   readonly registerRuntime?: RegisteredRuntime;
   readonly sim?: Partial<SimOptions>;
+  /** Closing stops and removes the runtime's pods and networks (the embedded default's local sites), instead of leaving them for the next agent. */
+  readonly removePodsOnClose?: boolean;
   /** The runc runtime's options. */
   readonly runc?: { readonly hostImage: boolean; readonly podCidr?: string };
   readonly logger: Logger;
@@ -132,7 +134,8 @@ export async function startSiteAgent(options: SiteAgentOptions): Promise<SiteAge
       heartbeats.stop();
       abort.abort();
       await watching;
-      runtime.close();
+      if (options.removePodsOnClose === true && runtime.destroy !== undefined) await runtime.destroy();
+      else runtime.close();
       let cancel: (() => void) | undefined;
       const timeout = new Promise<void>((resolve) => (cancel = timers.schedule(resolve, flushTimeoutMs)));
       await Promise.race([batcher.close(), timeout]);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { busyboxImageSpec, writeOciLayout } from '../../src/testing/oci-image-builder.js';
@@ -20,6 +20,19 @@ import { waitFor } from './support/wait-for.js';
 interface Pod extends KubeObject {
   spec: { nodeName?: string; containers: Array<{ name: string }> };
   status?: { phase?: string; podIP?: string; conditions?: Array<{ type: string; status: string }>; containerStatuses?: Array<{ name: string; ready: boolean; restartCount: number; state: Record<string, Record<string, unknown>>; lastState: Record<string, Record<string, unknown>> }> };
+}
+
+/** Runs a program without blocking this process (the control plane and the agents live in it). */
+function run(file: string, args: readonly string[], input?: string): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(file, args, { stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+    child.stdin.end(input ?? '');
+  });
 }
 
 const EDGEPLANE = fileURLToPath(new URL('../../../bin/edgeplane.js', import.meta.url));
@@ -49,9 +62,7 @@ const isReady = (pod: Pod | undefined): boolean => pod?.status?.conditions?.some
 
 describe('real pods on a runc site', () => {
   let env: RuncSiteEnv;
-  let netnsBefore: number;
   before(async () => {
-    netnsBefore = readdirSync('/var/run/netns').length;
     env = await startRuncSiteEnv([
       { name: 'ce-a', hostImage: true },
       { name: 'ce-b', hostImage: false },
@@ -61,9 +72,14 @@ describe('real pods on a runc site', () => {
     await env?.close();
   });
 
+  /** Every pod the tests saw, by uid, with its site (to check that nothing of them stays). */
+  const seen = new Map<string, string>();
   /** The one live pod of Deployment `app`. */
-  const pod = async (app: string): Promise<Pod | undefined> =>
-    (await env.read<{ items: Pod[] }>(`api/v1/namespaces/default/pods?labelSelector=app%3D${app}`))?.items.find((p) => p.metadata.deletionTimestamp === undefined);
+  const pod = async (app: string): Promise<Pod | undefined> => {
+    const found = (await env.read<{ items: Pod[] }>(`api/v1/namespaces/default/pods?labelSelector=app%3D${app}`))?.items.find((p) => p.metadata.deletionTimestamp === undefined);
+    if (found !== undefined) seen.set(found.metadata.uid ?? '', found.metadata.labels?.['svc.io/siteName'] ?? '');
+    return found;
+  };
 
   it('runs a pod that serves on its pod IP, reachable from the site network', async () => {
     await env.ok(['apply', '-f', '-'], deploymentYaml('web1', ['node', '-e', SERVER]));
@@ -109,6 +125,30 @@ describe('real pods on a runc site', () => {
     assert.equal(execFileSync(ip, ['netns', 'exec', fromOther, 'curl', '-s', `http://${web.status?.podIP ?? ''}:8080/`], { encoding: 'utf8' }), `hello from ${web.metadata.name ?? ''}`);
     const sidecar = spawnSync(ip, ['netns', 'exec', fromOther, 'curl', '-s', '--max-time', '2', `http://${web.status?.podIP ?? ''}:8070/status`], { encoding: 'utf8' });
     assert.equal(sidecar.status, 7, 'connection refused');
+  });
+
+  it('the sidecar unseals, for the pod, a blindfold secret encrypted offline with the CLI under a policy that selects its site', async () => {
+    const policy = await env.h.call('POST', '/api/secret_management/namespaces/default/secret_policys', {
+      body: { metadata: { name: 'ce-a-only' }, spec: { algo: 'FIRST_MATCH', rules: [{ metadata: { name: 'ce-a' }, spec: { action: 'ALLOW', client_selector: { expressions: ['svc.io/siteName=ce-a'] } } }] } },
+    });
+    assert.equal(policy.status, 200, policy.body);
+    const caFile = join(env.dir, 'ca.crt');
+    writeFileSync(caFile, env.h.ca);
+    const connection = ['--server', env.h.url, '--token', env.h.adminToken, '--ca-file', caFile];
+    // Asynchronous: the control plane and the site's relay run in this process.
+    const cli = async (args: readonly string[], input?: string): Promise<string> => {
+      const result = await run(process.execPath, [EDGEPLANE, ...args], input);
+      assert.equal(result.status, 0, `edgeplane ${args.join(' ')}: ${result.stderr}`);
+      return result.stdout;
+    };
+    writeFileSync(join(env.dir, 'key.json'), await cli(['secret', 'get-public-key', ...connection]));
+    writeFileSync(join(env.dir, 'policy.json'), await cli(['secret', 'get-policy-document', '-n', 'default', '--name', 'ce-a-only', ...connection]));
+    const location = (await cli(['secret', 'encrypt', '--public-key', join(env.dir, 'key.json'), '--policy-document', join(env.dir, 'policy.json')], 'open sesame')).trim();
+    const web = (await pod('web1')) as Pod;
+    const inPod = podNamespaceName(env.netns('ce-a'), web.metadata.uid ?? '');
+    const body = JSON.stringify({ type: 'blindfold', location });
+    const unsealed = await run(toolPath('ip'), ['netns', 'exec', inPod, 'curl', '-s', '-X', 'POST', '-H', 'content-type: application/json', '--data-binary', body, 'http://127.0.0.1:8070/secret/unseal']);
+    assert.equal(Buffer.from(unsealed.stdout, 'base64').toString('utf8'), 'open sesame', unsealed.stdout);
   });
 
   it('restarts a crashing container with growing back-off', async () => {
@@ -158,13 +198,12 @@ describe('real pods on a runc site', () => {
     assert.equal(statusAfter?.restartCount, statusBefore?.restartCount);
     assert.deepEqual(statusAfter?.state, statusBefore?.state);
     assert.ok(isReady(afterRestart));
-    const servers = readdirSync('/proc').filter((p) => /^\d+$/.test(p)).filter((p) => {
-      try {
-        return readFileSync(`/proc/${p}/cmdline`, 'utf8').includes('hello from');
-      } catch {
-        return false;
-      }
-    });
+    // The pod's containers' cgroups hold one server: the adopted one (a second start would add c-1).
+    const podCgroup = `/sys/fs/cgroup/memory/edgeplane/${env.netns('ce-a')}/${afterRestart?.metadata.uid ?? ''}`;
+    const servers = readdirSync(podCgroup, { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .flatMap((e) => readFileSync(join(podCgroup, e.name, 'cgroup.procs'), 'utf8').split('\n').filter((pid) => pid !== ''))
+      .filter((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('hello from'));
     assert.equal(servers.length, 1, 'one server process');
   });
 
@@ -172,7 +211,7 @@ describe('real pods on a runc site', () => {
     const layout = join(env.dir, 'busybox-layout');
     const built = writeOciLayout(layout, busyboxImageSpec());
     for (const site of ['ce-a', 'ce-b']) {
-      const imported = spawnSync(process.execPath, [EDGEPLANE, 'image', 'import', layout, '--name', 'busybox:e2e', '--home', env.home(site)], { encoding: 'utf8' });
+      const imported = await run(process.execPath, [EDGEPLANE, 'image', 'import', layout, '--name', 'busybox:e2e', '--home', env.home(site)]);
       assert.equal(imported.status, 0, imported.stderr);
     }
     await env.ok(['apply', '-f', '-'], deploymentYaml('boxed', ['sh', '-c', 'echo "$GREETING from $(id -u)"; exec sleep 3600'], { image: 'busybox:e2e', annotations: { 'svc.io/sites': 'system/ce-b' } }));
@@ -243,6 +282,9 @@ describe('real pods on a runc site', () => {
     await env.ok(['delete', 'deployment', 'web1', 'crash', 'flavored', 'hog', 'boxed', 'missing', 'probed', 'unlive', 'tls', 'peer']);
     await waitFor('the pods are gone', async () => ((await env.read<{ items: Pod[] }>('api/v1/namespaces/default/pods'))?.items.length === 0 ? true : undefined), { timeoutMs: 30_000 });
     for (const site of ['ce-a', 'ce-b']) await waitFor(`nothing left on ${site}`, () => Promise.resolve(podLeftovers(env, site).length === 0 ? true : undefined), { timeoutMs: 20_000, describe: () => podLeftovers(env, site).join('\n') });
-    assert.equal(readdirSync('/var/run/netns').length, netnsBefore + 2, 'only the sites\' namespaces stay');
+    const namespaces = new Set(readdirSync('/var/run/netns'));
+    const left = [...seen].filter(([uid, site]) => namespaces.has(podNamespaceName(env.netns(site), uid)));
+    assert.deepEqual(left, [], 'no pod network namespace stays');
+    assert.ok(namespaces.has(env.netns('ce-a')) && namespaces.has(env.netns('ce-b')), 'the sites keep theirs');
   });
 });

@@ -19,7 +19,7 @@ const FORGOTTEN_GRACE_MS = 2000;
 export interface RuncRuntimeOptions {
   readonly nodes: NodeDirectory;
   /** The prepared sites, by name (see {@link openRuncSite}). */
-  readonly sites: ReadonlyMap<string, RuncSiteParts & { close(): void }>;
+  readonly sites: ReadonlyMap<string, RuncSiteParts & { close(): void; destroy(): Promise<void> }>;
   readonly services: Omit<PodServices, 'machineMemoryBytes'> & { readonly machineMemoryBytes?: number };
 }
 
@@ -81,6 +81,19 @@ export class RuncRuntime implements PodRuntime {
     this.cancelRelist();
     for (const worker of this.pods.values()) worker.detach();
     for (const site of this.options.sites.values()) site.close();
+  }
+
+  /** Stops every pod (1 s grace) and removes it and the sites' networks: nothing of the runtime stays on the machine. */
+  async destroy(): Promise<void> {
+    this.cancelRelist();
+    const workers = [...this.pods.values()];
+    this.pods.clear();
+    await Promise.all(workers.map((worker) => worker.remove(1000)));
+    await this.collectOrphans();
+    for (const site of this.options.sites.values()) {
+      site.close();
+      await site.destroy();
+    }
   }
 
   private relistTick(): void {

@@ -1,4 +1,5 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
+import { removeCgroup } from './cgroup-tree.js';
 import { join } from 'node:path';
 import type { Logger } from '../../../observability/logger.js';
 import type { RegisterSite } from '../../../site-api/site-api-types.js';
@@ -16,7 +17,7 @@ import type { RuncSiteParts } from './pod-parts.js';
 import { PodSandboxes } from './pod-sandbox.js';
 import { RuncContainers } from './runc-containers.js';
 import type { RuntimePrograms } from './runtime-programs.js';
-import { claimSiteCidr } from './site-cidr-claims.js';
+import { claimSiteCidr, releaseSiteCidr } from './site-cidr-claims.js';
 import { SiteNetwork, siteNamespaceName } from './site-network.js';
 
 export interface RuncSiteOptions {
@@ -47,7 +48,7 @@ export function siteCgroupParent(siteNetns: string): string {
  * it, the relay to the control plane on its gateway, and the runc state, pod folders and
  * address leases its pods use. An existing network (an earlier start) is kept as it is.
  */
-export async function openRuncSite(options: RuncSiteOptions): Promise<RuncSiteParts & { close(): void }> {
+export async function openRuncSite(options: RuncSiteOptions): Promise<RuncSiteParts & { close(): void; destroy(): Promise<void> }> {
   const { programs, site } = options;
   const netns = siteNamespaceName(options.home, site.name);
   const cidr: Ipv4Cidr = options.podCidr === undefined ? await claimSiteCidr(netns) : parseCidr(options.podCidr);
@@ -87,6 +88,13 @@ export async function openRuncSite(options: RuncSiteOptions): Promise<RuncSitePa
     close() {
       relay.close();
       broker.close();
+    },
+    /** After close, with every pod gone: removes the site's network, cgroup parent, runc state and CIDR claim. */
+    async destroy() {
+      await network.remove();
+      await removeCgroup(siteCgroupParent(netns));
+      await rm(runcStateRoot(netns), { recursive: true, force: true });
+      if (options.podCidr === undefined) await releaseSiteCidr(netns);
     },
   };
 }

@@ -38,7 +38,7 @@ export async function startRuncRuntime(context: {
 }): Promise<RuncRuntime> {
   const { options, client, timers } = context;
   const { programs } = context;
-  const sites = new Map<string, RuncSiteParts & { close(): void }>();
+  const sites = new Map<string, RuncSiteParts & { close(): void; destroy(): Promise<void> }>();
   if (options.runc?.podCidr !== undefined && options.sites.length > 1) throw new Error('--pod-cidr names the network of one site; run one site per agent with it');
   try {
     for (const site of options.sites) {
