@@ -27,7 +27,8 @@ const SELF = 'node scripts/provision-tools.mjs';
 
 /**
  * Every tool the project's tests or benchmarks run. `for` names who needs it: `test` tools are
- * provisioned by every `npm test`, `bench` tools by `npm run bench`; a tool with neither is
+ * provisioned by every `npm test`, `bench` tools by `npm run bench`, `runtime` tools (what a runc
+ * site runs) by `npm start`; a tool with none is
  * registered for a later issue and provisioned only when named (`node scripts/provision-tools.mjs
  * haproxy`, or `--all`) — when its tests arrive, add `'test'` to its `for`.
  *
@@ -110,15 +111,24 @@ const TABLE = [
   // Registered for later issues: provisioned only when named (or --all) until a test needs them.
   {
     name: 'runc',
-    for: [],
+    for: ['test', 'bench', 'runtime'],
     why: 'OCI container runtime for real pods on a site',
     debian: 'runc',
     bin: 'usr/sbin/runc',
     check: { args: ['--version'], expect: /^runc version (\S+)/m },
   },
   {
+    name: 'conmon',
+    for: ['test', 'bench', 'runtime'],
+    why: 'container monitor: holds a container\'s stdio and console, writes its CRI log, records its exit (CRI-O\'s and podman\'s)',
+    debian: 'conmon',
+    bin: 'usr/bin/conmon',
+    libs: ['libglib2.0-0', 'libffi8'],
+    check: { args: ['--version'], expect: /^conmon version (\S+)/m },
+  },
+  {
     name: 'ip',
-    for: [],
+    for: ['test', 'bench', 'runtime'],
     why: 'network namespaces, veth pairs and bridges for multi-host tests',
     debian: 'iproute2',
     bin: 'bin/ip',
@@ -144,16 +154,41 @@ const TABLE = [
     check: { args: ['--version'], expect: /^Dnsmasq version (\S+)/m },
   },
   {
+    name: 'mount',
+    for: ['test', 'bench', 'runtime'],
+    why: 'tmpfs for secret, projected, downwardAPI and memory emptyDir volumes of real pods (Node cannot call mount(2))',
+    source: 'system',
+    debian: 'mount',
+    check: { args: ['--version'], expect: /^mount from util-linux (\S+)/ },
+  },
+  {
+    name: 'umount',
+    for: ['test', 'bench', 'runtime'],
+    why: 'unmounts the tmpfs of pod volumes',
+    source: 'system',
+    debian: 'mount',
+    check: { args: ['--version'], expect: /^umount from util-linux (\S+)/ },
+  },
+  {
     name: 'catatonit',
-    for: [],
+    for: ['test', 'bench', 'runtime'],
     why: 'minimal init (PID 1) for containers',
     debian: 'catatonit',
     bin: 'usr/bin/catatonit',
     check: { args: ['--version'], expect: /version (\S+?)_catatonit/ },
   },
   {
+    name: 'umoci',
+    // Needed at run time too: `edgeplane image import` unpacks image layers with it.
+    for: ['test', 'bench', 'runtime'],
+    why: 'unpacks OCI image layers (whiteouts, ownership, devices) for the site image store; openSUSE\'s, kept by the OCI community',
+    debian: 'umoci',
+    bin: 'usr/bin/umoci',
+    check: { args: ['--version'], expect: /umoci version (\S+)/ },
+  },
+  {
     name: 'busybox',
-    for: [],
+    for: ['test'],
     why: 'static userland for container root filesystems (no image can be pulled)',
     debian: 'busybox-static',
     bin: 'bin/busybox',
@@ -172,7 +207,7 @@ A second run finds the stamps and prints one line.
 With no tool named, provisions the tools the tests need (what \`npm test\` runs).
 
 Options:
-  --for <group>  the tools of a group: test, bench
+  --for <group>  the tools of a group: test, bench, runtime (what a runc site runs; npm start)
   --all          every registered tool
   --list         print the registered tools and where each is, then exit
   --refresh      fetch again even where a stamp says the package is there
@@ -531,7 +566,7 @@ function main() {
     return 0;
   }
   const unknown = options.names.filter((n) => !TABLE.some((t) => t.name === n));
-  if (unknown.length > 0 || (options.group !== undefined && !['test', 'bench'].includes(options.group))) {
+  if (unknown.length > 0 || (options.group !== undefined && !['test', 'bench', 'runtime'].includes(options.group))) {
     console.error(`unknown ${unknown.length > 0 ? `tool ${unknown.join(', ')}` : `group ${options.group}`}; registered: ${TABLE.map((t) => t.name).join(', ')}`);
     return 2;
   }

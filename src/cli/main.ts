@@ -3,6 +3,7 @@ import { readBuildInfo } from '../server/build-info.js';
 import { ServerError } from './api-client.js';
 import { configCommand } from './config-command.js';
 import { identityCommand } from './identity-command.js';
+import { imageCommand } from './image-command.js';
 import { kubeconfigCommand } from './kubeconfig-command.js';
 import { secretCommand } from './secret-command.js';
 import { serverCommand } from './server-command.js';
@@ -29,6 +30,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   program.addCommand(tokenCommand());
   program.addCommand(kubeconfigCommand());
   program.addCommand(siteCommand());
+  program.addCommand(imageCommand());
   program.addCommand(sidecarCommand());
   program.addCommand(secretCommand());
   program.addCommand(identityCommand());

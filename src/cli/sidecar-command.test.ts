@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { get } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { IdentityTestServer } from '../sidecar/testing/identity-test-server.js';
+import { TcpRelay } from '../client/testing/tcp-relay.js';
 import { parseDurationMs } from './sidecar-command.js';
 
 const BIN = new URL('../../../bin/edgeplane.js', import.meta.url).pathname;
@@ -51,6 +53,38 @@ describe('edgeplane sidecar', () => {
     child.kill('SIGTERM');
     assert.equal(await exited, 0);
     assert.match(stdout, /"msg":"sidecar stopped"/);
+  });
+
+  it('edgeplane sidecar --connect-to reaches the server through a relay, and --state-file follows its state', async () => {
+    const named = await IdentityTestServer.start({ names: ['cp.test'] });
+    const relay = await TcpRelay.start({ host: '127.0.0.1', port: Number(new URL(named.url).port) });
+    try {
+      const tokenFile = join(dir, 'relay-token');
+      writeFileSync(tokenFile, await named.mintToken());
+      const stateFile = join(dir, 'relay-state', 'state.json');
+      const args = [BIN, 'sidecar', '--server', 'https://cp.test:6443', '--connect-to', relay.address, '--state-file', stateFile, '--token-file', tokenFile, '--identity-dir', join(dir, 'relay-identity'), '--listen', '127.0.0.1:0'];
+      const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+      const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+      const state = (): string => (existsSync(stateFile) ? (JSON.parse(readFileSync(stateFile, 'utf8')) as { state: string }).state : 'none');
+      for (let i = 0; i < 200 && state() !== 'READY'; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+      assert.equal(state(), 'READY');
+      assert.deepEqual(named.requests.map((r) => r.path), ['/api/sites/v1/ca', '/api/identity/v1/certificates']);
+      assert.equal(relay.connections, 2, 'both requests went through the relay');
+      child.kill('SIGTERM');
+      assert.equal(await exited, 0);
+    } finally {
+      await relay.close();
+      await named.close();
+    }
+  });
+
+  it('edgeplane sidecar documents --connect-to and --state-file, and names a bad --connect-to', () => {
+    const help = spawnSync(process.execPath, [BIN, 'sidecar', '--help'], { encoding: 'utf8' });
+    assert.match(help.stdout, /--connect-to <host:port>/);
+    assert.match(help.stdout, /--state-file <file>/);
+    const bad = spawnSync(process.execPath, [BIN, 'sidecar', '--server', 'https://cp:6443', '--token-file', 't', '--connect-to', 'relay'], { encoding: 'utf8' });
+    assert.equal(bad.status, 1);
+    assert.match(bad.stderr, /option '--connect-to <host:port>' argument 'relay' is invalid\. "relay" is not host:port/);
   });
 
   it('edgeplane sidecar refuses a non-loopback --listen with a clear error', async () => {

@@ -1,5 +1,6 @@
 import { untilSignal } from './until-signal.js';
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { type ConnectTo, parseConnectTo } from '../client/connect-to.js';
 import { createLogger, LOG_FORMATS, LOG_LEVELS, type LogFormat } from '../observability/logger.js';
 import { DEFAULT_IDENTITY_DIR, DEFAULT_SECRET_CACHE_LIMITS, MAX_SECRET_CACHE_ENTRIES, DEFAULT_SIDECAR_POLICY, KEY_ALGORITHMS, type KeyAlgorithm, startSidecar } from '../sidecar/index.js';
 
@@ -9,6 +10,8 @@ interface SidecarOptions {
   identityDir: string;
   listen?: string[];
   caFile?: string;
+  connectTo?: ConnectTo;
+  stateFile?: string;
   lifetimeFraction: number;
   renewalJitter: number;
   expiryWindow: number;
@@ -50,6 +53,14 @@ function cacheEntries(value: string): number {
   return n;
 }
 
+function connectTo(value: string): ConnectTo {
+  try {
+    return parseConnectTo(value);
+  } catch (error) {
+    throw new InvalidArgumentError(error instanceof Error ? error.message : String(error));
+  }
+}
+
 /** `edgeplane sidecar`: the pod's identity sidecar. */
 export function sidecarCommand(): Command {
   const p = DEFAULT_SIDECAR_POLICY;
@@ -60,6 +71,12 @@ export function sidecarCommand(): Command {
     .addOption(new Option('--identity-dir <dir>', 'folder the identity files are written to').env('EDGEPLANE_IDENTITY_DIR').default(DEFAULT_IDENTITY_DIR))
     .addOption(new Option('--listen <host:port>', 'loopback address to serve on; repeat for several (default 127.0.0.1:8070, and [::1]:8070 when the host has it)').argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value]))
     .addOption(new Option('--ca-file <file>', "CA bundle to trust for the control plane (default: its CA, checked against the token's ca_pin)"))
+    .addOption(
+      new Option('--connect-to <host:port>', "open every connection to --server here instead (a relay, e.g. the site agent's on the pod network), still checking the server certificate against --server's host, like curl --connect-to")
+        .env('EDGEPLANE_CONNECT_TO')
+        .argParser(connectTo),
+    )
+    .addOption(new Option('--state-file <file>', 'keep this file equal to the state: {"state","since","reason"?} JSON, replaced atomically (mode 0600) at start and on every change').env('EDGEPLANE_STATE_FILE'))
     .addOption(new Option('--lifetime-fraction <f>', 'renew after this fraction of the lifetime').default(p.lifetimeFraction).argParser(fraction))
     .addOption(new Option('--renewal-jitter <f>', 'spread of the renewal time, ± this fraction of the lifetime').default(p.renewalJitter).argParser(Number))
     .addOption(new Option('--expiry-window <f>', 'fraction of the lifetime before expiry in which a failed renewal means DEGRADED').default(p.expiryWindowFraction).argParser(fraction))
@@ -86,7 +103,17 @@ Endpoints (no credentials; loopback only):
     Blindfold values are kept in memory for their policy's decrypt_cache_timeout.
 
 Files in the identity folder: server.key, client.key (0600), server.crt, client.crt
-(leaf + chain), server_ca.crt, client_ca.crt (0644). The sidecar runs until SIGINT or SIGTERM.`,
+(leaf + chain), server_ca.crt, client_ca.crt (0644). The sidecar runs until SIGINT or SIGTERM.
+
+--connect-to: the identity requests, the CA fetch and unseal calls dial host:port; SNI, Host and
+the certificate check use --server's host (no SNI when that is an IP address). Vault is dialled
+at its provider's own endpoint.
+--state-file, e.g. {"state":"HALTED","since":"2024-05-01T10:00:00.000Z","reason":"RETRY_BUDGET_EXHAUSTED: …"}:
+the word of GET /status; reason only for DEGRADED (the last error) and HALTED. Written as
+<file>.<pid>.tmp then renamed; its folder is created when missing.
+
+Writes nothing but the identity folder (temporary <name>.<pid>.tmp files there), the state
+file's folder, and no file elsewhere: it runs on a read-only root file system.`,
     )
     .action(async (o: SidecarOptions) => {
       if (o.server === undefined || o.tokenFile === undefined) throw new Error('sidecar needs --server and --token-file (run `edgeplane sidecar --help`)');
@@ -97,6 +124,8 @@ Files in the identity folder: server.key, client.key (0600), server.crt, client.
         identityDir: o.identityDir,
         ...(o.listen === undefined ? {} : { listen: o.listen }),
         ...(o.caFile === undefined ? {} : { caFile: o.caFile }),
+        ...(o.connectTo === undefined ? {} : { connectTo: o.connectTo }),
+        ...(o.stateFile === undefined ? {} : { stateFile: o.stateFile }),
         policy: {
           lifetimeFraction: o.lifetimeFraction,
           renewalJitter: o.renewalJitter,

@@ -14,7 +14,9 @@ interface SiteOptions {
   nodes: number;
   cpu: string;
   memory: string;
-  runtime: 'simulated';
+  runtime: 'simulated' | 'runc';
+  hostImage: boolean;
+  podCidr?: string;
   quotaCpu?: string;
   quotaMemory?: string;
   server?: string;
@@ -91,7 +93,9 @@ export function siteCommand(): Command {
     .addOption(new Option('--nodes <n>', 'nodes per site').default(3).argParser(wholeNumber(1)))
     .addOption(new Option('--cpu <quantity>', 'CPU capacity of each node').default('8').argParser(quantity))
     .addOption(new Option('--memory <quantity>', 'memory capacity of each node').default('16Gi').argParser(quantity))
-    .addOption(new Option('--runtime <runtime>', 'what runs the pods').choices(['simulated']).default('simulated'))
+    .addOption(new Option('--runtime <runtime>', 'what runs the pods').choices(['simulated', 'runc']).default('simulated'))
+    .addOption(new Option('--host-image', "runc: run pods whose image the site does not hold on a read-only view of the host's programs (imageID host://)").default(false))
+    .addOption(new Option('--pod-cidr <cidr>', 'runc: the site\'s pod network (default: a free 10.244.n.0/24 of this machine)'))
     .addOption(new Option('--quota-cpu <quantity>', 'regional edge: CPU each virtual cluster may use on the site').argParser(quantity))
     .addOption(new Option('--quota-memory <quantity>', 'regional edge: memory each virtual cluster may use on the site').argParser(quantity))
     .addOption(new Option('--server <url>', 'control plane URL (default: the one in the token)').env('EDGEPLANE_SERVER'))
@@ -116,6 +120,7 @@ after that long with that code (restarted with back-off, or Succeeded/Failed per
 The agent runs until SIGINT or SIGTERM, then sends waiting status reports and exits.`,
     )
     .action(async (o: SiteOptions) => {
+      if (o.runtime !== 'runc' && (o.hostImage || o.podCidr !== undefined)) throw new Error('--host-image and --pod-cidr apply to --runtime runc');
       if (o.name === undefined || o.type === undefined) throw new Error('site needs --name and --type (run `edgeplane site --help`)');
       checkSiteName(o.name);
       if ((o.quotaCpu === undefined) !== (o.quotaMemory === undefined)) throw new Error('give --quota-cpu and --quota-memory together');
@@ -139,6 +144,7 @@ The agent runs until SIGINT or SIGTERM, then sends waiting status reports and ex
         sites,
         heartbeatSeconds: o.heartbeatSeconds,
         runtime: o.runtime,
+        ...(o.runtime === 'runc' ? { runc: { hostImage: o.hostImage, ...(o.podCidr === undefined ? {} : { podCidr: o.podCidr }) } } : {}),
         sim: { startMs: o.simStartMs, readyMs: o.simReadyMs, failureRate: o.simFailureRate, runMs: o.simRunMs, stopMs: o.simStopMs },
         logger,
         ...(o.registrationToken === undefined ? {} : { token: o.registrationToken }),

@@ -1,4 +1,5 @@
 import { type Agent, request } from 'node:https';
+import { type ConnectTo, dialOptions } from './connect-to.js';
 
 export interface HttpsResponse {
   readonly status: number;
@@ -21,6 +22,8 @@ export interface HttpsRequestOptions {
   readonly signal?: AbortSignal;
   /** Fails the request when the socket is idle this long. Default: no limit. */
   readonly timeoutMs?: number;
+  /** Open the TCP connection here instead of the URL's host and port; TLS still checks the URL's host (`dialOptions`). */
+  readonly connectTo?: ConnectTo;
 }
 
 /** An HTTPS request that trusts only `ca` (the platform CA): used by the CLI, and by tests against real servers. */
@@ -31,9 +34,9 @@ export function httpsRequest(url: string, ca: string, options: HttpsRequestOptio
     const req = request(
       url,
       {
+        ...dialOptions(url, options.connectTo, headers),
         method: options.method ?? 'GET',
         ca,
-        headers,
         agent: options.agent ?? false,
         ...(options.cert === undefined ? {} : { cert: options.cert, key: options.key }),
         ...(options.signal === undefined ? {} : { signal: options.signal }),

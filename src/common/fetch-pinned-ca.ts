@@ -1,4 +1,4 @@
-import { request } from 'node:https';
+import { request, type RequestOptions } from 'node:https';
 import { checkCaPin } from './ca-pin.js';
 
 const TIMEOUT_MS = 30_000;
@@ -7,11 +7,13 @@ const TIMEOUT_MS = 30_000;
  * Fetches the platform CA (`GET <server>/api/sites/v1/ca`) without verifying the server —
  * the agent trusts nothing yet — and accepts it only when its sha256 pin equals `pin`
  * (from the registration token, or the token `options.source` names). Resolves to the CA PEM;
- * rejects on any mismatch or failure, or when `options.signal` aborts.
+ * rejects on any mismatch or failure, or when `options.signal` aborts. `options.dial` is laid over
+ * the request's options: where to connect instead of the URL's host (the client's `dialOptions`).
  */
-export function fetchPinnedCa(server: string, pin: string, options: { readonly source?: string; readonly signal?: AbortSignal } = {}): Promise<string> {
+export function fetchPinnedCa(server: string, pin: string, options: { readonly source?: string; readonly signal?: AbortSignal; readonly dial?: RequestOptions } = {}): Promise<string> {
   return new Promise((resolve, reject) => {
-    const req = request(`${server}/api/sites/v1/ca`, { method: 'GET', rejectUnauthorized: false, agent: false, timeout: TIMEOUT_MS, ...(options.signal === undefined ? {} : { signal: options.signal }) }, (res) => {
+    const url = `${server}/api/sites/v1/ca`;
+    const req = request(url, { ...options.dial, method: 'GET', rejectUnauthorized: false, agent: false, timeout: TIMEOUT_MS, ...(options.signal === undefined ? {} : { signal: options.signal }) }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('error', reject);

@@ -5,9 +5,11 @@ import { join } from 'node:path';
  * Makes a process's home private to its user: creates `root` (0700) when missing, then gives
  * every folder below it mode 0700 and every file 0600 where group or others had any access
  * (symbolic links are neither followed nor changed). Returns the paths it changed, so the
- * caller can say so; an error (a path it may not change) is thrown with the path.
+ * caller can say so; an error (a path it may not change) is thrown with the path. Entries of
+ * `root` named in `except` are left alone (a runtime's trees, whose files have the modes the
+ * containers need; their own top folder is kept private by whoever made it).
  */
-export function makeTreePrivate(root: string): string[] {
+export function makeTreePrivate(root: string, except: readonly string[] = []): string[] {
   mkdirSync(root, { recursive: true, mode: 0o700 });
   const changed: string[] = [];
   const visit = (path: string): void => {
@@ -18,7 +20,7 @@ export function makeTreePrivate(root: string): string[] {
         chmodSync(path, 0o700);
         changed.push(path);
       }
-      for (const name of readdirSync(path)) visit(join(path, name));
+      for (const name of readdirSync(path)) if (path !== root || !except.includes(name)) visit(join(path, name));
     } else if ((stat.mode & 0o077) !== 0) {
       chmodSync(path, 0o600);
       changed.push(path);

@@ -293,7 +293,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     const placement = new PlacementEngine({ index: placementIndex, siteStates: sitePlane.inventory, recorder: events, logger });
     sitePlane.registerRoutes(app, { placement, podIdentityTokens: identity.podTokenForSite });
     const starters = [
-      ...defaultControllers(options.clockTimers === undefined ? {} : { cronJobTimers: options.clockTimers }),
+      ...defaultControllers({ platformVersion: build.version, ...(options.clockTimers === undefined ? {} : { cronJobTimers: options.clockTimers }) }),
       garbageCollectorController({ metrics: metrics.registry }),
       clusterSiteStatusController({ writer: virtualK8sStatusWriter(registry) }),
     ].filter((c) => options.controllers?.includes(c.name) ?? true);

@@ -4,6 +4,17 @@ import { httpsRequest } from '../client/https-client.js';
 import type { Logger } from '../observability/logger.js';
 import type { RegisterSite } from '../site-api/site-api-types.js';
 import { startSiteAgent, type SiteAgent } from '../site-agent/site-agent.js';
+import { findRuntimePrograms } from '../site-agent/runtimes/runc/runtime-programs.js';
+
+/** Whether this machine can run the runc runtime, and if not why. */
+function runcAvailability(): { ok: true } | { ok: false; reason: string } {
+  try {
+    findRuntimePrograms();
+    return { ok: true };
+  } catch (error) {
+    return { ok: false, reason: error instanceof Error ? error.message : String(error) };
+  }
+}
 import type { SiteType } from '../site-api/site-model.js';
 
 export interface LocalSitesOptions {
@@ -23,7 +34,10 @@ const node = { name: 'node-0', cpu: '4', memory: '8Gi' };
 /**
  * The embedded default's three sites (ARCHITECTURE: "the control plane, SQLite and three local
  * sites in one process tree"): two regional edges (`local-re-1`, `local-re-2`) and one
- * customer edge of the default tenant (`local-ce-1`), simulated runtime. They join as any site
+ * customer edge of the default tenant (`local-ce-1`). The regional edges are simulated; the
+ * customer edge runs real pods on runc (with `--host-image`) when the machine allows it (root,
+ * runc, conmon, catatonit — `npm start` provisions them), simulated otherwise, and the log says
+ * which and why. They join as any site
  * does — a registration token from the site API, then mTLS — with the admin tokens the control
  * plane wrote into its home; on later starts their stored credentials are reused.
  */
@@ -44,9 +58,11 @@ export async function startLocalSites(options: LocalSitesOptions): Promise<Local
     { agent: 'local-re', type: 'REGIONAL_EDGE', adminTokenFile: 'platform-api-token', sites: [site('local-re-1', 'REGIONAL_EDGE'), site('local-re-2', 'REGIONAL_EDGE')] },
     { agent: 'local-ce', type: 'CUSTOMER_EDGE', adminTokenFile: 'api-token', sites: [site('local-ce-1', 'CUSTOMER_EDGE')] },
   ];
+  const runc = runcAvailability();
   const agents: SiteAgent[] = [];
   try {
     for (const group of groups) {
+      const real = group.type === 'CUSTOMER_EDGE' && runc.ok;
       agents.push(
         await startSiteAgent({
           home: join(options.home, 'sites', group.agent),
@@ -55,6 +71,7 @@ export async function startLocalSites(options: LocalSitesOptions): Promise<Local
           token: await tokenOf(group.type, group.adminTokenFile),
           server: options.url,
           heartbeatSeconds: 10,
+          ...(real ? { runtime: 'runc' as const, runc: { hostImage: true }, removePodsOnClose: true } : {}),
           logger: options.logger.child({ agent: group.agent }),
         }),
       );
@@ -64,6 +81,8 @@ export async function startLocalSites(options: LocalSitesOptions): Promise<Local
     throw error;
   }
   const sites = agents.flatMap((a) => a.sites);
-  options.logger.info({ sites }, 'local sites running (simulated runtime)');
+  options.logger.info({ sites: sites.filter((s) => s.startsWith('local-re')) }, 'local regional edges running (simulated runtime)');
+  if (runc.ok) options.logger.info({ site: 'local-ce-1' }, 'local customer edge running real pods (runc runtime, --host-image)');
+  else options.logger.warn({ site: 'local-ce-1', reason: runc.reason }, 'local customer edge simulated: this machine cannot run real pods');
   return { sites, close: async () => void (await Promise.all(agents.map((a) => a.close()))) };
 }

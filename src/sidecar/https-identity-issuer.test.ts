@@ -10,6 +10,8 @@ import { HttpsIdentityIssuer } from './https-identity-issuer.js';
 import type { IdentityMaterial } from './identity-material.js';
 import { createIdentityRequest } from './identity-request.js';
 import { IdentityTestServer } from './testing/identity-test-server.js';
+import { parseConnectTo } from '../client/connect-to.js';
+import { TcpRelay } from '../client/testing/tcp-relay.js';
 
 const BOOTSTRAP = '/api/identity/v1/certificates';
 const RENEW = '/api/identity/v1/certificates/renew';
@@ -126,5 +128,49 @@ describe('identity service client', () => {
     const [header, , signature] = token.split('.');
     const badPin = `${header}.${Buffer.from(JSON.stringify({ ca_pin: 'md5:1' })).toString('base64url')}.${signature}`;
     assert.throws(() => decodeBootstrapToken(badPin), /"ca_pin" is not sha256:<64 hex digits>/);
+  });
+});
+
+describe('identity service client through a relay (--connect-to)', () => {
+  let server: IdentityTestServer;
+  let relay: TcpRelay;
+  let dir: string;
+  let tokenFile: string;
+  before(async () => {
+    server = await IdentityTestServer.start({ names: ['cp.test', '10.77.0.1'] });
+    relay = await TcpRelay.start({ host: '127.0.0.1', port: Number(new URL(server.url).port) });
+    dir = mkdtempSync(join(tmpdir(), 'sidecar-relay-'));
+    tokenFile = join(dir, 'token');
+  });
+  after(async () => {
+    await relay.close();
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const bootstrap = async (issuer: HttpsIdentityIssuer): Promise<IdentityMaterial> => {
+    const request = await createIdentityRequest();
+    return acceptIdentityBundle(request, await issuer.bootstrap(request.csrs, signal), Date.now());
+  };
+
+  for (const host of ['cp.test', '10.77.0.1']) {
+    it(`relayed client fetches the pinned CA, bootstraps and renews through the relay for https://${host}`, async () => {
+      writeFileSync(tokenFile, await server.mintToken());
+      const issuer = new HttpsIdentityIssuer({ server: `https://${host}:6443`, tokenFile, connectTo: parseConnectTo(relay.address) });
+      const [requests, connections] = [server.requests.length, relay.connections];
+      const material = await bootstrap(issuer);
+      const request = await createIdentityRequest();
+      acceptIdentityBundle(request, await issuer.renew(request.csrs, { certificate: material.clientCertificate + material.chain, key: material.clientKey }, signal), Date.now());
+      assert.deepEqual(server.requests.slice(requests).map((r) => r.path), [CA, BOOTSTRAP, RENEW]);
+      assert.equal(relay.connections - connections, 3, 'every request went through the relay');
+    });
+  }
+
+  it('relayed client refuses a server whose certificate does not name the URL host, and sends no token', async () => {
+    writeFileSync(tokenFile, await server.mintToken());
+    const requests = server.requests.length;
+    const issuer = new HttpsIdentityIssuer({ server: 'https://other.test:6443', tokenFile, connectTo: parseConnectTo(relay.address) });
+    await assert.rejects(bootstrap(issuer), /POST https:\/\/other\.test:6443\/api\/identity\/v1\/certificates failed: .*other\.test/);
+    assert.deepEqual(server.requests.slice(requests).map((r) => r.path), [CA], 'the CA is fetched unverified (it is pinned), the bootstrap never reaches the server');
   });
 });

@@ -1,3 +1,4 @@
+import type { ConnectTo } from '../client/connect-to.js';
 import { httpsRequest, type HttpsResponse } from '../client/https-client.js';
 import { readBootstrapToken } from './bootstrap-token.js';
 import { type IdentityBundle, type IdentityCsrs, parseIdentityBundle } from './identity-bundle.js';
@@ -18,6 +19,8 @@ export interface HttpsIdentityIssuerOptions {
   readonly timeoutMs?: number;
   /** The trust in the control plane to use (shared with the unseal client); default one of its own. */
   readonly trust?: ServerTrust;
+  /** Where to connect instead of the server's host and port (a relay); TLS still checks the server's host name. */
+  readonly connectTo?: ConnectTo;
 }
 
 /** A Kubernetes Status message, or the start of whatever else the server answered. */
@@ -42,7 +45,9 @@ export class HttpsIdentityIssuer implements IdentityIssuer {
 
   constructor(private readonly options: HttpsIdentityIssuerOptions) {
     this.server = options.server.replace(/\/+$/, '');
-    this.trust = options.trust ?? new ServerTrust({ server: this.server, ...(options.caFile === undefined ? {} : { caFile: options.caFile }) });
+    this.trust =
+      options.trust ??
+      new ServerTrust({ server: this.server, ...(options.caFile === undefined ? {} : { caFile: options.caFile }), ...(options.connectTo === undefined ? {} : { connectTo: options.connectTo }) });
   }
 
   async bootstrap(csrs: IdentityCsrs, signal: AbortSignal): Promise<IdentityBundle> {
@@ -66,6 +71,7 @@ export class HttpsIdentityIssuer implements IdentityIssuer {
         body: JSON.stringify(csrs),
         signal,
         timeoutMs: this.options.timeoutMs ?? 30_000,
+        ...(this.options.connectTo === undefined ? {} : { connectTo: this.options.connectTo }),
         ...(credential === undefined ? {} : { cert: credential.certificate, key: credential.key }),
       });
     } catch (error) {

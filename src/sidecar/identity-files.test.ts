@@ -4,37 +4,17 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { Worker } from 'node:worker_threads';
 import { createIdentityRequest } from './identity-request.js';
 import type { IdentityMaterial } from './identity-material.js';
 import { acceptIdentityBundle } from './accept-identity-bundle.js';
 import { identityFilesOf, writeIdentityFiles } from './identity-files.js';
+import { startReaderThread } from './testing/reader-thread.js';
 import { TestIdentityCa } from './testing/test-identity-ca.js';
 
 const root = mkdtempSync(join(tmpdir(), 'sidecar-files-'));
 after(() => rmSync(root, { recursive: true, force: true }));
 
 const sha = (text: string): string => createHash('sha256').update(text).digest('hex');
-
-/** Reads `file` in a loop on another thread until told to stop; answers the digest of every distinct content seen. */
-const READER = `
-const { parentPort, workerData } = require('node:worker_threads');
-const { readFileSync } = require('node:fs');
-const { createHash } = require('node:crypto');
-const seen = new Map();
-let stop = false;
-parentPort.on('message', () => { stop = true; });
-function loop() {
-  for (let i = 0; i < 200; i++) {
-    const text = readFileSync(workerData.file, 'utf8');
-    const digest = createHash('sha256').update(text).digest('hex');
-    seen.set(digest, (seen.get(digest) || 0) + 1);
-  }
-  if (stop) parentPort.postMessage([...seen]); else setImmediate(loop);
-}
-parentPort.postMessage('started');
-loop();
-`;
 
 describe('identity files', () => {
   let material: IdentityMaterial;
@@ -84,15 +64,9 @@ describe('identity files', () => {
     const versions = [1, 100].map((copies) => ({ ...material, chain: material.chain.repeat(copies) }));
     const expected = new Set(versions.map((v) => sha(v.serverCertificate + v.chain)));
     await writeIdentityFiles(dir, versions[0]!);
-    const worker = new Worker(READER, { eval: true, workerData: { file: join(dir, 'server.crt') } });
-    await new Promise((resolve) => worker.once('message', resolve));
+    const reader = await startReaderThread(join(dir, 'server.crt'));
     for (let i = 0; i < 20; i++) await writeIdentityFiles(dir, versions[i % 2]!);
-    const seen = await new Promise<Array<[string, number]>>((resolve, reject) => {
-      worker.once('message', resolve);
-      worker.once('error', reject);
-      worker.postMessage('stop');
-    });
-    await worker.terminate();
+    const seen = await reader.stop();
     const unexpected = seen.filter(([digest]) => !expected.has(digest));
     assert.deepEqual(unexpected, [], 'every read is one whole version');
     assert.equal(seen.length, 2, 'the reader saw both versions, so it did read while files were replaced');

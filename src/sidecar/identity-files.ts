@@ -1,4 +1,5 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import { writeFilesAtomic } from '../common/atomic-file.js';
 import { credentialPem, type IdentityMaterial, caBundlePem } from './identity-material.js';
 
@@ -9,6 +10,9 @@ const KEY_FILE_MODE = 0o600;
 const CERTIFICATE_FILE_MODE = 0o644;
 
 type IdentityFileName = 'server.key' | 'server.crt' | 'client.key' | 'client.crt' | 'server_ca.crt' | 'client_ca.crt';
+
+/** `writeFilesAtomic`'s temporary name for one of the six files: `<name>.<pid>.tmp`. */
+const TEMPORARY_FILE = /^(server|client)(\.key|\.crt|_ca\.crt)\.\d+\.tmp$/;
 
 export interface IdentityFile {
   readonly name: IdentityFileName;
@@ -42,4 +46,23 @@ export function identityFilesOf(material: IdentityMaterial): readonly IdentityFi
 export async function writeIdentityFiles(dir: string, material: IdentityMaterial): Promise<void> {
   await mkdir(dir, { recursive: true, mode: 0o755 });
   await writeFilesAtomic(dir, identityFilesOf(material));
+}
+
+/**
+ * Removes the temporary files an earlier run that crashed while writing left in `dir` (a
+ * folder the sidecar may not have made, e.g. a pod's tmpfs kept across a container restart).
+ * Nothing else in the folder is touched; a folder that does not exist yet is fine. Returns the
+ * names removed.
+ */
+export async function removeStaleTemporaryFiles(dir: string): Promise<string[]> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+  const stale = names.filter((name) => TEMPORARY_FILE.test(name));
+  await Promise.all(stale.map((name) => rm(join(dir, name), { force: true })));
+  return stale;
 }

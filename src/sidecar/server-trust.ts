@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { type ConnectTo, dialOptions } from '../client/connect-to.js';
 import { fetchPinnedCa } from '../common/fetch-pinned-ca.js';
 import type { BootstrapToken } from './bootstrap-token.js';
 
@@ -7,6 +8,8 @@ export interface ServerTrustOptions {
   readonly server: string;
   /** A CA bundle file to trust; when given, nothing is fetched. */
   readonly caFile?: string;
+  /** Where to connect instead of the server's host and port (a relay); the fetched CA is still pinned. */
+  readonly connectTo?: ConnectTo;
 }
 
 /**
@@ -28,7 +31,8 @@ export class ServerTrust {
     }
     const pin = token().caPin;
     if (pin === undefined) throw new Error('the bootstrap token carries no ca_pin to check the server\'s CA against; pass --ca-file');
-    this.ca = await fetchPinnedCa(this.options.server, pin, { source: 'the bootstrap token\'s ca_pin', ...(signal === undefined ? {} : { signal }) });
+    const { server, connectTo } = this.options;
+    this.ca = await fetchPinnedCa(server, pin, { source: 'the bootstrap token\'s ca_pin', dial: dialOptions(server, connectTo), ...(signal === undefined ? {} : { signal }) });
     return this.ca;
   }
 }

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { createServer, request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
@@ -147,6 +147,74 @@ describe('startSidecar', () => {
     } finally {
       await sidecar.stop();
     }
+  });
+
+  it('startSidecar keeps --state-file: INITIALIZING, READY, and HALTED with its reason', async () => {
+    const tokenFile = join(dir, 'state-token');
+    writeFileSync(tokenFile, await server.mintToken());
+    const stateFile = join(dir, 'state', 'sidecar.json');
+    const state = (): { state: string; since: string; reason?: string } => JSON.parse(readFileSync(stateFile, 'utf8')) as { state: string; since: string };
+    server.available = false;
+    const started = Date.now();
+    const sidecar = await startSidecar({ server: server.url, tokenFile, identityDir: join(dir, 'state-identity'), stateFile, listen: ['127.0.0.1:0'], policy: { backoffBaseMs: 20, backoffMaxMs: 50 } });
+    try {
+      for (let i = 0; i < 100; i++) {
+        try {
+          if (state().state === 'INITIALIZING') break;
+        } catch {
+          // not written yet
+        }
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      const initializing = state();
+      assert.equal(initializing.state, 'INITIALIZING');
+      assert.ok(Date.parse(initializing.since) >= started - 1000);
+      server.available = true;
+      await sidecar.whenReady();
+    } finally {
+      await sidecar.stop();
+    }
+    assert.deepEqual(Object.keys(state()).sort(), ['since', 'state']);
+    assert.equal(state().state, 'READY');
+    assert.equal(statSync(stateFile).mode & 0o777, 0o600);
+
+    server.available = false;
+    const halting = await startSidecar({ server: server.url, tokenFile, identityDir: join(dir, 'state-empty'), stateFile, listen: ['127.0.0.1:0'], policy: { retryBudgetMs: 200, backoffBaseMs: 20, backoffMaxMs: 40 } });
+    try {
+      await assert.rejects(halting.whenReady(), /halted/);
+    } finally {
+      server.available = true;
+      await halting.stop();
+    }
+    assert.equal(state().state, 'HALTED');
+    assert.match(state().reason ?? '', /^RETRY_BUDGET_EXHAUSTED: POST https:\/\/127\.0\.0\.1:\d+\/api\/identity\/v1\/certificates answered 503: ServiceUnavailable/);
+    assert.deepEqual(readdirSync(join(dir, 'state')), ['sidecar.json'], 'no temporary file left');
+  });
+
+  it('startSidecar works in an identity folder it did not make, holding what an earlier run left', async () => {
+    const tokenFile = join(dir, 'foreign-token');
+    writeFileSync(tokenFile, await server.mintToken());
+    // A pod's tmpfs as mounted for the sidecar: mode 1777, a crashed run's temporary files, an unusable certificate, a file of someone else.
+    const identityDir = join(dir, 'foreign');
+    mkdirSync(identityDir);
+    chmodSync(identityDir, 0o1777);
+    for (const name of ['server.key.4242.tmp', 'client.crt.7.tmp']) writeFileSync(join(identityDir, name), 'half', { mode: 0o600 });
+    writeFileSync(join(identityDir, 'client.crt'), 'not a certificate');
+    writeFileSync(join(identityDir, 'NOTES'), 'kept');
+    const lines: string[] = [];
+    const sidecar = await startSidecar({ server: server.url, tokenFile, identityDir, listen: ['127.0.0.1:0'], logger: capturingLogger(lines) });
+    try {
+      await sidecar.whenReady();
+    } finally {
+      await sidecar.stop();
+    }
+    assert.deepEqual(readdirSync(identityDir).sort(), ['NOTES', 'client.crt', 'client.key', 'client_ca.crt', 'server.crt', 'server.key', 'server_ca.crt']);
+    assert.equal(statSync(identityDir).mode & 0o7777, 0o1777, 'the folder keeps its mode');
+    assert.equal(statSync(join(identityDir, 'server.key')).mode & 0o777, 0o600);
+    assert.match(readFileSync(join(identityDir, 'client.crt'), 'utf8'), /^-----BEGIN CERTIFICATE-----/);
+    const logged = lines.join('\n');
+    assert.match(logged, /"files":\["(server\.key\.4242\.tmp","client\.crt\.7\.tmp|client\.crt\.7\.tmp","server\.key\.4242\.tmp)"\],"msg":"removed temporary files an earlier run left"/);
+    assert.match(logged, /the identity in .* is unusable/);
   });
 
   it('startSidecar refuses a non-loopback listen address before doing anything', async () => {

@@ -1,9 +1,10 @@
 import { resolve } from 'node:path';
+import { type ConnectTo, parseConnectTo } from '../client/connect-to.js';
 import { createLogger, type Logger } from '../observability/logger.js';
 import { type SiteTimers, systemTimers } from '../common/timers.js';
 import { readBootstrapToken } from './bootstrap-token.js';
 import { HttpsIdentityIssuer } from './https-identity-issuer.js';
-import { DEFAULT_IDENTITY_DIR } from './identity-files.js';
+import { DEFAULT_IDENTITY_DIR, removeStaleTemporaryFiles } from './identity-files.js';
 import type { IdentityIssuer } from './identity-issuer.js';
 import type { KeyAlgorithm } from './identity-request.js';
 import { DEFAULT_LOOPBACK_ADDRESSES, type LoopbackAddress, parseLoopbackAddress, serveOnLoopback } from './loopback-listener.js';
@@ -14,6 +15,7 @@ import { type SidecarPolicy, sidecarPolicy } from './sidecar-policy.js';
 import type { SidecarState, SidecarStateName } from './sidecar-state.js';
 import { IDENTITY_ENDPOINTS } from './sidecar-http-app.js';
 import { ServerTrust } from './server-trust.js';
+import { StateFile } from './state-file.js';
 import { HttpsPlatformSecrets } from './unseal/https-platform-secrets.js';
 import type { PlatformSecrets } from './unseal/platform-secrets.js';
 import { SecretCache, type SecretCacheLimits, type SecretCacheStats } from './unseal/secret-cache.js';
@@ -28,10 +30,20 @@ export interface StartSidecarOptions {
   readonly tokenFile?: string;
   /** CA bundle to trust for the control plane instead of the CA pinned by the token. */
   readonly caFile?: string;
+  /**
+   * Open every connection to `server` at this `host:port` instead (a relay, like curl's
+   * `--connect-to`); TLS still checks the certificate against `server`'s host name.
+   */
+  readonly connectTo?: string | ConnectTo;
   /** Default `/svc/secrets/identity`. */
   readonly identityDir?: string;
   /** Loopback `host:port` values or addresses; default 127.0.0.1:8070 and [::1]:8070 when available. Port 0 picks one. */
   readonly listen?: readonly (string | LoopbackAddress)[];
+  /**
+   * A file kept equal to the state, `{"state","since","reason"?}` (`StateFile`): written at start
+   * (INITIALIZING) and on every change, atomically, mode 0600.
+   */
+  readonly stateFile?: string;
   readonly policy?: Partial<SidecarPolicy>;
   /** Algorithm of the pod's key pairs (default ECDSA_P256). */
   readonly keyAlgorithm?: KeyAlgorithm;
@@ -71,14 +83,20 @@ export interface RunningSidecar {
   stop(): Promise<void>;
 }
 
-function issuerFor(options: StartSidecarOptions, trust: ServerTrust | undefined): IdentityIssuer {
+function issuerFor(options: StartSidecarOptions, trust: ServerTrust | undefined, connectTo: ConnectTo | undefined): IdentityIssuer {
   if (options.issuer !== undefined) return options.issuer;
   if (options.server === undefined || options.tokenFile === undefined) throw new Error('the sidecar needs --server and --token-file');
-  return new HttpsIdentityIssuer({ server: options.server, tokenFile: resolve(options.tokenFile), ...(options.caFile === undefined ? {} : { caFile: resolve(options.caFile) }), ...(trust === undefined ? {} : { trust }) });
+  return new HttpsIdentityIssuer({
+    server: options.server,
+    tokenFile: resolve(options.tokenFile),
+    ...(options.caFile === undefined ? {} : { caFile: resolve(options.caFile) }),
+    ...(trust === undefined ? {} : { trust }),
+    ...(connectTo === undefined ? {} : { connectTo }),
+  });
 }
 
 /** The control plane's secret API: given, or over mTLS at `server` trusting what the identity client trusts; none without a server. */
-function platformSecretsFor(options: StartSidecarOptions, trust: ServerTrust | undefined): PlatformSecrets | undefined {
+function platformSecretsFor(options: StartSidecarOptions, trust: ServerTrust | undefined, connectTo: ConnectTo | undefined): PlatformSecrets | undefined {
   if (options.secrets !== undefined) return options.secrets;
   if (options.server === undefined || trust === undefined) return undefined;
   const tokenFile = options.tokenFile === undefined ? undefined : resolve(options.tokenFile);
@@ -91,6 +109,7 @@ function platformSecretsFor(options: StartSidecarOptions, trust: ServerTrust | u
         return readBootstrapToken(tokenFile);
       }),
     ...(options.unsealTimeoutMs === undefined ? {} : { timeoutMs: options.unsealTimeoutMs }),
+    ...(connectTo === undefined ? {} : { connectTo }),
   });
 }
 
@@ -119,9 +138,13 @@ export async function startSidecar(options: StartSidecarOptions): Promise<Runnin
   const addresses = options.listen === undefined ? DEFAULT_LOOPBACK_ADDRESSES : options.listen.map((a) => (typeof a === 'string' ? parseLoopbackAddress(a) : a));
   if (addresses.length === 0) throw new Error('the sidecar needs at least one loopback address to listen on');
   const timers = options.timers ?? systemTimers();
-  const trust = options.server === undefined ? undefined : new ServerTrust({ server: options.server.replace(/\/+$/, ''), ...(options.caFile === undefined ? {} : { caFile: resolve(options.caFile) }) });
+  const connectTo = typeof options.connectTo === 'string' ? parseConnectTo(options.connectTo) : options.connectTo;
+  const trust =
+    options.server === undefined
+      ? undefined
+      : new ServerTrust({ server: options.server.replace(/\/+$/, ''), ...(options.caFile === undefined ? {} : { caFile: resolve(options.caFile) }), ...(connectTo === undefined ? {} : { connectTo }) });
   const driver = new SidecarDriver({
-    issuer: issuerFor(options, trust),
+    issuer: issuerFor(options, trust, connectTo),
     identityDir,
     policy: sidecarPolicy(options.policy),
     timers,
@@ -130,7 +153,7 @@ export async function startSidecar(options: StartSidecarOptions): Promise<Runnin
     ...(options.keyAlgorithm === undefined ? {} : { keyAlgorithm: options.keyAlgorithm }),
     ...(options.resume === undefined ? {} : { resume: options.resume }),
   });
-  const secrets = platformSecretsFor(options, trust);
+  const secrets = platformSecretsFor(options, trust, connectTo);
   const cache = new SecretCache(timers, options.unsealCache);
   const unsealer =
     secrets === undefined
@@ -139,13 +162,24 @@ export async function startSidecar(options: StartSidecarOptions): Promise<Runnin
   const endpoints = options.endpoints ?? (unsealer === undefined ? IDENTITY_ENDPOINTS : [...IDENTITY_ENDPOINTS, unsealEndpoint(unsealer, logger)]);
   const app = buildSidecarApp({ view: driver, logger, endpoints });
   const servers = await serveOnLoopback(app, addresses);
+  const stale = await removeStaleTemporaryFiles(identityDir).catch((error: unknown) => {
+    logger.warn({ dir: identityDir, error: error instanceof Error ? error.message : String(error) }, 'cannot read the identity folder');
+    return [];
+  });
+  if (stale.length > 0) logger.info({ dir: identityDir, files: stale }, 'removed temporary files an earlier run left');
   for (const skipped of servers.skipped) logger.info({ address: skipped }, 'optional listen address skipped');
+  const stateFilePath = options.stateFile === undefined ? undefined : resolve(options.stateFile);
+  const stateFile = stateFilePath === undefined ? undefined : new StateFile(stateFilePath, logger);
+  if (stateFile !== undefined) {
+    stateFile.update(driver.current(), timers.now());
+    driver.onChange((state) => stateFile.update(state, timers.now()));
+  }
   let markStopped = (): void => undefined;
   const stopped = new Promise<void>((done) => (markStopped = done));
   const ready = readinessOf(driver, stopped);
   ready.catch(() => undefined);
   driver.start();
-  logger.info({ urls: servers.urls, identityDir }, 'sidecar listening');
+  logger.info({ urls: servers.urls, identityDir, ...(stateFilePath === undefined ? {} : { stateFile: stateFilePath }) }, 'sidecar listening');
   return {
     urls: servers.urls,
     identityDir,
@@ -156,6 +190,7 @@ export async function startSidecar(options: StartSidecarOptions): Promise<Runnin
     unsealCacheStats: () => (unsealer === undefined ? undefined : cache.stats()),
     stop: async () => {
       await driver.stop();
+      await stateFile?.flushed();
       markStopped();
       await servers.close();
       unsealer?.close();

@@ -18,6 +18,10 @@ export interface PodRuntime {
   /** The pod left the control plane (DELETED, or a report found it gone); with `uid`, only that incarnation. */
   remove(key: string, uid?: string): void;
   keys(): IterableIterator<string>;
+  /** The pod watch delivered a full list: pods it did not bring are not the site's (a runtime may clean up what they left). */
+  listed?(): void;
   readonly size: number;
   close(): void;
+  /** Instead of close: stops and removes every pod and what the runtime made on the machine. */
+  destroy?(): Promise<void>;
 }

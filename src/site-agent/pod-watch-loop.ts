@@ -34,6 +34,8 @@ export async function runPodWatch(options: PodWatchLoopOptions): Promise<void> {
   /** Pods known before a relist and not yet seen in it. */
   let unconfirmed: Set<string> | undefined;
   let attempt = 0;
+  /** The stream began with a full list, whose end the first BOOKMARK marks. */
+  let listing = false;
 
   const handle = (event: PodWatchEvent): void => {
     if (event.type === 'ERROR') {
@@ -44,6 +46,10 @@ export async function runPodWatch(options: PodWatchLoopOptions): Promise<void> {
     const rv = event.object.metadata?.resourceVersion;
     if (rv !== undefined && rv !== '') resourceVersion = rv;
     if (event.type === 'BOOKMARK') {
+      if (listing) {
+        listing = false;
+        runtime.listed?.();
+      }
       if (unconfirmed !== undefined) {
         for (const key of unconfirmed) {
           runtime.remove(key);
@@ -68,6 +74,7 @@ export async function runPodWatch(options: PodWatchLoopOptions): Promise<void> {
   while (!signal.aborted) {
     let received = 0;
     try {
+      listing = resourceVersion === undefined;
       const events = await options.client.watchPods(resourceVersion, signal);
       logger.debug({ resourceVersion }, 'pod watch open');
       for await (const event of events) {

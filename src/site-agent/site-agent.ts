@@ -8,9 +8,15 @@ import { runPodWatch } from './pod-watch-loop.js';
 import type { SimOptions } from './runtimes/simulated/sim-options.js';
 import { SimulatedRuntime } from './runtimes/simulated/simulated-runtime.js';
 import { SiteApiClient } from './site-api-client.js';
-import type { RegisterSite } from '../site-api/site-api-types.js';
+import type { PodRef, PodStatusItem, RegisterSite } from '../site-api/site-api-types.js';
+import { startRuncRuntime } from './runtimes/runc/start-runc-runtime.js';
+import { findRuntimePrograms, type RuntimePrograms } from './runtimes/runc/runtime-programs.js';
+import { sitesWithRuntime, type RegisteredRuntime } from './site-specs.js';
 import { type SiteTimers, systemTimers } from '../common/timers.js';
 import { StatusBatcher } from './status-batcher.js';
+
+/** The runc runtime's folders in the agent's home: pods and images, with their own modes (the runtime keeps their top private). */
+const RUNTIME_TREES = ['runc', 'images'];
 
 export interface SiteAgentOptions {
   /** Where the agent keeps its key, certificate and CA. */
@@ -23,8 +29,18 @@ export interface SiteAgentOptions {
   /** Overrides the server named by the token. */
   readonly server?: string;
   readonly heartbeatSeconds: number;
-  readonly runtime?: 'simulated';
+  readonly runtime?: 'simulated' | 'runc';
+  /**
+   * Internal (tests): the runtime the sites are registered with, instead of the one the agent
+   * runs (`runtime`). A site registered as runc whose pods the simulated runtime runs gets
+   * what the platform does for runc sites (the sidecar's injection) without root or runc.
+   */
+  readonly registerRuntime?: RegisteredRuntime;
   readonly sim?: Partial<SimOptions>;
+  /** Closing stops and removes the runtime's pods and networks (the embedded default's local sites), instead of leaving them for the next agent. */
+  readonly removePodsOnClose?: boolean;
+  /** The runc runtime's options. */
+  readonly runc?: { readonly hostImage: boolean; readonly podCidr?: string };
   readonly logger: Logger;
   readonly timers?: SiteTimers;
   readonly random?: () => number;
@@ -55,11 +71,17 @@ export async function startSiteAgent(options: SiteAgentOptions): Promise<SiteAge
   const { logger } = options;
   const timers = options.timers ?? systemTimers();
   // The agent's key and credential live here: the user's alone, fixed and said so at every start.
-  for (const path of makeTreePrivate(options.home)) logger.warn({ path }, 'made private: group and others had access');
+  for (const path of makeTreePrivate(options.home, RUNTIME_TREES)) logger.warn({ path }, 'made private: group and others had access');
+  // Each site says how it runs pods (nothing for simulated, the default); a change re-registers.
+  // The runc runtime's programs first: without root or runc the agent stops here, before registering; runc's version goes on the site's nodes.
+  const programs = options.runtime === 'runc' ? findRuntimePrograms() : undefined;
+  const registered: RegisteredRuntime =
+    programs === undefined ? { runtime: 'simulated' } : { runtime: 'runc', ...(programs.runc.version === '' ? {} : { version: programs.runc.version }) };
+  const sites = sitesWithRuntime(options.sites, options.registerRuntime ?? registered);
   const credential = await ensureAgentCredential({
     home: options.home,
     agent: options.agent,
-    sites: options.sites,
+    sites,
     logger,
     ...(options.token === undefined ? {} : { token: options.token }),
     ...(options.server === undefined ? {} : { server: options.server }),
@@ -77,14 +99,19 @@ export async function startSiteAgent(options: SiteAgentOptions): Promise<SiteAge
     ...(options.statusFlushMs === undefined ? {} : { flushMs: options.statusFlushMs }),
     ...(options.statusMaxBatch === undefined ? {} : { maxBatch: options.statusMaxBatch }),
   });
-  const runtime = new SimulatedRuntime({
-    sink: { status: (key, item) => batcher.status(key, item), terminated: (key, ref) => batcher.terminated(key, ref) },
-    timers,
-    nodes: nodeDirectoryFor(options.agent, options.sites),
-    logger,
-    ...(options.sim === undefined ? {} : { sim: options.sim }),
-    ...(options.random === undefined ? {} : { random: options.random }),
-  });
+  const sink = { status: (key: string, item: PodStatusItem) => batcher.status(key, item), terminated: (key: string, ref: PodRef) => batcher.terminated(key, ref) };
+  const nodes = nodeDirectoryFor(options.agent, sites);
+  const runtime: PodRuntime =
+    options.runtime === 'runc'
+      ? await startRuncRuntime({ options, programs: programs as RuntimePrograms, client, server: credential.server, sink, nodes, timers })
+      : new SimulatedRuntime({
+          sink,
+          timers,
+          nodes,
+          logger,
+          ...(options.sim === undefined ? {} : { sim: options.sim }),
+          ...(options.random === undefined ? {} : { random: options.random }),
+        });
   runtimeRef.current = runtime;
   const heartbeats = startHeartbeats({ client, sites: credential.sites, intervalMs: options.heartbeatSeconds * 1000, timers, logger });
   const abort = new AbortController();
@@ -107,7 +134,8 @@ export async function startSiteAgent(options: SiteAgentOptions): Promise<SiteAge
       heartbeats.stop();
       abort.abort();
       await watching;
-      runtime.close();
+      if (options.removePodsOnClose === true && runtime.destroy !== undefined) await runtime.destroy();
+      else runtime.close();
       let cancel: (() => void) | undefined;
       const timeout = new Promise<void>((resolve) => (cancel = timers.schedule(resolve, flushTimeoutMs)));
       await Promise.race([batcher.close(), timeout]);

@@ -2,9 +2,17 @@ import { Agent, request } from 'node:https';
 import type { IncomingMessage } from 'node:http';
 import type { AgentCredential } from './agent-credential.js';
 import { SiteApiError } from './site-api-error.js';
+import type { ClusterRef } from '../apimachinery/cluster-ref.js';
+import type { KubeObject } from '../apimachinery/object.js';
 import type { BootstrapToken, HeartbeatResponse, PodRef, PodStatusItem, PodStatusResult, PodWatchEvent } from '../site-api/site-api-types.js';
 
 const REQUEST_TIMEOUT_MS = 30_000;
+
+/** The answer of `GET /api/sites/v1/objects?kind=…`. */
+export interface PlacedObjects {
+  readonly resourceVersion: string;
+  readonly items: readonly { readonly cluster: ClusterRef; readonly sites: readonly string[]; readonly object: KubeObject }[];
+}
 
 /**
  * The agent's side of the site API after registration: every request over mutual TLS with
@@ -60,6 +68,26 @@ export class SiteApiClient {
       throw SiteApiError.of('watching pods failed', res.statusCode ?? 0, body);
     }
     return watchEvents(res);
+  }
+
+  /** ConfigMaps or Secrets (…) placed on this agent's sites, across its tenants' virtual clusters (`GET /api/sites/v1/objects`). */
+  placedObjects(kind: 'configmaps' | 'secrets'): Promise<PlacedObjects> {
+    return new Promise<PlacedObjects>((resolve, reject) => {
+      const path = `/api/sites/v1/objects?kind=${kind}`;
+      const req = request(`${this.server}${path}`, { method: 'GET', agent: this.agent, timeout: REQUEST_TIMEOUT_MS, headers: { accept: 'application/json' } }, (res) => {
+        readBody(res).then((text) => {
+          if ((res.statusCode ?? 0) !== 200) return reject(SiteApiError.of(`GET ${path}`, res.statusCode ?? 0, text));
+          try {
+            resolve(JSON.parse(text) as PlacedObjects);
+          } catch {
+            reject(new Error(`GET ${path} answered a body that is not JSON: ${text.slice(0, 200)}`));
+          }
+        }, reject);
+      });
+      req.on('timeout', () => req.destroy(new Error(`GET ${path} timed out after ${REQUEST_TIMEOUT_MS / 1000}s`)));
+      req.on('error', reject);
+      req.end();
+    });
   }
 
   close(): void {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { nodeDirectoryFor } from './node-directory.js';
-import { checkSiteName, parseLabels, simulatedSiteName, siteSpecsFor } from './site-specs.js';
+import { checkSiteName, parseLabels, simulatedSiteName, sitesWithRuntime, siteSpecsFor } from './site-specs.js';
 
 describe('site specs', () => {
   it('simulated site names are zero-padded to the width of the last index', () => {
@@ -19,6 +19,15 @@ describe('site specs', () => {
       quota: { cpu: '2', memory: '4Gi' },
     });
     assert.equal(siteSpecsFor({ name: 'one', type: 'CUSTOMER_EDGE', labels: {}, nodes: 1, cpu: '1', memory: '1Gi' })[0]?.name, 'one');
+  });
+
+  it('sites are registered with their runtime: runc with its version, simulated saying nothing as before', () => {
+    const sites = siteSpecsFor({ name: 'one', type: 'CUSTOMER_EDGE', labels: {}, nodes: 1, cpu: '1', memory: '1Gi' });
+    const runc = sitesWithRuntime(sites, { runtime: 'runc', version: '1.1.5' });
+    assert.deepEqual(runc, [{ ...sites[0], runtime: 'runc', runtimeVersion: '1.1.5' }]);
+    assert.deepEqual(sitesWithRuntime(sites, { runtime: 'runc' }), [{ ...sites[0], runtime: 'runc' }]);
+    assert.deepEqual(sitesWithRuntime(runc, { runtime: 'simulated' }), sites);
+    assert.deepEqual(sitesWithRuntime(sites, { runtime: 'simulated' }), sites);
   });
 
   it('site labels parse with spaces after commas and are checked like Kubernetes labels', () => {

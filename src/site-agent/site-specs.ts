@@ -1,5 +1,5 @@
 import { dns1123LabelProblems, labelValueProblems, qualifiedNameProblems } from '../apimachinery/validation/names.js';
-import type { SiteType } from '../site-api/site-model.js';
+import type { SiteRuntime, SiteType } from '../site-api/site-model.js';
 import type { RegisterSite } from '../site-api/site-api-types.js';
 
 /** The shape of the site(s) one agent registers (from `edgeplane site` flags). */
@@ -31,6 +31,23 @@ export function siteSpecsFor(shape: SiteShape): RegisterSite[] {
   const one = (name: string): RegisterSite => ({ name, type: shape.type, labels: shape.labels, nodes, ...(shape.quota === undefined ? {} : { quota: shape.quota }) });
   if (shape.simulateSites === undefined) return [one(shape.name)];
   return Array.from({ length: shape.simulateSites }, (_, i) => one(simulatedSiteName(shape.name, i, shape.simulateSites ?? 0)));
+}
+
+/** The runtime an agent registers its sites with, and (runc) the runtime's version. */
+export interface RegisteredRuntime {
+  readonly runtime: SiteRuntime;
+  readonly version?: string;
+}
+
+/**
+ * Pure: the sites as registered with `runtime`. A simulated site says nothing (the platform's
+ * default), so agents that ran before sites declared a runtime register exactly as they did
+ * and keep their stored credential; a runc site carries `runtime` and its version.
+ */
+export function sitesWithRuntime(sites: readonly RegisterSite[], runtime: RegisteredRuntime): RegisterSite[] {
+  return sites.map(({ runtime: _runtime, runtimeVersion: _version, ...site }) =>
+    runtime.runtime === 'simulated' ? site : { ...site, runtime: runtime.runtime, ...(runtime.version === undefined ? {} : { runtimeVersion: runtime.version }) },
+  );
 }
 
 /** Throws unless `name` can name a site (a DNS-1123 label: it becomes part of Node names). */

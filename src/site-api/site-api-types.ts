@@ -4,7 +4,7 @@
  * validated beyond what the agent reads.
  */
 import type { ClusterRef } from '../apimachinery/cluster-ref.js';
-import type { SiteType } from './site-model.js';
+import type { SiteRuntime, SiteType } from './site-model.js';
 import type { KubeObject } from '../apimachinery/object.js';
 
 export type { ClusterRef } from '../apimachinery/cluster-ref.js';
@@ -23,6 +23,10 @@ export interface RegisterSite {
   readonly labels: Readonly<Record<string, string>>;
   readonly nodes: readonly RegisterNode[];
   readonly quota?: { readonly cpu: string; readonly memory: string };
+  /** How the site runs pods (absent: `simulated`); runc sites' pods get the workload sidecar. */
+  readonly runtime?: SiteRuntime;
+  /** runc only: the runtime's version, shown in its Nodes' `containerRuntimeVersion` as `runc://<version>`. */
+  readonly runtimeVersion?: string;
 }
 
 export interface RegisterRequest {

@@ -9,6 +9,19 @@
 
 export type SiteType = 'REGIONAL_EDGE' | 'CUSTOMER_EDGE';
 
+/**
+ * How a site runs pods, as its agent declares at registration: `simulated` (rows in a
+ * simulator, for scale tests; the default) or `runc` (real containers). A runc site's pods
+ * get the workload sidecar injected when they are bound (`api/sidecar-injection.ts`).
+ */
+export const SITE_RUNTIMES = ['simulated', 'runc'] as const;
+export type SiteRuntime = (typeof SITE_RUNTIMES)[number];
+
+/** Whether pods on a site of this runtime get the workload sidecar (undefined: an unknown site, none). */
+export function runtimeRunsSidecars(runtime: SiteRuntime | undefined): boolean {
+  return runtime === 'runc';
+}
+
 /** Site labels set by registration (PLATFORM-FACTS). */
 export const SITE_NAME_LABEL = 'svc.io/siteName';
 export const SITE_TYPE_LABEL = 'svc.io/siteType';

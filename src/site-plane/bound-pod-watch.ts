@@ -40,7 +40,7 @@ export function isBoundToSites(pod: KubeObject, sites: ReadonlySet<string>): boo
 /**
  * The pods bound to an agent's sites, across every tenant and virtual cluster, from ONE
  * subscription to the pods watch cache: the current ones as ADDED (unless resuming from
- * `resourceVersion`), then changes, a pod entering or leaving the selection (bound,
+ * `resourceVersion`, followed by a BOOKMARK), then changes, a pod entering or leaving the selection (bound,
  * relabelled) as ADDED / DELETED; a BOOKMARK after each quiet `bookmarkIntervalMs`. A
  * revision older than the cache's window throws a 410 Expired StatusError before any event.
  * Ends when the signal aborts or the cache closes the watch (the agent resumes from its last
@@ -55,6 +55,8 @@ export async function* watchBoundPods(source: BoundPodSource, query: BoundPodQue
       if (event !== undefined) yield event;
     }
     from = revision;
+    // The end of the initial list, at once (as Kubernetes' initial-events-end bookmark): the agent then knows which of its sandboxes no pod owns.
+    yield { type: 'BOOKMARK', object: { apiVersion: 'v1', kind: 'Pod', metadata: { resourceVersion: String(revision) } } };
   }
   const iterator = source.cache.watch(source.prefix, { fromRevision: from, signal: query.signal });
   const idle = new IdleTimer(query.bookmarkIntervalMs);

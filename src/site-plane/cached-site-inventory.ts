@@ -5,6 +5,7 @@ import { PrefixCache } from '../store/prefix-cache.js';
 import type { KeyValue, Store, WatchEvent } from '../store/types.js';
 import type { WatchCache } from '../store/watch-cache.js';
 import type { KubeObject } from '../apimachinery/object.js';
+import type { SiteRuntime } from '../site-api/site-model.js';
 import { stateOfStatus, type SiteObjectRef } from './site-config-objects.js';
 import type { SiteInventory, SiteState } from '../controllers/placement/site-inventory.js';
 import { CLAIMS_PREFIX, LEASES_PREFIX, nameUnder, NODES_PREFIX, siteOfNodeKey, type SiteClaim, type SiteLeaseValue } from './site-keys.js';
@@ -93,6 +94,11 @@ export class CachedSiteInventory implements SiteInventory {
 
   quotaOf(site: string): { readonly cpuMillis: number; readonly memoryBytes: number } | undefined {
     return this.claimOf(site)?.quota;
+  }
+
+  runtimeOf(site: string): SiteRuntime | undefined {
+    const claim = this.claimOf(site);
+    return claim === undefined ? undefined : (claim.runtime ?? 'simulated');
   }
 
   /** Where the site's config object is, when it exists. */

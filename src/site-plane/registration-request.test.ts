@@ -21,7 +21,7 @@ describe('registration request', () => {
     const request = parseRegistrationRequest({ agent: 'agent-1', csr: CSR, sites: [site()], unknown: true }, 'CUSTOMER_EDGE');
     assert.equal(request.agent, 'agent-1');
     assert.deepEqual(request.sites, [
-      { name: 'edge-a', type: 'CUSTOMER_EDGE', labels: { 'svc.io/region': 'eu', 'svc.io/siteName': 'edge-a', 'svc.io/siteType': 'svc-io-ce' }, nodes: [{ name: 'n0', cpu: '8', memory: '16Gi' }] },
+      { name: 'edge-a', type: 'CUSTOMER_EDGE', labels: { 'svc.io/region': 'eu', 'svc.io/siteName': 'edge-a', 'svc.io/siteType': 'svc-io-ce' }, nodes: [{ name: 'n0', cpu: '8', memory: '16Gi' }], runtime: 'simulated' },
     ]);
   });
 
@@ -57,6 +57,24 @@ describe('registration request', () => {
     ];
     for (const pattern of expect) assert.ok(found.some((line) => pattern.test(line)), `${String(pattern)} in\n${found.join('\n')}`);
     assert.equal(found.length, expect.length, found.join('\n'));
+  });
+
+  it('registration request takes the site runtime: simulated when absent, runc with its version', () => {
+    const parse = (extra: Record<string, unknown>) => parseRegistrationRequest({ agent: 'a', csr: CSR, sites: [site(extra)] }, 'CUSTOMER_EDGE').sites[0];
+    assert.equal(parse({})?.runtime, 'simulated');
+    assert.equal(parse({ runtime: null })?.runtime, 'simulated');
+    assert.deepEqual([parse({ runtime: 'runc', runtimeVersion: '1.1.5+ds1' })?.runtime, parse({ runtime: 'runc', runtimeVersion: '1.1.5+ds1' })?.runtimeVersion], ['runc', '1.1.5+ds1']);
+    assert.equal(parse({ runtime: 'runc' })?.runtimeVersion, undefined);
+  });
+
+  it('registration request refuses an unknown runtime naming the allowed ones, and a version it cannot show', () => {
+    assert.deepEqual(causes({ agent: 'a', csr: CSR, sites: [site({ runtime: 'docker' })] }), ['sites[0].runtime: Unsupported value: "docker": supported values: "simulated", "runc"']);
+    assert.deepEqual(causes({ agent: 'a', csr: CSR, sites: [site({ runtime: 7 })] }), ['sites[0].runtime: Unsupported value: 7: supported values: "simulated", "runc"']);
+    assert.deepEqual(causes({ agent: 'a', csr: CSR, sites: [site({ runtimeVersion: '1.0' })] }), ['sites[0].runtimeVersion: Forbidden: only a runc site reports its runtime version']);
+    assert.deepEqual(causes({ agent: 'a', csr: CSR, sites: [site({ runtime: 'runc', runtimeVersion: '1.0 beta' })] }), [
+      'sites[0].runtimeVersion: Invalid value: "1.0 beta": must be 1-64 characters of letters, digits and ".+_~-", starting with a letter or digit',
+    ]);
+    assert.equal(causes({ agent: 'a', csr: CSR, sites: [site({ runtime: 'runc', runtimeVersion: 'v'.repeat(65) })] }).length, 1);
   });
 
   it('registration request needs sites with nodes', () => {

@@ -2,7 +2,7 @@ import { fieldError, StatusError, type StatusCause } from '../apimachinery/error
 import { Quantity, QuantityError } from '../apimachinery/quantity/quantity.js';
 import { dns1035LabelProblems, dns1123LabelProblems, dns1123SubdomainProblems } from '../apimachinery/validation/names.js';
 import { validateLabels } from '../apimachinery/validation/object-meta.js';
-import { SITE_NAME_LABEL, SITE_TYPE_LABEL, SITE_TYPE_LABEL_VALUE, type SiteType } from '../site-api/site-model.js';
+import { SITE_NAME_LABEL, SITE_RUNTIMES, SITE_TYPE_LABEL, SITE_TYPE_LABEL_VALUE, type SiteRuntime, type SiteType } from '../site-api/site-model.js';
 
 /** One node of a site as registration gives it; quantities in Kubernetes' canonical form. */
 export interface NodeRequest {
@@ -19,6 +19,10 @@ export interface SiteRequest {
   readonly nodes: readonly NodeRequest[];
   /** Regional edge only: per-vK8s limits on the site. */
   readonly quota?: { readonly cpu: string; readonly memory: string };
+  /** How the site runs pods (`simulated` when the agent did not say). */
+  readonly runtime: SiteRuntime;
+  /** runc only: the version the agent gave. */
+  readonly runtimeVersion?: string;
 }
 
 export interface RegistrationRequest {
@@ -30,6 +34,8 @@ export interface RegistrationRequest {
 const MAX_SITES_PER_REGISTRATION = 20_000;
 const MAX_NODES_PER_SITE = 1000;
 const KIND = { kind: 'SiteRegistration', group: 'sites.edgeplane.io' };
+/** A runtime version as runtimes print theirs (`1.1.5`, `1.1.5+ds1-1`). */
+const RUNTIME_VERSION = /^[A-Za-z0-9][A-Za-z0-9.+_~-]{0,63}$/;
 
 type Json = Record<string, unknown>;
 const asObject = (value: unknown): Json | undefined => (typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : undefined);
@@ -85,6 +91,20 @@ function parseLabels(raw: unknown, name: string, type: SiteType, path: string, c
   return { ...labels, ...fixed };
 }
 
+/** The site's runtime (absent: simulated) and, for runc, its version. */
+function parseRuntime(site: Json, at: string, causes: StatusCause[]): Pick<SiteRequest, 'runtime' | 'runtimeVersion'> {
+  const raw = site['runtime'] ?? 'simulated';
+  const runtime = SITE_RUNTIMES.find((r) => r === raw);
+  if (runtime === undefined) causes.push(fieldError.notSupported(`${at}.runtime`, raw, SITE_RUNTIMES));
+  const version = site['runtimeVersion'];
+  if (version === undefined || version === null) return { runtime: runtime ?? 'simulated' };
+  if (runtime !== 'runc') causes.push(fieldError.forbidden(`${at}.runtimeVersion`, 'only a runc site reports its runtime version'));
+  else if (typeof version !== 'string' || !RUNTIME_VERSION.test(version)) {
+    causes.push(fieldError.invalid(`${at}.runtimeVersion`, version, 'must be 1-64 characters of letters, digits and ".+_~-", starting with a letter or digit'));
+  }
+  return { runtime: runtime ?? 'simulated', ...(typeof version === 'string' ? { runtimeVersion: version } : {}) };
+}
+
 function parseSite(raw: unknown, i: number, tokenType: SiteType, causes: StatusCause[]): SiteRequest {
   const site = asObject(raw) ?? {};
   const at = `sites[${i}]`;
@@ -99,7 +119,7 @@ function parseSite(raw: unknown, i: number, tokenType: SiteType, causes: StatusC
     const q = asObject(site['quota']) ?? {};
     quota = { cpu: positiveQuantity(q['cpu'], `${at}.quota.cpu`, causes), memory: positiveQuantity(q['memory'], `${at}.quota.memory`, causes) };
   }
-  return { name, type: tokenType, labels, nodes, ...(quota === undefined ? {} : { quota }) };
+  return { name, type: tokenType, labels, nodes, ...(quota === undefined ? {} : { quota }), ...parseRuntime(site, at, causes) };
 }
 
 /**

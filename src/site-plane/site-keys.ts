@@ -1,5 +1,5 @@
 import type { LeaseId } from '../store/types.js';
-import type { SiteType } from '../site-api/site-model.js';
+import type { SiteRuntime, SiteType } from '../site-api/site-model.js';
 
 /**
  * Where the site plane keeps its state in the store, and the records it writes there:
@@ -75,6 +75,8 @@ export interface SiteClaim {
   readonly namespace: string;
   readonly agent: string;
   readonly quota?: SiteQuota;
+  /** How the site runs pods, as its last registration said; absent: simulated. */
+  readonly runtime?: Exclude<SiteRuntime, 'simulated'>;
 }
 
 export interface SiteLeaseValue {

@@ -3,10 +3,9 @@ import { guaranteedUpdate } from '../store/guaranteed-update.js';
 import { isStoreError } from '../store/errors.js';
 import type { Store } from '../store/types.js';
 import { jsonEqual, type KubeObject } from '../apimachinery/object.js';
-import type { NodeRequest } from './registration-request.js';
+import type { SiteRequest } from './registration-request.js';
 import { nodeKey, siteNodesPrefix } from './site-keys.js';
-import type { SiteType } from '../site-api/site-model.js';
-import { nodeNameOf, reregisteredNode, siteNodeObject } from './site-node.js';
+import { containerRuntimeVersionOf, nodeNameOf, reregisteredNode, siteNodeObject } from './site-node.js';
 
 export interface SiteNodeStoreDependencies {
   readonly store: Store;
@@ -23,14 +22,17 @@ export class SiteNodeStore {
   constructor(private readonly deps: SiteNodeStoreDependencies) {}
 
   /**
-   * Makes the site's Nodes exactly `nodes`: new ones created, existing ones updated (keeping
-   * uid, creation time and conditions), ones no longer registered deleted.
+   * Makes the site's Nodes exactly its registered `nodes`: new ones created, existing ones
+   * updated (keeping uid, creation time and conditions; capacity and runtime from the
+   * registration), ones no longer registered deleted.
    */
-  async replace(owner: string, site: string, type: SiteType, nodes: readonly NodeRequest[], now: string): Promise<void> {
+  async replace(owner: string, registered: SiteRequest, now: string): Promise<void> {
     const { store, codec } = this.deps;
+    const { name: site, type, nodes } = registered;
+    const containerRuntimeVersion = containerRuntimeVersionOf(registered);
     const wanted = new Set(nodes.map((n) => nodeKey(owner, site, nodeNameOf(site, n.name))));
     for (const node of nodes) {
-      const fresh = siteNodeObject(node, { site, type, uid: this.deps.newUid(), now });
+      const fresh = siteNodeObject(node, { site, type, uid: this.deps.newUid(), now, ...(containerRuntimeVersion === undefined ? {} : { containerRuntimeVersion }) });
       const key = nodeKey(owner, site, fresh.metadata.name ?? '');
       await guaranteedUpdate(
         store,

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { nodeStrategy } from '../vk8s/kinds/node.js';
-import { healthyConditions, internalAddressOf, reregisteredNode, siteNodeObject } from './site-node.js';
+import { containerRuntimeVersionOf, healthyConditions, internalAddressOf, reregisteredNode, siteNodeObject } from './site-node.js';
 
 const NOW = '2025-01-02T03:04:05Z';
 
@@ -27,6 +27,17 @@ describe('site node', () => {
     assert.equal(status['nodeInfo']?.['kubeletVersion'], 'v1.17.0-edgeplane');
     assert.equal(status['nodeInfo']?.['architecture'], 'amd64');
     assert.deepEqual(nodeStrategy.validate(node, { cluster: { tenant: 't', namespace: 'n', name: 'v' }, now: NOW }), []);
+  });
+
+  it('site node of a runc site reports runc://<version>; a simulated one what it always did', () => {
+    const info = (node: ReturnType<typeof siteNodeObject>): Record<string, unknown> => (node['status'] as Record<string, Record<string, unknown>>)['nodeInfo'] ?? {};
+    assert.equal(containerRuntimeVersionOf({ runtime: 'simulated' }), undefined);
+    assert.equal(containerRuntimeVersionOf({ runtime: 'runc' }), 'runc://unknown');
+    const runc = siteNodeObject({ name: 'n0', cpu: '8', memory: '16Gi' }, { site: 'lyon', type: 'CUSTOMER_EDGE', uid: 'u', now: NOW, containerRuntimeVersion: containerRuntimeVersionOf({ runtime: 'runc', runtimeVersion: '1.1.5' }) ?? '' });
+    assert.deepEqual([info(runc)['containerRuntimeVersion'], info(runc)['osImage']], ['runc://1.1.5', 'Edgeplane site']);
+    const simulated = siteNodeObject({ name: 'n0', cpu: '8', memory: '16Gi' }, { site: 'lyon', type: 'CUSTOMER_EDGE', uid: 'u', now: NOW });
+    assert.deepEqual([info(simulated)['containerRuntimeVersion'], info(simulated)['osImage']], ['simulated://1.0.0', 'Edgeplane simulated site']);
+    assert.equal(info(reregisteredNode(simulated, runc))['containerRuntimeVersion'], 'simulated://1.0.0', 're-registration takes the new runtime');
   });
 
   it('site node conditions carry kubelet reasons and messages', () => {

@@ -1,11 +1,19 @@
 import { createHash } from 'node:crypto';
 import type { KubeObject } from '../apimachinery/object.js';
-import type { NodeRequest } from './registration-request.js';
+import type { NodeRequest, SiteRequest } from './registration-request.js';
 import { SITE_NAME_LABEL, SITE_TYPE_LABEL, SITE_TYPE_LABEL_VALUE, type SiteType } from '../site-api/site-model.js';
 
 export const KUBELET_VERSION = 'v1.17.0-edgeplane';
 export const DEFAULT_CONTAINER_RUNTIME = 'simulated://1.0.0';
 const MAX_PODS_PER_NODE = '110';
+
+/**
+ * Pure: what a site's Nodes report as `containerRuntimeVersion`: `runc://<version>` for a runc
+ * site (`unknown` when its agent gave none); undefined for a simulated site (the default).
+ */
+export function containerRuntimeVersionOf(site: Pick<SiteRequest, 'runtime' | 'runtimeVersion'>): string | undefined {
+  return site.runtime === 'runc' ? `runc://${site.runtimeVersion ?? 'unknown'}` : undefined;
+}
 
 /** What a Node's identity depends on besides its request. */
 export interface SiteNodeContext {
@@ -94,7 +102,7 @@ export function siteNodeObject(node: NodeRequest, context: SiteNodeContext): Kub
         systemUUID: uuidOf(h.slice(32)),
         bootID: uuidOf(hex(`${name}/${context.uid}`)),
         kernelVersion: '5.10.0-edgeplane',
-        osImage: 'Edgeplane simulated site',
+        osImage: context.containerRuntimeVersion === undefined ? 'Edgeplane simulated site' : 'Edgeplane site',
         containerRuntimeVersion: context.containerRuntimeVersion ?? DEFAULT_CONTAINER_RUNTIME,
         kubeletVersion: KUBELET_VERSION,
         kubeProxyVersion: KUBELET_VERSION,

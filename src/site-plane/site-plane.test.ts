@@ -350,4 +350,28 @@ describe('site plane over HTTPS', () => {
     assert.equal((await h.call('GET', '/api/config/namespaces/system/sites/edge-d', { token: h.adminToken })).status, 200);
     await eventually(() => h.sitePlane.inventory.nodesOf('edge-d').length, (n) => n === 1, 'Nodes of edge-d again');
   });
+
+  it('a site registers its runtime: runc is kept for the scheduler and shown in its Nodes, a re-registration changes it, an unknown one is 422', async () => {
+    const token = (await h.call('POST', '/api/sites/v1/tokens', { token: h.adminToken, body: { type: 'CUSTOMER_EDGE' } })).json<{ token: string }>().token;
+    const keys = await agentKeys();
+    const register = (runtime: Record<string, unknown>): Promise<{ status: number; body: string; json<T>(): T }> =>
+      h.call('POST', '/api/sites/v1/register', { bearer: token, body: { agent: 'agent-r', csr: keys.csr, sites: [{ name: 'edge-r', type: 'CUSTOMER_EDGE', nodes: [{ name: 'n0', cpu: '2', memory: '4Gi' }], ...runtime }] } });
+    const nodeRuntime = async (): Promise<unknown> => {
+      const node = await h.call('GET', '/api/vk8s/namespaces/default/vk/api/v1/nodes/edge-r-n0', { token: h.adminToken });
+      return node.status === 200 ? node.json<{ status: { nodeInfo: Record<string, unknown> } }>().status.nodeInfo['containerRuntimeVersion'] : node.status;
+    };
+    const refused = await register({ runtime: 'docker' });
+    assert.equal(refused.status, 422, refused.body);
+    assert.match(refused.json<{ message: string }>().message, /sites\[0\]\.runtime: Unsupported value: "docker": supported values: "simulated", "runc"/);
+    assert.equal(h.sitePlane.inventory.runtimeOf('edge-r'), undefined, 'nothing registered');
+
+    assert.equal((await register({ runtime: 'runc', runtimeVersion: '1.1.5' })).status, 200);
+    assert.equal(h.sitePlane.inventory.runtimeOf('edge-r'), 'runc');
+    await eventually(nodeRuntime, (v) => v === 'runc://1.1.5', 'the Node shows runc');
+
+    assert.equal((await register({})).status, 200);
+    assert.equal(h.sitePlane.inventory.runtimeOf('edge-r'), 'simulated');
+    await eventually(nodeRuntime, (v) => v === 'simulated://1.0.0', 'the Node shows the simulator again');
+    assert.equal(h.sitePlane.inventory.runtimeOf('edge-a'), 'simulated', 'a site registered without a runtime is simulated');
+  });
 });

@@ -52,7 +52,7 @@ function quotaOf(site: SiteRequest): SiteQuota | undefined {
 /** Pure: the claim a registration makes on a site's name. */
 function claimFor(tenant: string, agent: string, site: SiteRequest): SiteClaim {
   const quota = quotaOf(site);
-  return { tenant, type: site.type, namespace: siteNamespaceOf(site.type), agent, ...(quota === undefined ? {} : { quota }) };
+  return { tenant, type: site.type, namespace: siteNamespaceOf(site.type), agent, ...(quota === undefined ? {} : { quota }), ...(site.runtime === 'simulated' ? {} : { runtime: site.runtime }) };
 }
 
 /**
@@ -61,6 +61,8 @@ function claimFor(tenant: string, agent: string, site: SiteRequest): SiteClaim {
  * retry does not fix: token → body → CSR signed → site names claimed (unique platform-wide:
  * a name held by another tenant or as another type is 409) → agent record (sites merged) →
  * lease keys (a first heartbeat) → site config objects (created or updated; ONLINE) → Nodes.
+ * The site's runtime (simulated, runc) is kept in its claim, where the scheduler's inventory
+ * reads it, and shown in its Nodes' `containerRuntimeVersion`; a re-registration replaces both.
  */
 export class SiteRegistrar {
   constructor(private readonly deps: SiteRegistrarDependencies) {}
@@ -95,7 +97,7 @@ export class SiteRegistrar {
     const stamp = rfc3339Seconds(now);
     await forEachLimit(request.sites, concurrency, async (site) => {
       await deps.objects.ensure(token.tenant, site);
-      await deps.nodes.replace(token.tenant, site.name, site.type, site.nodes, stamp);
+      await deps.nodes.replace(token.tenant, site, stamp);
     });
     deps.logger.info({ agent: request.agent, tenant: token.tenant, sites: request.sites.length, serial: issued.serial }, 'site agent registered');
     return { certificate: issued.certificate, ca: deps.caPem, sites: request.sites.map((s) => s.name) };

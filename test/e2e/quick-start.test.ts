@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
-import { readFileSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { parse } from 'yaml';
 import { kubectl120, runKubectl } from '../../src/vk8s/testing/kubectl.js';
+import { siteNamespaceName } from '../../src/site-agent/runtimes/runc/site-network.js';
 import { startServer, type ServerProcess } from './support/server-process.js';
 import { waitFor } from './support/wait-for.js';
 
@@ -15,6 +16,7 @@ describe('quick start: edgeplane server --local-sites leaves a virtual cluster a
   const root = mkdtempSync(join(tmpdir(), 'edgeplane-quick-start-'));
   const home = join(root, 'home');
   const kubeconfig = join(home, 'kubeconfig');
+  const localCeNetns = siteNamespaceName(join(home, 'sites', 'local-ce'), 'local-ce-1');
   after(() => rmSync(root, { recursive: true, force: true }));
 
   const start = async (args: string[] = []): Promise<ServerProcess> => {
@@ -47,9 +49,13 @@ describe('quick start: edgeplane server --local-sites leaves a virtual cluster a
       assert.ok(heartbeats.length > 0, 'the local sites heartbeat');
       assert.deepEqual(new Set(heartbeats.map((l) => l['level'])), new Set([20]));
       assert.deepEqual(server.logs.filter((l) => l['msg'] === 'site state changed').map((l) => l['site']).sort(), ['local-ce-1', 'local-re-1', 'local-re-2']);
+      // Tests run as root with runc provisioned: the customer edge runs real pods, and says so.
+      assert.ok(messages(server).includes('local customer edge running real pods (runc runtime, --host-image)'), server.stderr());
+      assert.ok(existsSync(`/var/run/netns/${localCeNetns}`), 'the local customer edge has its network');
     } finally {
       assert.equal(await server.stop(), 0);
     }
+    assert.ok(!existsSync(`/var/run/netns/${localCeNetns}`), 'stopping the server removes the local site\'s pods and network');
   });
 
   it('restart: keeps the cluster and the credential; only the server URL of the kubeconfig follows the new port', async () => {

@@ -39,8 +39,8 @@ export interface ControllerManagerOptions {
   readonly identity?: string;
   /** The election (key `/leases/controllers/<name>`, default name `vk8s-controllers`) and its timing. */
   readonly election?: { readonly name?: string; readonly ttlSeconds?: number; readonly renewIntervalMs?: number; readonly retryIntervalMs?: number };
-  /** The controllers run while leading (default: deployment, replicaset, scheduler). */
-  readonly controllers?: readonly ControllerStarter[];
+  /** The controllers run while leading (the server's: {@link defaultControllers} and more). */
+  readonly controllers: readonly ControllerStarter[];
   /** Workers per controller, instead of each controller's default. */
   readonly workers?: number;
 }
@@ -53,12 +53,13 @@ export interface ControllerManager {
 }
 
 /**
- * The controllers the manager runs unless told otherwise. `cronJobTimers`: the timers the
- * CronJob controller sleeps on until a scheduled time (default real timers; tests that move
- * the clock pass timers on it).
+ * The controllers the manager runs unless told otherwise. `platformVersion`: the sidecar
+ * version the scheduler injects on sites that run it. `cronJobTimers`: the timers the CronJob
+ * controller sleeps on until a scheduled time (default real timers; tests that move the clock
+ * pass timers on it).
  */
-export function defaultControllers(options: { cronJobTimers?: WorkQueueOptions } = {}): ControllerStarter[] {
-  return [deploymentController(), replicaSetController(), schedulerController(), statefulSetController(), jobController(), cronJobController(options.cronJobTimers), endpointsController(), volumeBinderController(), podKillingController(), placementRecorderController()];
+export function defaultControllers(options: { readonly platformVersion: string; readonly cronJobTimers?: WorkQueueOptions }): ControllerStarter[] {
+  return [deploymentController(), replicaSetController(), schedulerController({ platformVersion: options.platformVersion }), statefulSetController(), jobController(), cronJobController(options.cronJobTimers), endpointsController(), volumeBinderController(), podKillingController(), placementRecorderController()];
 }
 
 /**
@@ -97,7 +98,7 @@ export async function startControllerManager(options: ControllerManagerOptions):
   options.sites.onChange((site) => term?.tellSite(site));
   await Promise.all(Object.values(informers).map((shared: ObjectInformer) => shared.start(lifetime.signal)));
 
-  const starters = options.controllers ?? defaultControllers();
+  const starters = options.controllers;
   let running: RunningController[] = [];
   let stopping: Promise<void> | undefined;
   const endTerm = (): Promise<void> => {

@@ -1,5 +1,6 @@
 import type { SITE_STATES } from '../../config/kinds/site.js';
 import type { KubeObject } from '../../apimachinery/object.js';
+import type { SiteRuntime } from '../../site-api/site-model.js';
 
 /** A site's state as its config object's status says (src/config/kinds/site.ts). */
 export type SiteState = (typeof SITE_STATES)[number];
@@ -17,6 +18,8 @@ export interface SiteInventory {
   stateOf(site: string): SiteState | undefined;
   /** Per-vK8s CPU (millicores) and memory (bytes) allowed on a regional-edge site; undefined = unlimited. */
   quotaOf(site: string): { readonly cpuMillis: number; readonly memoryBytes: number } | undefined;
-  /** Told the name of each site whose nodes, state, lease or quota changed. */
+  /** How the site runs pods, as its last registration said (`runtimeRunsSidecars` tells whether its pods get the sidecar); undefined for an unknown site. */
+  runtimeOf(site: string): SiteRuntime | undefined;
+  /** Told the name of each site whose nodes, state, lease, quota or runtime changed. */
   onChange(handler: (site: string) => void): void;
 }

@@ -13,7 +13,7 @@ describe('scheduler over a memory store', () => {
   before(async () => {
     h = await startControllerWorld();
     h.placement.place(['re-paris', 'ce-lyon']);
-    await h.startManager({ controllers: () => [schedulerController()] });
+    await h.startManager({ controllers: () => [schedulerController({ platformVersion: '1.2.3' })] });
     h.sites.setNodes('ce-lyon', [siteNode('ce-lyon', 'n1', '1', '2Gi'), siteNode('ce-lyon', 'n2', '1', '2Gi'), siteNode('ce-lyon', 'n3', '1', '2Gi')]);
     h.sites.setNodes('re-paris', [siteNode('re-paris', 'n1', '8', '16Gi'), siteNode('re-paris', 'n2', '8', '16Gi', false)]);
   });
@@ -63,6 +63,36 @@ describe('scheduler over a memory store', () => {
     await eventually('it waits', async () => podConditionOf(await h.pods.get(h.cluster, 'bigger'), 'PodScheduled')?.status === 'False');
     h.sites.setNodes('ce-lyon', [...h.sites.nodesOf('ce-lyon'), siteNode('ce-lyon', 'n4', '4', '8Gi')]);
     await eventually('a new node takes it', async () => (await nodeOf('bigger')) === 'ce-lyon-n4');
+  });
+
+  it('scheduler injects the sidecar into pods bound on a runc site, its requests counting in the fit', async () => {
+    h.sites.setNodes('ce-runc', [siteNode('ce-runc', 'n1', '1', '2Gi')]);
+    h.sites.setRuntime('ce-runc', 'runc');
+    await pod('runc-a', 'ce-runc', '500m');
+    await eventually('the pod is bound', async () => (await nodeOf('runc-a')) !== '');
+    const bound = await h.pods.get(h.cluster, 'runc-a');
+    assert.deepEqual(specOf<PodSpec>(bound).containers?.map((c) => [c.name, c.image]), [['c', 'nginx'], ['edgeplane-sidecar', 'edgeplane/sidecar:1.2.3']]);
+    assert.equal(bound.metadata.annotations?.['svc.io/sidecar-injected'], 'true');
+    assert.equal(podConditionOf(bound, 'PodScheduled')?.status, 'True');
+    // 500m + 490m fit in 1 CPU; with the sidecar's 10m each they do not.
+    await pod('runc-b', 'ce-runc', '490m');
+    await eventually('the second pod is unschedulable', async () => podConditionOf(await h.pods.get(h.cluster, 'runc-b'), 'PodScheduled')?.reason === 'Unschedulable');
+    assert.equal(podConditionOf(await h.pods.get(h.cluster, 'runc-b'), 'PodScheduled')?.message, '0/1 nodes are available: 1 Insufficient cpu.');
+    assert.equal(specOf<PodSpec>(await h.pods.get(h.cluster, 'runc-b')).containers?.length, 1, 'an unbound pod is not injected');
+    const simulated = await h.pods.get(h.cluster, 'small');
+    assert.deepEqual([specOf<PodSpec>(simulated).containers?.length, simulated.metadata.annotations?.['svc.io/sidecar-injected']], [1, undefined], 'a simulated site\'s pod is not injected');
+  });
+
+  it('scheduler counts the injected sidecar\'s limits in a regional-edge quota', async () => {
+    h.sites.setNodes('re-runc', [siteNode('re-runc', 'n1', '8', '16Gi')]);
+    h.sites.setRuntime('re-runc', 'runc');
+    h.sites.setQuota('re-runc', { cpuMillis: 8000, memoryBytes: 300 * 2 ** 20 });
+    await pod('rq-a', 're-runc', '100m', '128Mi');
+    await eventually('bound within the quota', async () => (await nodeOf('rq-a')) !== '');
+    // 128Mi + 4Mi fit in 300Mi; with the sidecar's 160Mi limit each they do not.
+    await pod('rq-b', 're-runc', '100m', '4Mi');
+    await eventually('refused by the quota', async () => podConditionOf(await h.pods.get(h.cluster, 'rq-b'), 'PodScheduled')?.reason === 'Unschedulable');
+    assert.match(podConditionOf(await h.pods.get(h.cluster, 'rq-b'), 'PodScheduled')?.message ?? '', /quota of virtual_k8s default\/vk1 on site re-runc is reached \(memory: the pod's limits need 164Mi, 288Mi of 300Mi in use\)/);
   });
 
   it('scheduler keeps a vK8s within its quota on a regional-edge site', async () => {

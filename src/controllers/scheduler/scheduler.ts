@@ -1,6 +1,7 @@
 import { StatusError } from '../../apimachinery/errors/status-error.js';
 import type { GenericStore, RequestScope } from '../../registry/generic-store.js';
-import { POD_SITE_LABEL } from '../../site-api/site-model.js';
+import { POD_SITE_LABEL, runtimeRunsSidecars } from '../../site-api/site-model.js';
+import { injectSidecar } from '../../api/sidecar-injection.js';
 import type { PodSpec } from '../../api/pod-spec-types.js';
 import { specOf } from '../../vk8s/kinds/workload-types.js';
 import type { KubeObject } from '../../apimachinery/object.js';
@@ -27,8 +28,13 @@ const UNSCHEDULABLE_RETRY_MS = 60_000;
  * PodScheduled False (reason Unschedulable) and a FailedScheduling event in kube's words, and
  * is tried again when a pod of its site goes or the site's nodes change (and every minute).
  * Decisions use an in-memory account of bound pods, updated at once by its own bindings.
+ *
+ * On a site whose runtime runs the workload sidecar (runc), the pod is placed as it will run:
+ * with the sidecar injected (`injectSidecar`, image `edgeplane/sidecar:<platformVersion>`),
+ * its requests counting in the fit and its limits in the quota, and the binding write injects
+ * it in the same write, as a mutating admission webhook would.
  */
-export function schedulerController(options: { workers?: number } = {}): ControllerStarter {
+export function schedulerController(options: { readonly platformVersion: string; readonly workers?: number }): ControllerStarter {
   return {
     name: 'scheduler',
     start: (context) => {
@@ -41,11 +47,13 @@ export function schedulerController(options: { workers?: number } = {}): Control
         const pod = informers.pods.get(key.cluster, key.name);
         const site = pod === undefined ? undefined : pendingSite(pod);
         if (pod === undefined || site === undefined || accounting.get(queueKey)?.uid === pod.metadata.uid) return undefined;
-        const requests = podRequests(pod);
-        const limits = podLimits(pod);
+        const sidecarVersion = runtimeRunsSidecars(sites.runtimeOf(site)) ? options.platformVersion : undefined;
+        const placed = sidecarVersion === undefined ? pod : injectSidecar(pod, sidecarVersion);
+        const requests = podRequests(placed);
+        const limits = podLimits(placed);
         const cluster = clusterKeyOf(key.cluster);
         const decision = decide({
-          pod,
+          pod: placed,
           requests,
           limits,
           site,
@@ -66,7 +74,7 @@ export function schedulerController(options: { workers?: number } = {}): Control
         accounting.assign(queueKey, { uid: pod.metadata.uid ?? '', node: nodeName, site, cluster, requests, limits, assumed: true });
         waiting.get(site)?.delete(queueKey);
         try {
-          await bind(pods, scope, pod, nodeName, clock.now());
+          await bind(pods, scope, pod, nodeName, clock.now(), sidecarVersion);
         } catch (error) {
           accounting.release(queueKey);
           if (error instanceof StatusError && (error.reason === 'NotFound' || error.reason === 'Conflict' || error.reason === 'Invalid')) return undefined;
@@ -134,7 +142,8 @@ function withCondition(pod: KubeObject, next: PodCondition, now: Date): PodCondi
   return [...others, { ...next, lastProbeTime: null, ...(lastTransitionTime === undefined ? {} : { lastTransitionTime }) }];
 }
 
-async function bind(pods: GenericStore, scope: RequestScope, pod: KubeObject, nodeName: string, now: Date): Promise<void> {
+/** The binding write; with `sidecarVersion`, the sidecar's injection in the same write. */
+async function bind(pods: GenericStore, scope: RequestScope, pod: KubeObject, nodeName: string, now: Date, sidecarVersion: string | undefined): Promise<void> {
   await pods.update(
     scope,
     pod.metadata.name ?? '',
@@ -142,7 +151,7 @@ async function bind(pods: GenericStore, scope: RequestScope, pod: KubeObject, no
       if (live.metadata.uid !== pod.metadata.uid) throw StatusError.conflict(pods.ref, pod.metadata.name ?? '', 'the pod was replaced');
       live.spec = { ...specOf<PodSpec>(live), nodeName };
       live.status = { ...podStatusOf(live), conditions: withCondition(live, { type: 'PodScheduled', status: 'True' }, now) };
-      return live;
+      return sidecarVersion === undefined ? live : injectSidecar(live, sidecarVersion);
     },
     { subresource: 'binding' },
   );

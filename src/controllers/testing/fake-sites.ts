@@ -1,11 +1,12 @@
 import type { KubeObject } from '../../apimachinery/object.js';
-import { POD_SITE_LABEL } from '../../site-api/site-model.js';
+import { POD_SITE_LABEL, type SiteRuntime } from '../../site-api/site-model.js';
 import type { SiteInventory, SiteState } from '../placement/site-inventory.js';
 
-/** A site inventory whose nodes and quotas the test sets; a site with nodes is ONLINE. */
+/** A site inventory whose nodes, quotas and runtimes the test sets; a site with nodes is ONLINE. */
 export class FakeSites implements SiteInventory {
   private readonly nodes = new Map<string, KubeObject[]>();
   private readonly quotas = new Map<string, { cpuMillis: number; memoryBytes: number }>();
+  private readonly runtimes = new Map<string, SiteRuntime>();
   private readonly handlers: Array<(site: string) => void> = [];
 
   setNodes(site: string, nodes: KubeObject[]): void {
@@ -15,6 +16,11 @@ export class FakeSites implements SiteInventory {
 
   setQuota(site: string, quota: { cpuMillis: number; memoryBytes: number }): void {
     this.quotas.set(site, quota);
+    for (const handler of this.handlers) handler(site);
+  }
+
+  setRuntime(site: string, runtime: SiteRuntime): void {
+    this.runtimes.set(site, runtime);
     for (const handler of this.handlers) handler(site);
   }
 
@@ -28,6 +34,11 @@ export class FakeSites implements SiteInventory {
 
   quotaOf(site: string): { readonly cpuMillis: number; readonly memoryBytes: number } | undefined {
     return this.quotas.get(site);
+  }
+
+  /** A site with nodes is simulated unless told. */
+  runtimeOf(site: string): SiteRuntime | undefined {
+    return this.runtimes.get(site) ?? (this.nodes.has(site) ? 'simulated' : undefined);
   }
 
   onChange(handler: (site: string) => void): void {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer, type Server } from 'node:https';
+import { isIP } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { jwtVerify, SignJWT } from 'jose';
 import { type CryptoKey, generateEcKeyPair, privateKeyToPem, randomSerial, SIGN_ECDSA_SHA256, x509 } from '../../common/x509.js';
@@ -51,10 +52,12 @@ export class IdentityTestServer {
   private constructor(
     readonly identityCa: TestIdentityCa,
     readonly lifetimeMs: number,
+    private readonly names: readonly string[],
   ) {}
 
-  static async start(options: { lifetimeMs?: number } = {}): Promise<IdentityTestServer> {
-    const server = new IdentityTestServer(await TestIdentityCa.create(Date.now()), options.lifetimeMs ?? 3_600_000);
+  /** `names`: what its serving certificate is for (default 127.0.0.1, where it listens; others are reached through `--connect-to`). */
+  static async start(options: { lifetimeMs?: number; names?: readonly string[] } = {}): Promise<IdentityTestServer> {
+    const server = new IdentityTestServer(await TestIdentityCa.create(Date.now()), options.lifetimeMs ?? 3_600_000, options.names ?? ['127.0.0.1']);
     await server.listen();
     return server;
   }
@@ -104,7 +107,7 @@ export class IdentityTestServer {
     const cert = await x509.X509CertificateGenerator.create({
       serialNumber: randomSerial(), subject: 'CN=identity-test-server', issuer: apiCa.subject, ...validity, signingAlgorithm: SIGN_ECDSA_SHA256,
       publicKey: serving.publicKey, signingKey: caKeys.privateKey,
-      extensions: [new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.serverAuth]), new x509.SubjectAlternativeNameExtension([{ type: 'ip', value: '127.0.0.1' }])],
+      extensions: [new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.serverAuth]), new x509.SubjectAlternativeNameExtension(this.names.map((name) => ({ type: isIP(name) === 0 ? 'dns' : 'ip', value: name })))],
     });
     const tls = { key: await privateKeyToPem(serving.privateKey), cert: cert.toString('pem') + '\n', ca: this.identityCa.trustPem, requestCert: true, rejectUnauthorized: false };
     this.server = createServer(tls, (req, res) => {

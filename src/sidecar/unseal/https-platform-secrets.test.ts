@@ -9,6 +9,8 @@ import { SecretError, UNSEAL_MESSAGES } from '../../secrets/secret-error.js';
 import { memoryKeySealer } from '../../secrets/testing/memory-key-sealer.js';
 import { testPodIdentity } from '../../secrets/testing/pod-identities.js';
 import { createPrivateCa, type PrivateCa } from '../../secrets/testing/private-ca.js';
+import { parseConnectTo } from '../../client/connect-to.js';
+import { TcpRelay } from '../../client/testing/tcp-relay.js';
 import { testPodCertificateVerifier } from '../../secrets/testing/test-pod-verifier.js';
 import type { IdentityMaterial } from '../identity-material.js';
 import { HttpsPlatformSecrets } from './https-platform-secrets.js';
@@ -105,6 +107,22 @@ describe('HttpsPlatformSecrets against the control plane over mTLS (test PodCert
     assert.equal(created.status, 200, created.body);
     const provider = await client.provider('vault', web);
     assert.deepEqual([provider.name, provider.server_endpoint, provider.scheme, provider.auth, provider.cache_timeout_seconds], ['vault', '127.0.0.1:8200', 'HTTP', { type: 'token', token: 'hvs.clear' }, 0]);
+  });
+
+  it('HttpsPlatformSecrets with connectTo dials the relay and still checks the server URL\'s host', async () => {
+    const relay = await TcpRelay.start({ host: '127.0.0.1', port: Number(new URL(h.url).port) });
+    const connectTo = parseConnectTo(relay.address);
+    const relayed = new HttpsPlatformSecrets({ server: 'https://127.0.0.1:1', trustedCa: () => Promise.resolve(h.ca), connectTo });
+    const elsewhere = new HttpsPlatformSecrets({ server: 'https://10.1.2.3:6443', trustedCa: () => Promise.resolve(h.ca), connectTo });
+    try {
+      for (let i = 0; i < 3; i++) assert.equal((await relayed.unseal(location, web)).plaintext.toString(), 's3cret');
+      assert.equal(relay.connections, 1, 'one keep-alive connection, through the relay');
+      await assert.rejects(elsewhere.unseal(location, web), (error: unknown) => error instanceof UnsealError && /10\.1\.2\.3/.test(error.message) && /altnames|not in the cert/i.test(error.message));
+    } finally {
+      relayed.close();
+      elsewhere.close();
+      await relay.close();
+    }
   });
 
   it('HttpsPlatformSecrets: an unreachable control plane, or one whose certificate is not trusted, is an internal error saying why', async () => {

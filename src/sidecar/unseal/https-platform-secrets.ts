@@ -1,4 +1,5 @@
 import { request } from 'node:https';
+import { type ConnectTo, dialOptions } from '../../client/connect-to.js';
 import type { ResolvedProvider } from '../../secrets/resolved-provider.js';
 import { SECRET_HTTP_STATUS, SecretError, type SecretErrorCode } from '../../secrets/secret-error.js';
 import type { IdentityMaterial } from '../identity-material.js';
@@ -18,6 +19,8 @@ export interface HttpsPlatformSecretsOptions {
   readonly timeoutMs?: number;
   /** Connections per identity to the control plane (default 64). */
   readonly maxSockets?: number;
+  /** Where to connect instead of the server's host and port (a relay); TLS still checks the server's host name. */
+  readonly connectTo?: ConnectTo;
 }
 
 interface RawAnswer {
@@ -119,7 +122,7 @@ export class HttpsPlatformSecrets implements PlatformSecrets {
     return new Promise((resolve, reject) => {
       const headers: Record<string, string | number> = { accept: 'application/json' };
       if (body !== undefined) Object.assign(headers, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
-      const req = request(url, { method, headers, agent: lease.agent, timeout: timeoutMs }, (res) => {
+      const req = request(url, { ...dialOptions(url, this.options.connectTo, headers), method, agent: lease.agent, timeout: timeoutMs }, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
         res.on('error', reject);

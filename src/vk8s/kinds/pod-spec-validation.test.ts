@@ -171,4 +171,21 @@ describe('pod spec validation', () => {
       'spec.template.annotations[container.apparmor.security.beta.kubernetes.io/ghost]: Invalid value: "ghost": container not found',
     ]);
   });
+
+  it('refuses in a pod template what the platform\'s sidecar injection reserves', () => {
+    const template = {
+      metadata: { annotations: { 'svc.io/sidecar-injected': 'false' } },
+      spec: {
+        containers: [{ ...web(), volumeMounts: [{ name: 'ids', mountPath: '/svc//secrets/identity' }] }, { ...web(), name: 'edgeplane-sidecar' }],
+        volumes: [{ name: 'ids', emptyDir: {} }, { name: 'edgeplane-identity', emptyDir: {} }],
+      },
+    };
+    defaultPodSpec(template.spec);
+    assert.deepEqual(printed(validatePodTemplateSpec(template, 'spec.template')), [
+      'spec.template.annotations[svc.io/sidecar-injected]: Forbidden: is reserved for the workload sidecar the platform injects: it marks a pod the sidecar was injected into',
+      'spec.template.spec.volumes[1].name: Invalid value: "edgeplane-identity": is reserved for the workload sidecar the platform injects',
+      'spec.template.spec.containers[0].volumeMounts[0].mountPath: Invalid value: "/svc//secrets/identity": is reserved for the workload sidecar the platform injects: its identity files are mounted there',
+      'spec.template.spec.containers[1].name: Invalid value: "edgeplane-sidecar": is reserved for the workload sidecar the platform injects',
+    ]);
+  });
 });

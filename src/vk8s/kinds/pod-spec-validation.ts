@@ -1,6 +1,7 @@
 import { fieldError, type StatusCause } from '../../apimachinery/errors/status-error.js';
 import { dns1123LabelProblems, dns1123SubdomainProblems, qualifiedNameProblems } from '../../apimachinery/validation/names.js';
 import { validateContainers, validateInitContainers } from './pod-spec-containers.js';
+import { reservedSidecarProblems } from './pod-sidecar-reservation.js';
 import { validateAffinity, validateTolerations } from './pod-spec-scheduling.js';
 import { validatePodSecurityContext, validatePodSpecificAnnotations } from './pod-spec-security.js';
 import { inclusiveRangeError, isIpAddress } from './pod-spec-syntax.js';
@@ -15,7 +16,8 @@ const MAX_INT32 = 2147483647;
 
 /**
  * ValidatePodTemplateSpec (1.17): the template's labels and annotations (reported at
- * `<field>.labels` / `<field>.annotations`, as kube does), then the pod spec at `<field>.spec`.
+ * `<field>.labels` / `<field>.annotations`, as kube does), then the pod spec at `<field>.spec`;
+ * then what the platform's sidecar injection reserves (pod-sidecar-reservation.ts).
  */
 export function validatePodTemplateSpec(template: PodTemplateSpec, field: string): StatusCause[] {
   const spec = template.spec ?? {};
@@ -24,6 +26,7 @@ export function validatePodTemplateSpec(template: PodTemplateSpec, field: string
     ...validateAnnotations(template.metadata?.annotations, `${field}.annotations`),
     ...validatePodSpecificAnnotations(template.metadata?.annotations, spec, `${field}.annotations`),
     ...validatePodSpec(spec, `${field}.spec`),
+    ...reservedSidecarProblems(template.metadata?.annotations, spec, `${field}.annotations`, `${field}.spec`),
   ];
 }
 

@@ -3,6 +3,7 @@ import { dns1123SubdomainProblems, qualifiedNameProblems } from '../../apimachin
 import type { KubeObject } from '../../apimachinery/object.js';
 import { baseStrategy, keepStatus, resourceOf } from './base-strategy.js';
 import { podBindingStrategy } from './pod-binding.js';
+import { reservedSidecarProblemsOfPod } from './pod-sidecar-reservation.js';
 import { defaultPodOnlyFields, defaultPodSpec } from './pod-spec-defaults.js';
 import { dropDisabledPodSpecFields } from './pod-spec-drop.js';
 import { podQosClass } from '../../api/pod-spec-qos.js';
@@ -123,7 +124,9 @@ function validatePodStatus(object: KubeObject, old: KubeObject): StatusCause[] {
  * immutable but for images, activeDeadlineSeconds and added tolerations. DELETE answers with
  * the pod; the default grace period is the pod's terminationGracePeriodSeconds, but zero for
  * a pod no node runs (unscheduled, or already Succeeded/Failed), as kube's CheckGracefulDelete.
- * The platform's scheduler binds pods through `subresource: 'binding'` (pod-binding.ts).
+ * The platform's scheduler binds pods through `subresource: 'binding'` (pod-binding.ts), which
+ * also injects the workload sidecar on sites that run it; what the injection adds is reserved
+ * at create (pod-sidecar-reservation.ts).
  */
 export const podStrategy = baseStrategy(resourceOf('', 'v1', 'pods'), {
   defaults: (object) => {
@@ -140,7 +143,7 @@ export const podStrategy = baseStrategy(resourceOf('', 'v1', 'pods'), {
     keepStatus(object, old);
     dropDisabledPodSpecFields(ensureSpec<PodSpec>(object), specOf<PodSpec>(old));
   },
-  validate: validatePod,
+  validate: (object) => [...validatePod(object), ...reservedSidecarProblemsOfPod(object)],
   validateUpdate: (object, old) => [...validatePod(object), ...validateAnnotationUpdates(object, old), ...validatePodUpdate(specOf<PodSpec>(object), specOf<PodSpec>(old))],
   selectableFields: (object) => {
     const spec = specOf<PodSpec>(object);

@@ -6,6 +6,7 @@ import { startConfigHarness, type ConfigHarness } from '../../../src/server/test
 import { createLogger } from '../../../src/observability/logger.js';
 import type { RegisterSite } from '../../../src/site-api/site-api-types.js';
 import { startSiteAgent, type SiteAgent } from '../../../src/site-agent/site-agent.js';
+import type { RegisteredRuntime } from '../../../src/site-agent/site-specs.js';
 import type { SiteType } from '../../../src/site-api/site-model.js';
 import { kubectl120, kubectlNewest, runKubectl, type KubectlRun } from '../../../src/vk8s/testing/kubectl.js';
 import type { KubeObject } from '../../../src/apimachinery/object.js';
@@ -84,8 +85,10 @@ const namespaceOf = (type: SiteType): string => (type === 'REGIONAL_EDGE' ? 'svc
  * default), `default/eu` (regional edges in eu) and `default/stores` (customer edges of a
  * store), virtual cluster `default/vk1`, a KUBE_CONFIG credential, and one simulated agent
  * per site (short delays) registered with tokens from `/api/sites/v1/tokens`.
+ * `registerRuntimes`: sites registered with another runtime than the simulated one their
+ * agent runs (a site registered as runc gets its pods' sidecar injected).
  */
-export async function startMultisiteEnv(): Promise<MultisiteEnv> {
+export async function startMultisiteEnv(options: { readonly registerRuntimes?: Readonly<Record<string, RegisteredRuntime>> } = {}): Promise<MultisiteEnv> {
   const clock = offsetClock();
   const h = await startConfigHarness({ siteGraceSeconds: 3, clock, clockTimers: clock.timers });
   const dir = mkdtempSync(join(tmpdir(), 'edgeplane-multisite-'));
@@ -99,6 +102,7 @@ export async function startMultisiteEnv(): Promise<MultisiteEnv> {
       ...(token === undefined ? {} : { token }),
       server: h.url,
       heartbeatSeconds: 1,
+      ...(options.registerRuntimes?.[site.name] === undefined ? {} : { registerRuntime: options.registerRuntimes[site.name] }),
       sim: { startMs: 100, readyMs: 100, runMs: 300, stopMs: 50 },
       statusFlushMs: 20,
       logger,

@@ -1,0 +1,93 @@
+import type { KubeObject } from '../apimachinery/object.js';
+import type { Container, PodSpec, Volume } from './pod-spec-types.js';
+
+/**
+ * The workload sidecar's injection into a pod, as a mutating admission webhook does it
+ * (Istio's injector is the model): what the platform adds to a pod bound to a site whose
+ * runtime runs real containers, and the names it reserves for that. Pure; the scheduler's
+ * binding write applies it (vk8s/kinds/pod-binding.ts), the site runtimes recognise the
+ * sidecar and its identity volume by these names.
+ */
+
+/** The injected container's name (reserved: a pod may not have a container of its own by this name). */
+export const SIDECAR_CONTAINER_NAME = 'edgeplane-sidecar';
+/** The volume holding the pod's identity files (reserved). */
+export const IDENTITY_VOLUME_NAME = 'edgeplane-identity';
+/** Where every container of the pod sees the identity files: the seed's path (reserved). */
+export const IDENTITY_MOUNT_PATH = '/svc/secrets/identity';
+/** Set to "true" on a pod the sidecar was injected into (reserved). */
+export const SIDECAR_INJECTED_ANNOTATION = 'svc.io/sidecar-injected';
+
+const SIDECAR_IMAGE_REPOSITORY = 'edgeplane/sidecar';
+
+/** `edgeplane/sidecar:<version>`: the sidecar of the platform of that version. */
+function sidecarImage(version: string): string {
+  return `${SIDECAR_IMAGE_REPOSITORY}:${version}`;
+}
+
+const specOf = (pod: KubeObject): PodSpec => (typeof pod.spec === 'object' && pod.spec !== null ? (pod.spec as PodSpec) : {});
+
+/** Whether the pod carries the sidecar already (the annotation, or a container by the sidecar's name). */
+export function isSidecarInjected(pod: KubeObject): boolean {
+  return pod.metadata.annotations?.[SIDECAR_INJECTED_ANNOTATION] === 'true' || (specOf(pod).containers ?? []).some((c) => c.name === SIDECAR_CONTAINER_NAME);
+}
+
+/**
+ * The platform version of the sidecar a pod carries (the tag of its `edgeplane/sidecar`
+ * image), when the pod is marked injected and has it; otherwise undefined.
+ */
+export function injectedSidecarVersion(pod: KubeObject): string | undefined {
+  if (pod.metadata.annotations?.[SIDECAR_INJECTED_ANNOTATION] !== 'true') return undefined;
+  const image = (specOf(pod).containers ?? []).find((c) => c.name === SIDECAR_CONTAINER_NAME)?.image ?? '';
+  const prefix = `${SIDECAR_IMAGE_REPOSITORY}:`;
+  return image.startsWith(prefix) && image.length > prefix.length ? image.slice(prefix.length) : undefined;
+}
+
+/**
+ * The sidecar container as injected: the platform's image (never pulled: sites have no
+ * registry), small requests (10m CPU, 48Mi) and a memory limit of 160Mi, the identity volume
+ * read-write, no probes, a read-only root and no privilege escalation. Container fields kube
+ * defaults are written out, so the stored pod is what defaulting would make of it.
+ */
+function sidecarContainer(version: string): Container {
+  return {
+    name: SIDECAR_CONTAINER_NAME,
+    image: sidecarImage(version),
+    resources: { limits: { memory: '160Mi' }, requests: { cpu: '10m', memory: '48Mi' } },
+    volumeMounts: [{ name: IDENTITY_VOLUME_NAME, mountPath: IDENTITY_MOUNT_PATH }],
+    terminationMessagePath: '/dev/termination-log',
+    terminationMessagePolicy: 'File',
+    imagePullPolicy: 'Never',
+    securityContext: { readOnlyRootFilesystem: true, allowPrivilegeEscalation: false },
+  };
+}
+
+/** The workload's view of the identity folder: read-only. */
+function withIdentityMount(container: Container): Container {
+  return { ...container, volumeMounts: [...(container.volumeMounts ?? []), { name: IDENTITY_VOLUME_NAME, readOnly: true, mountPath: IDENTITY_MOUNT_PATH }] };
+}
+
+/**
+ * Pure: the pod with the workload sidecar injected — the sidecar container appended last to
+ * `spec.containers`, the in-memory volume `edgeplane-identity` mounted read-write at
+ * `/svc/secrets/identity` in the sidecar and read-only at the same path in every other
+ * container and init container, and the annotation `svc.io/sidecar-injected: "true"`. A pod
+ * that already carries the sidecar is returned as it is. The argument is not changed (the
+ * result shares its unchanged parts).
+ */
+export function injectSidecar(pod: KubeObject, version: string): KubeObject {
+  if (isSidecarInjected(pod)) return pod;
+  const spec = specOf(pod);
+  const volume: Volume = { name: IDENTITY_VOLUME_NAME, emptyDir: { medium: 'Memory' } };
+  const injected: PodSpec = {
+    ...spec,
+    containers: [...(spec.containers ?? []).map(withIdentityMount), sidecarContainer(version)],
+    volumes: [...(spec.volumes ?? []), volume],
+  };
+  if (spec.initContainers != null) injected.initContainers = spec.initContainers.map(withIdentityMount);
+  return {
+    ...pod,
+    metadata: { ...pod.metadata, annotations: { ...pod.metadata.annotations, [SIDECAR_INJECTED_ANNOTATION]: 'true' } },
+    spec: injected,
+  };
+}

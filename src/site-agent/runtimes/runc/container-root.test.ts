@@ -1,0 +1,69 @@
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { ContainerRootError, mountContainerRoot, unmountAllUnder, unmountContainerRoot } from './container-root.js';
+import { currentMounts } from './mount-table.js';
+
+describe('container roots (overlayfs, as root)', () => {
+  let work: string;
+  let image: string;
+  const snapshot = (): string => execFileSync('sh', ['-c', `cd ${image} && find . -printf '%p %m %s %T@\\n' | sort && cat etc/file`], { encoding: 'utf8' });
+  let original: string;
+  before(() => {
+    work = mkdtempSync(join(tmpdir(), 'container-root-'));
+    image = join(work, 'image');
+    mkdirSync(join(image, 'etc'), { recursive: true });
+    writeFileSync(join(image, 'etc/file'), 'from the image\n');
+    writeFileSync(join(image, 'etc/doomed'), 'deleted in the container\n');
+    original = snapshot();
+  });
+  after(async () => {
+    await unmountAllUnder(work);
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  it('a writable root takes writes in the container\'s own layer and leaves the image untouched', async () => {
+    const container = join(work, 'c1');
+    const root = await mountContainerRoot(image, container, false, [{ source: '/etc/hostname', destination: '/etc/hostname', readOnly: true }]);
+    assert.equal(root, join(container, 'root', 'merged'));
+    assert.ok((await currentMounts()).some((m) => m.mountPoint === root && m.fsType === 'overlay'));
+    writeFileSync(join(root, 'etc/file'), 'changed\n');
+    writeFileSync(join(root, 'new'), 'new\n');
+    rmSync(join(root, 'etc/doomed'));
+    assert.equal(readFileSync(join(root, 'etc/file'), 'utf8'), 'changed\n');
+    assert.ok(existsSync(join(root, 'etc/hostname')) && existsSync(join(root, 'proc')), 'mount points are made');
+    assert.equal(snapshot(), original, 'the image root is unchanged');
+    assert.equal(await mountContainerRoot(image, container, false), root, 'mounting again (an agent restart) keeps the mount');
+    assert.equal((await currentMounts()).filter((m) => m.mountPoint === root).length, 1);
+    await unmountContainerRoot(root);
+    assert.ok(!(await currentMounts()).some((m) => m.mountPoint.startsWith(container)), 'no mount is left');
+    assert.deepEqual(readdirSync(container), [], 'the writable layer is gone');
+    await unmountContainerRoot(root);
+  });
+
+  it('a read-only root refuses every write but has its mount points', async () => {
+    const container = join(work, 'c2');
+    const data = join(work, 'data');
+    mkdirSync(data);
+    const root = await mountContainerRoot(image, container, true, [
+      { source: data, destination: '/svc/secrets/identity', readOnly: true },
+      { source: '/etc/hosts', destination: '/etc/hosts', readOnly: true },
+    ]);
+    assert.ok(statSync(join(root, 'svc/secrets/identity')).isDirectory());
+    assert.ok(statSync(join(root, 'etc/hosts')).isFile());
+    assert.equal(readFileSync(join(root, 'etc/file'), 'utf8'), 'from the image\n');
+    assert.throws(() => writeFileSync(join(root, 'etc/file'), 'x'), /EROFS/);
+    assert.throws(() => writeFileSync(join(root, 'new'), 'x'), /EROFS/);
+    assert.equal(snapshot(), original);
+    await unmountContainerRoot(root);
+    assert.ok(!(await currentMounts()).some((m) => m.mountPoint.startsWith(container)));
+    assert.deepEqual(readdirSync(container), []);
+  });
+
+  it('refuses to unmount a path it did not make', async () => {
+    await assert.rejects(unmountContainerRoot(image), (error: unknown) => error instanceof ContainerRootError && /not a container root/.test(error.message));
+  });
+});

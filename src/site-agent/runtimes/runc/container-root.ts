@@ -1,0 +1,95 @@
+import { execFile } from 'node:child_process';
+import { lstat, mkdir, rm, stat, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import type { BindMount } from './container-spec.js';
+import { currentMounts } from './mount-table.js';
+
+/** Mounting or unmounting a container's root failed: what was run and what the kernel said. */
+export class ContainerRootError extends Error {}
+
+/** The folders runc mounts kernel file systems on; a read-only root must already have them. */
+const SYSTEM_MOUNT_POINTS = ['proc', 'dev', 'sys'];
+
+function run(command: string, args: readonly string[]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    execFile(command, args, { encoding: 'utf8', timeout: 30_000 }, (error, _stdout, stderr) => {
+      if (error === null) resolve();
+      else reject(new ContainerRootError(`${command} ${args.join(' ')}: ${stderr.trim() || error.message}`));
+    });
+  });
+}
+
+async function isMounted(path: string): Promise<boolean> {
+  return (await currentMounts()).some((m) => m.mountPoint === path);
+}
+
+/** Makes each mount point (a folder, or an empty file when the source is a file) under `root`, keeping what is there. */
+async function makeMountPoints(root: string, mountPoints: readonly BindMount[]): Promise<void> {
+  for (const dir of SYSTEM_MOUNT_POINTS) await mkdir(join(root, dir), { recursive: true });
+  for (const point of mountPoints) {
+    const target = join(root, point.destination);
+    if (await lstat(target).then(() => true, () => false)) continue;
+    const sourceIsDir = await stat(point.source).then((s) => s.isDirectory(), () => true);
+    if (sourceIsDir) await mkdir(target, { recursive: true });
+    else {
+      await mkdir(dirname(target), { recursive: true });
+      await writeFile(target, '', { flag: 'wx' });
+    }
+  }
+}
+
+/**
+ * A container's root file system over an image's unpacked root, as an overlayfs mount in
+ * `<containerDir>/root/merged` (the path returned). Writable: the image root is the lower
+ * layer and the container's writes go to `<containerDir>/root/upper`, so the image is never
+ * changed and containers of one image share it. Read-only (`readOnlyRootFilesystem`): no
+ * upper layer at all — the kernel refuses every write — over a small layer of the mount
+ * points the container needs (`mountPoints`: its volumes, /etc/hosts…, plus /proc, /dev, /sys),
+ * since runc cannot make them in a read-only root. Already mounted (an agent restart): the
+ * mount is kept and its path returned.
+ */
+export async function mountContainerRoot(imageRootfs: string, containerDir: string, readOnly: boolean, mountPoints: readonly BindMount[] = []): Promise<string> {
+  const base = join(containerDir, 'root');
+  const merged = join(base, 'merged');
+  if (await isMounted(merged)) return merged;
+  for (const path of [imageRootfs, base]) {
+    if (/[,:\n]/.test(path)) throw new ContainerRootError(`${path}: an overlay layer's path cannot hold ",", ":" or a newline`);
+  }
+  if (!(await stat(imageRootfs).then((s) => s.isDirectory(), () => false))) throw new ContainerRootError(`the image root ${imageRootfs} is not a folder`);
+  await mkdir(merged, { recursive: true, mode: 0o700 });
+  let options: string;
+  if (readOnly) {
+    const points = join(base, 'mount-points');
+    await mkdir(points, { recursive: true });
+    await makeMountPoints(points, mountPoints);
+    options = `ro,lowerdir=${points}:${imageRootfs}`;
+  } else {
+    for (const dir of ['upper', 'work']) await mkdir(join(base, dir), { recursive: true, mode: 0o700 });
+    options = `lowerdir=${imageRootfs},upperdir=${join(base, 'upper')},workdir=${join(base, 'work')}`;
+  }
+  await run('mount', ['-t', 'overlay', 'overlay', '-o', options, merged]);
+  if (!readOnly) await makeMountPoints(merged, mountPoints);
+  return merged;
+}
+
+/**
+ * Unmounts a root made by {@link mountContainerRoot} and removes the container's writable
+ * layer with it (a restarted container starts from the image again, as in Kubernetes).
+ * Idempotent: a root already gone is fine. Fails, leaving the files, when the mount is busy.
+ */
+export async function unmountContainerRoot(path: string): Promise<void> {
+  if (basename(path) !== 'merged' || basename(dirname(path)) !== 'root') throw new ContainerRootError(`${path} is not a container root made by mountContainerRoot`);
+  if (await isMounted(path)) await run('umount', [path]);
+  if (await isMounted(path)) throw new ContainerRootError(`${path} is still mounted after umount`);
+  await rm(dirname(path), { recursive: true, force: true });
+}
+
+/**
+ * Unmounts every mount under `dir`, deepest first: what a container root, or anything else the
+ * runtime mounted in a pod's folder, left behind (a crashed agent, a test's clean-up).
+ */
+export async function unmountAllUnder(dir: string): Promise<void> {
+  const prefix = dir.endsWith('/') ? dir : `${dir}/`;
+  const under = (await currentMounts()).map((m) => m.mountPoint).filter((p) => p === dir || p.startsWith(prefix));
+  for (const path of under.sort((a, b) => b.length - a.length)) await run('umount', [path]);
+}

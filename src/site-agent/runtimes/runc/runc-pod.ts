@@ -1,0 +1,659 @@
+import { existsSync, type FSWatcher, watch } from 'node:fs';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { KubeObject } from '../../../apimachinery/object.js';
+import { podQosClass } from '../../../api/pod-spec-qos.js';
+import type { Container, PodSpec } from '../../../api/pod-spec-types.js';
+import type { ClusterRef } from '../../../site-api/site-api-types.js';
+import { containerEnvironment, ContainerConfigError, type DownwardFacts } from './container-env.js';
+import { containerOciSpec, type BindMount } from './container-spec.js';
+import { prepareRoot } from './host-image.js';
+import { mountContainerRoot, unmountContainerRoot } from './container-root.js';
+import { parseImageReference } from './image-reference.js';
+import type { PodParts } from './pod-parts.js';
+import type { ContainerRecord, ContainerTermination, PodRecord } from './pod-record.js';
+import { containerFiles, makeContainerFolders, podContainerId, type PodSandbox } from './pod-sandbox.js';
+import { podPhase, renderPodStatus } from './pod-status.js';
+import { podHostsFile } from './pod-hosts.js';
+import { goSeconds } from '../kube-time.js';
+import { removePodTraces } from './pod-cleanup.js';
+import { nextRestartDelay, restartWaitUntil, type RestartBackoff } from './crash-backoff.js';
+import { ContainerCommandError, type ContainerFiles } from './runc-containers.js';
+import { isSidecar, parseSidecarState, SIDECAR_CONTAINER as SIDECAR_NAME, sidecarProcess, sidecarStateFile, sidecarTokenFile } from './sidecar-launch.js';
+import { mountTmpfs } from './tmpfs-mounts.js';
+import { ContainerProbes } from './probe-state.js';
+import { runProbe } from './prober.js';
+import { rotateContainerLogIfNeeded } from './container-log-rotation.js';
+import { containerBinds } from './volumes/container-binds.js';
+import { volumeContents } from './volumes/volume-contents.js';
+import { VolumeError } from './volumes/volume-error.js';
+import { volumeDir } from './volumes/volume-kind.js';
+import type { ConfigMapObject, SecretObject, VolumeSources } from './volumes/volume-types.js';
+import { workloadLaunch } from './workload-launch.js';
+
+/** One started instance of a container. */
+interface Instance {
+  readonly id: string;
+  readonly files: ContainerFiles;
+  readonly startedAt: number;
+  /** The overlay root over an image (none for host-image containers). */
+  readonly root?: string;
+}
+
+/** What survives an agent restart in the pod's folder (`pod-state.json`). */
+interface SavedPod {
+  readonly record: PodRecord;
+  readonly sandbox: PodSandbox;
+  readonly instances: Record<string, Instance>;
+  readonly backoff: Record<string, RestartBackoff>;
+}
+
+const STATE_FILE = 'pod-state.json';
+/** How often a stopping container is checked for its exit. */
+const STOP_POLL_MS = 100;
+/** How long SIGKILL is given to end a container before the runtime deletes it by force. */
+const KILL_WAIT_MS = 5000;
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+const specOf = (pod: KubeObject): PodSpec => (pod['spec'] ?? {}) as PodSpec;
+
+function newRecord(name: string, image: string, sidecar: boolean): ContainerRecord {
+  return { name, image, imageID: '', restartCount: 0, current: { kind: 'waiting', reason: sidecar ? 'ContainerCreating' : 'PodInitializing' }, ready: false, started: false };
+}
+
+/**
+ * One pod of a runc site, as kubelet's pod worker runs it: its sandbox, the injected sidecar
+ * first (the other containers wait until it is READY, as native sidecars), init containers in
+ * order, then the app containers, restarted per restartPolicy with kubelet's crash back-off;
+ * on deletion SIGTERM, the grace period, SIGKILL, the sidecar last, and every trace removed.
+ * Work is serialised: each trigger (the pod changed, a container exited, the sidecar's state
+ * changed, a back-off ended) runs one sync, and triggers during a sync run one more after it.
+ */
+export class RuncPod {
+  private record: PodRecord;
+  private sandbox: PodSandbox | undefined;
+  private readonly instances = new Map<string, Instance>();
+  private readonly backoff = new Map<string, RestartBackoff>();
+  private readonly watchers = new Map<string, FSWatcher>();
+  /** Probe trackers of running containers that have probes, by container name. */
+  private readonly probes = new Map<string, ContainerProbes>();
+  private cancelProbeWake: (() => void) | undefined;
+  /** The host folder of each volume, by name, once set up. */
+  private readonly volumeDirs = new Map<string, string>();
+  private pod: KubeObject;
+  private running: Promise<void> = Promise.resolve();
+  private queued = false;
+  private stopping: { readonly graceMs: number; readonly report: boolean } | undefined;
+  private finished = false;
+  private adoptionTried = false;
+  private lastReport = '';
+  private lastSaved = '';
+  private lastReady = false;
+  private cancelWake: (() => void) | undefined;
+
+  constructor(
+    readonly key: string,
+    private readonly cluster: ClusterRef,
+    pod: KubeObject,
+    private readonly parts: PodParts,
+  ) {
+    this.pod = pod;
+    const spec = specOf(pod);
+    const now = parts.services.timers.now();
+    const scheduled = ((pod['status'] as { conditions?: Array<{ type?: string; lastTransitionTime?: string }> } | undefined)?.conditions ?? []).find((c) => c.type === 'PodScheduled')?.lastTransitionTime;
+    this.record = {
+      uid: pod.metadata.uid ?? '',
+      name: pod.metadata.name ?? '',
+      namespace: this.cluster.namespace,
+      hostIP: parts.site.network.gateway,
+      qosClass: podQosClass(spec),
+      restartPolicy: (spec.restartPolicy as PodRecord['restartPolicy'] | undefined) ?? 'Always',
+      scheduledAt: scheduled ?? new Date(now).toISOString().replace(/\.\d{3}Z$/, 'Z'),
+      readyChangedAt: now,
+      initContainers: (spec.initContainers ?? []).map((c) => newRecord(c.name ?? '', c.image ?? '', false)),
+      containers: (spec.containers ?? []).map((c) => newRecord(c.name ?? '', c.image ?? '', isSidecar(c))),
+    };
+  }
+
+  get uid(): string {
+    return this.record.uid;
+  }
+
+  private get podDir(): string {
+    return this.parts.site.sandboxes.podDir(this.uid);
+  }
+
+  private get runDir(): string {
+    return join(this.podDir, 'sidecar-run');
+  }
+
+  /** Takes over what an earlier agent left in the pod's folder; false when there is nothing usable. */
+  private async adopt(): Promise<boolean> {
+    const text = await readFile(join(this.podDir, STATE_FILE), 'utf8').catch(() => undefined);
+    if (text === undefined) return false;
+    const saved = JSON.parse(text) as SavedPod;
+    const infra = await this.parts.site.containers.state(saved.sandbox.infraId).catch(() => undefined);
+    if (infra?.status !== 'running') return false;
+    this.record = saved.record;
+    this.sandbox = saved.sandbox;
+    for (const [name, instance] of Object.entries(saved.instances)) {
+      this.instances.set(name, instance);
+      this.watchExit(name, instance);
+    }
+    for (const [name, entry] of Object.entries(saved.backoff)) this.backoff.set(name, entry);
+    if (this.sidecarSpec() !== undefined) this.watchSidecar();
+    this.lastReady = this.isReady();
+    this.parts.services.logger.info({ pod: this.key, containers: this.instances.size }, 'adopted a running pod');
+    return true;
+  }
+
+  /** The control plane's latest pod (a deletion starts termination). */
+  update(pod: KubeObject): void {
+    this.pod = pod;
+    if (pod.metadata.deletionTimestamp !== undefined && this.stopping === undefined) {
+      const grace = pod.metadata.deletionGracePeriodSeconds ?? specOf(pod).terminationGracePeriodSeconds ?? 30;
+      this.stopping = { graceMs: grace * 1000, report: true };
+    }
+    this.trigger();
+  }
+
+  /** The pod is gone from the control plane: stop it within `graceMs` and report nothing more. */
+  remove(graceMs: number): Promise<void> {
+    this.stopping = { graceMs: Math.min(graceMs, this.stopping?.graceMs ?? graceMs), report: false };
+    this.trigger();
+    return this.running;
+  }
+
+  /** Stops watching (the agent stops; the containers keep running under conmon). */
+  detach(): void {
+    this.finished = true;
+    this.cancelWake?.();
+    this.cancelProbeWake?.();
+    for (const watcher of this.watchers.values()) watcher.close();
+    this.watchers.clear();
+  }
+
+  /** Runs a sync now, or once more after the one running. */
+  trigger(): void {
+    if (this.queued || this.finished) return;
+    this.queued = true;
+    this.running = this.running.then(async () => {
+      this.queued = false;
+      if (this.finished) return;
+      try {
+        await this.sync();
+      } catch (error) {
+        this.parts.services.logger.error({ err: error, pod: this.key }, 'pod sync failed');
+      }
+    });
+  }
+
+  /** Rotates the logs of running containers that outgrew 10 MiB (kubelet keeps 5 files of each). */
+  async rotateLogs(): Promise<void> {
+    for (const instance of this.instances.values()) {
+      await rotateContainerLogIfNeeded(instance.files).catch((error: unknown) => this.parts.services.logger.warn({ err: error, pod: this.key }, 'cannot rotate a container log'));
+    }
+  }
+
+  /** A running container exited: true when its exit file is there (the periodic relist's check). */
+  hasExited(): boolean {
+    for (const instance of this.instances.values()) if (existsSync(join(instance.files.exitDir, instance.id))) return true;
+    return false;
+  }
+
+  private async sync(): Promise<void> {
+    if (!this.adoptionTried) {
+      this.adoptionTried = true;
+      // A pod an earlier agent ran: adopt it, or clear what it left before starting afresh.
+      if (!(await this.adopt().catch(() => false))) await removePodTraces(this.parts.site, this.uid);
+    }
+    const now = this.parts.services.timers.now();
+    await this.reap(now);
+    if (this.stopping !== undefined) return this.terminate();
+    if (this.sandbox === undefined && !(await this.createSandbox(now))) return this.report();
+    if (!(await this.setUpVolumes(now))) return this.report();
+    await this.startContainers(now);
+    await this.save();
+    this.report();
+    this.scheduleProbes();
+  }
+
+  /** Arms one timer for the earliest due probe of the pod's containers. */
+  private scheduleProbes(): void {
+    this.cancelProbeWake?.();
+    this.cancelProbeWake = undefined;
+    let next: number | undefined;
+    for (const tracker of this.probes.values()) {
+      const at = tracker.nextDueAt();
+      if (at !== undefined && (next === undefined || at < next)) next = at;
+    }
+    if (next === undefined || this.finished || this.stopping !== undefined) return;
+    const { timers } = this.parts.services;
+    this.cancelProbeWake = timers.schedule(() => void this.runDueProbes(), Math.max(0, next - timers.now()));
+  }
+
+  /**
+   * Runs the probes that are due (outside the pod's sync: a slow probe holds nothing up), then
+   * applies their results: readiness and startup to the container's status, a liveness or
+   * startup failure kills the container (SIGTERM, SIGKILL after the grace period) for its
+   * restart policy to decide.
+   */
+  private async runDueProbes(): Promise<void> {
+    const { site, services } = this.parts;
+    const now = services.timers.now();
+    const spec = specOf(this.pod);
+    const runs: Promise<void>[] = [];
+    let changed = false;
+    for (const [name, tracker] of this.probes) {
+      const instance = this.instances.get(name);
+      const container = (spec.containers ?? []).find((c) => c.name === name);
+      if (instance === undefined || container === undefined) continue;
+      for (const due of tracker.due(now)) {
+        const target = { podIP: this.record.podIP ?? '', container, dial: (host: string, port: number, timeoutMs: number) => site.broker.dial(host, port, timeoutMs), exec: (command: readonly string[], timeoutMs: number) => site.containers.exec(instance.id, command, timeoutMs) };
+        runs.push(
+          runProbe(due.probe, due.timeoutMs, target).then(async (result) => {
+            if (this.probes.get(name) !== tracker) return;
+            const report = tracker.report(due.kind, services.timers.now(), result);
+            if (report.event !== undefined) services.logger.info({ pod: this.key, container: name, event: report.event.message }, 'probe');
+            const record = this.findRecord(name);
+            if (record !== undefined && record.current.kind === 'running') {
+              if (record.ready !== tracker.ready || record.started !== tracker.started) changed = true;
+              record.ready = tracker.ready;
+              record.started = tracker.started;
+            }
+            if (report.kill !== undefined) {
+              services.logger.info({ pod: this.key, container: name }, `${report.kill.message}, will be restarted`);
+              const grace = (spec.terminationGracePeriodSeconds ?? 30) * 1000;
+              await site.containers.kill(instance.id, 'TERM').catch(() => undefined);
+              services.timers.schedule(() => void site.containers.kill(instance.id, 'KILL', true).catch(() => undefined), grace);
+            }
+          }),
+        );
+      }
+    }
+    await Promise.all(runs);
+    if (changed) this.trigger();
+    else this.scheduleProbes();
+  }
+
+  private async createSandbox(now: number): Promise<boolean> {
+    const { site } = this.parts;
+    this.record.startTime ??= now;
+    try {
+      const address = await site.leases.lease(this.uid);
+      await mkdir(this.podDir, { recursive: true, mode: 0o700 });
+      this.sandbox = await site.sandboxes.create({ uid: this.uid, hostname: this.record.name.slice(0, 63), address });
+      this.record.podIP = this.sandbox.address;
+      await writeFile(join(this.podDir, 'etc-hosts'), podHostsFile(this.sandbox.address, this.record.name), { mode: 0o644 });
+      delete this.record.failure;
+      return true;
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      this.parts.services.logger.warn({ pod: this.key, err: message }, 'cannot create the pod sandbox; retrying');
+      this.record.failure = { reason: 'FailedCreatePodSandBox', message: `Failed to create pod sandbox: ${message}` };
+      this.wakeAt(now + 5000);
+      return false;
+    }
+  }
+
+  private sidecarSpec(): Container | undefined {
+    return (specOf(this.pod).containers ?? []).find(isSidecar);
+  }
+
+  private async startContainers(now: number): Promise<void> {
+    const spec = specOf(this.pod);
+    const sidecar = this.sidecarSpec();
+    const apps = (spec.containers ?? []).filter((c) => !isSidecar(c));
+    const appsDone = this.record.initializedAt !== undefined && apps.every((c) => this.isFinal(this.containerRecord(c.name ?? '')));
+    const initFailed = this.record.restartPolicy === 'Never' && this.record.initContainers.some((c) => c.current.kind === 'terminated' && c.current.termination.exitCode !== 0);
+    if (sidecar !== undefined) {
+      const record = this.containerRecord(SIDECAR_NAME);
+      if (appsDone || initFailed) {
+        // The workload is over: the sidecar goes too, as native sidecars do.
+        if (this.instances.has(SIDECAR_NAME)) await this.stopContainers([SIDECAR_NAME], now + 10_000);
+        return;
+      }
+      if (!this.instances.has(SIDECAR_NAME) && (this.mayStart(SIDECAR_NAME, record, now))) await this.start(sidecar, record, now);
+      await this.readSidecarState(record);
+      if (!record.ready) return;
+    }
+    if (this.record.initializedAt === undefined) {
+      for (const container of spec.initContainers ?? []) {
+        const name = container.name ?? '';
+        const record = this.initRecord(name);
+        if (this.instances.has(name)) return;
+        if (record.current.kind === 'terminated' && record.current.termination.exitCode === 0) continue;
+        if (record.current.kind === 'terminated' && this.record.restartPolicy === 'Never') return;
+        if (this.mayStart(name, record, now)) await this.start(container, record, now);
+        return;
+      }
+      this.record.initializedAt = now;
+    }
+    for (const container of apps) {
+      const name = container.name ?? '';
+      const record = this.containerRecord(name);
+      if (this.instances.has(name) || this.isFinal(record)) continue;
+      if (this.mayStart(name, record, now)) await this.start(container, record, now);
+    }
+  }
+
+  /** A container that exited and will not run again under the restart policy. */
+  private isFinal(record: ContainerRecord): boolean {
+    if (record.current.kind !== 'terminated') return false;
+    const policy = this.record.restartPolicy;
+    return policy === 'Never' || (policy === 'OnFailure' && record.current.termination.exitCode === 0);
+  }
+
+  /** Whether the crash back-off lets the container start now; if not, it shows CrashLoopBackOff until the wake. */
+  private mayStart(name: string, record: ContainerRecord, now: number): boolean {
+    const last = record.current.kind === 'terminated' ? record.current.termination : record.lastTermination;
+    if (last === undefined) return true;
+    const until = restartWaitUntil(this.backoff.get(name), last.finishedAt);
+    if (until === undefined || until <= now) return true;
+    const delay = this.backoff.get(name)?.delayMs ?? 0;
+    record.current = { kind: 'waiting', reason: 'CrashLoopBackOff', message: `back-off ${goSeconds(delay)} restarting failed container=${name} pod=${this.record.name}_${this.record.namespace}(${this.uid})` };
+    record.lastTermination = last;
+    record.ready = false;
+    this.wakeAt(until);
+    return false;
+  }
+
+  private async start(container: Container, record: ContainerRecord, now: number): Promise<void> {
+    const name = container.name ?? '';
+    const previous = record.current.kind === 'terminated' ? record.current.termination : record.lastTermination;
+    const everRan = previous !== undefined;
+    const restart = everRan ? record.restartCount + 1 : 0;
+    const sandbox = this.sandbox as PodSandbox;
+    const { site, services } = this.parts;
+    const sidecar = isSidecar(container);
+    const image = sidecar ? undefined : await site.images.resolve(record.image).catch(() => undefined);
+    if (image === undefined && !sidecar && !site.hostImage) {
+      record.current = { kind: 'waiting', reason: 'ErrImageNeverPull', message: `image "${record.image}" is not in the site's image store: import it with "edgeplane image import", or run the site with --host-image` };
+      this.wakeAt(now + 10_000);
+      return;
+    }
+    const id = podContainerId(this.uid, `${name}-${restart}`);
+    const files = containerFiles(this.podDir, `${name}/${restart}`);
+    try {
+      const binds = await this.bindsFor(container);
+      let launchContainer = container;
+      if (sidecar) {
+        await mountTmpfs(this.runDir, { sizeBytes: 1 << 20 });
+        const token = await services.identityToken({ cluster: this.cluster, name: this.record.name, uid: this.uid });
+        await writeFile(sidecarTokenFile(this.runDir), token, { mode: 0o600 });
+        await rm(sidecarStateFile(this.runDir), { force: true });
+        const process = sidecarProcess({ ...services.sidecar, connectTo: site.relay, runDir: this.runDir });
+        binds.push(...process.binds);
+        launchContainer = { ...container, command: process.args, args: [] };
+        this.watchSidecar();
+      }
+      const instanceDir = join(this.podDir, 'containers', name, String(restart));
+      const readOnlyRoot = container.securityContext?.['readOnlyRootFilesystem'] === true;
+      const plan = image === undefined ? site.hostPlan : { symlinks: [], binds: [] };
+      let rootfs: string;
+      if (image === undefined) {
+        rootfs = join(instanceDir, 'rootfs');
+        await mkdir(rootfs, { recursive: true });
+        prepareRoot(rootfs, plan, binds);
+      } else {
+        rootfs = await mountContainerRoot(image.rootfs, instanceDir, readOnlyRoot, binds);
+      }
+      const launch = workloadLaunch(specOf(this.pod), launchContainer, {
+        rootfs,
+        image: image?.config ?? {},
+        env: containerEnvironment(specOf(this.pod), container, this.downwardFacts(), await services.objectsOf(this.cluster)),
+        binds: [...plan.binds, ...binds],
+        netnsPath: sandbox.netnsPath,
+        infraPid: sandbox.infraPid,
+        cgroupsPath: `${sandbox.cgroup}/${name}-${restart}`,
+        hostname: this.record.name.slice(0, 63),
+        qosClass: this.record.qosClass,
+        machineMemoryBytes: services.machineMemoryBytes,
+        oomScoreFloor: services.oomScoreFloor,
+        allowPrivileged: site.type !== 'REGIONAL_EDGE',
+        annotations: { 'io.kubernetes.pod.uid': this.uid, 'io.kubernetes.container.name': name },
+      });
+      await makeContainerFolders(files);
+      await writeFile(join(files.bundle, 'config.json'), JSON.stringify(containerOciSpec(launch)), { mode: 0o600 });
+      await site.containers.create(id, files);
+      const instance: Instance = { id, files, startedAt: services.timers.now(), ...(image === undefined ? {} : { root: rootfs }) };
+      this.instances.set(name, instance);
+      this.watchExit(name, instance);
+      await site.containers.start(id);
+      if (everRan) {
+        record.restartCount = restart;
+        record.lastTermination = previous;
+        this.backoff.set(name, nextRestartDelay(this.backoff.get(name), now));
+      }
+      record.current = { kind: 'running', startedAt: instance.startedAt, containerID: `runc://${id}` };
+      const tracked = !sidecar && (container.startupProbe ?? container.livenessProbe ?? container.readinessProbe) !== undefined;
+      if (tracked) this.probes.set(name, new ContainerProbes(container, instance.startedAt));
+      else this.probes.delete(name);
+      if (restart >= 2) await rm(join(this.podDir, 'containers', name, String(restart - 2)), { recursive: true, force: true });
+      record.imageID = image === undefined ? 'host://' : `${parseImageReference(record.image).repository}@${image.digest}`;
+      record.started = !tracked || (this.probes.get(name)?.started ?? true);
+      record.ready = !sidecar && (!tracked || (this.probes.get(name)?.ready ?? false));
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      if (error instanceof ContainerConfigError) {
+        record.current = { kind: 'waiting', reason: 'CreateContainerConfigError', message };
+        this.wakeAt(now + 10_000);
+        return;
+      }
+      // As dockershim reported a container runc could not start: exit code 128, ContainerCannotRun (then back-off).
+      const instance = this.instances.get(name);
+      this.instances.delete(name);
+      this.watchers.get(name)?.close();
+      this.watchers.delete(name);
+      await site.containers.delete(instance?.id ?? id, true).catch(() => undefined);
+      record.restartCount = everRan ? restart : record.restartCount;
+      if (everRan) record.lastTermination = previous;
+      const reason = error instanceof ContainerCommandError ? error.reason : message;
+      record.current = { kind: 'terminated', termination: { exitCode: 128, reason: 'ContainerCannotRun', message: reason, startedAt: now, finishedAt: now, containerID: `runc://${id}` } };
+      this.backoff.set(name, nextRestartDelay(this.backoff.get(name), now));
+      this.wakeAt(now + (this.backoff.get(name)?.delayMs ?? 10_000));
+      services.logger.warn({ pod: this.key, container: name, err: message }, 'container could not start');
+    }
+  }
+
+  /**
+   * Sets up (or refreshes: configMap and secret updates propagate so) every volume of the pod;
+   * false, with the containers not yet started waiting in ContainerCreating, when one cannot be.
+   */
+  private async setUpVolumes(now: number): Promise<boolean> {
+    const { site, services } = this.parts;
+    const layout = { podDir: this.podDir, pvRoot: site.pvRoot, namespace: this.record.namespace };
+    const objects = await services.objectsOf(this.cluster);
+    const sources: VolumeSources = {
+      configMap: (namespace, name) => Promise.resolve(objects.configMap(namespace, name) as ConfigMapObject | undefined),
+      secret: (namespace, name) => Promise.resolve(objects.secret(namespace, name) as SecretObject | undefined),
+      nodeAllocatable: site.allocatable,
+    };
+    try {
+      for (const volume of specOf(this.pod).volumes ?? []) {
+        const dir = volumeDir(layout, volume);
+        await site.volumes.setUpVolume(dir, volume, await volumeContents(this.pod, volume, sources));
+        this.volumeDirs.set(volume.name ?? '', dir);
+      }
+      return true;
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      services.logger.warn({ pod: this.key, err: message, detail: error instanceof VolumeError ? error.detail : undefined }, 'cannot set up the pod\'s volumes; retrying');
+      for (const record of [...this.record.initContainers, ...this.record.containers]) {
+        if (record.current.kind === 'waiting' && record.lastTermination === undefined) record.current = { kind: 'waiting', reason: 'ContainerCreating', message: `MountVolume.SetUp failed: ${message}` };
+      }
+      this.wakeAt(now + 5000);
+      return false;
+    }
+  }
+
+  /** The container's volume mounts as binds, and the pod's hosts file. */
+  private async bindsFor(container: Container): Promise<BindMount[]> {
+    const hosts: BindMount = { source: join(this.podDir, 'etc-hosts'), destination: '/etc/hosts', readOnly: true };
+    try {
+      return [hosts, ...(await containerBinds(this.pod, container, this.volumeDirs))];
+    } catch (error) {
+      throw new ContainerConfigError(error instanceof Error ? error.message : String(error));
+    }
+  }
+
+  private downwardFacts(): DownwardFacts {
+    const spec = specOf(this.pod);
+    return {
+      name: this.record.name,
+      namespace: this.record.namespace,
+      uid: this.uid,
+      nodeName: spec.nodeName ?? '',
+      serviceAccountName: spec.serviceAccountName ?? 'default',
+      podIP: this.record.podIP ?? '',
+      hostIP: this.record.hostIP,
+      labels: this.pod.metadata.labels ?? {},
+      annotations: this.pod.metadata.annotations ?? {},
+    };
+  }
+
+  private async readSidecarState(record: ContainerRecord): Promise<void> {
+    const state = parseSidecarState(await readFile(sidecarStateFile(this.runDir), 'utf8').catch(() => undefined));
+    const ready = record.current.kind === 'running' && (state?.state === 'READY' || state?.state === 'DEGRADED');
+    if (state?.state === 'HALTED' && record.ready) this.parts.services.logger.warn({ pod: this.key, reason: state.reason }, 'the sidecar halted: the pod is not ready');
+    record.ready = ready;
+  }
+
+  /** Records the exits of containers whose exit file conmon has written. */
+  private async reap(now: number): Promise<void> {
+    const { containers } = this.parts.site;
+    for (const [name, instance] of [...this.instances]) {
+      const exitCode = await containers.exitCode(instance.id, instance.files);
+      if (exitCode === undefined) continue;
+      const oom = await containers.oomKilled(instance.files);
+      const termination: ContainerTermination = {
+        exitCode,
+        reason: oom ? 'OOMKilled' : exitCode === 0 ? 'Completed' : 'Error',
+        startedAt: instance.startedAt,
+        finishedAt: now,
+        containerID: `runc://${instance.id}`,
+      };
+      this.instances.delete(name);
+      this.probes.delete(name);
+      this.watchers.get(name)?.close();
+      this.watchers.delete(name);
+      await containers.delete(instance.id, true).catch(() => undefined);
+      if (instance.root !== undefined) await unmountContainerRoot(instance.root).catch((error: unknown) => this.parts.services.logger.warn({ err: error, pod: this.key }, 'cannot unmount a container root'));
+      const record = this.findRecord(name);
+      if (record !== undefined) {
+        record.current = { kind: 'terminated', termination };
+        record.ready = false;
+      }
+    }
+  }
+
+  /** SIGTERM to the named containers, SIGKILL to what is left at `deadline`; resolves when all have exited. */
+  private async stopContainers(names: readonly string[], deadline: number): Promise<void> {
+    const { containers } = this.parts.site;
+    const { timers } = this.parts.services;
+    const targets = names.map((name) => this.instances.get(name)).filter((i): i is Instance => i !== undefined);
+    const exited = (i: Instance): boolean => existsSync(join(i.files.exitDir, i.id));
+    await Promise.all(targets.map((i) => containers.kill(i.id, 'TERM').catch(() => undefined)));
+    while (targets.some((i) => !exited(i)) && timers.now() < deadline) await sleep(STOP_POLL_MS);
+    const left = targets.filter((i) => !exited(i));
+    await Promise.all(left.map((i) => containers.kill(i.id, 'KILL', true).catch(() => undefined)));
+    const killDeadline = Date.now() + KILL_WAIT_MS;
+    while (left.some((i) => !exited(i)) && Date.now() < killDeadline) await sleep(STOP_POLL_MS);
+    await this.reap(timers.now());
+  }
+
+  /** Stops everything (preStop hooks, SIGTERM, grace, SIGKILL; the sidecar last) and removes every trace of the pod. */
+  private async terminate(): Promise<void> {
+    const { services, site } = this.parts;
+    const stopping = this.stopping as { graceMs: number; report: boolean };
+    const deadline = services.timers.now() + stopping.graceMs;
+    const apps = [...this.instances.keys()].filter((name) => name !== SIDECAR_NAME);
+    await Promise.all(apps.map((name) => this.preStop(name, deadline)));
+    await this.stopContainers(apps, deadline);
+    await this.stopContainers([SIDECAR_NAME], Math.max(deadline, services.timers.now() + 2000));
+    for (const instance of this.instances.values()) await site.containers.delete(instance.id, true).catch(() => undefined);
+    this.instances.clear();
+    this.detach();
+    await removePodTraces(site, this.uid);
+    if (!stopping.report) return;
+    for (const record of [...this.record.containers, ...this.record.initContainers]) if (record.current.kind === 'running') record.ready = false;
+    this.report(true);
+    services.sink.terminated(this.key, { cluster: this.cluster, name: this.record.name, uid: this.uid });
+  }
+
+  /** Runs the container's preStop exec hook, bounded by the grace period. */
+  private async preStop(name: string, deadline: number): Promise<void> {
+    const container = (specOf(this.pod).containers ?? []).find((c) => c.name === name);
+    const command = container?.lifecycle?.preStop?.exec?.command;
+    const instance = this.instances.get(name);
+    if (command === undefined || command === null || instance === undefined) return;
+    const timeout = Math.max(0, deadline - this.parts.services.timers.now());
+    await this.parts.site.containers.exec(instance.id, command, timeout).catch((error: unknown) => this.parts.services.logger.info({ pod: this.key, container: name, err: error }, 'preStop hook failed'));
+  }
+
+  private watchExit(name: string, instance: Instance): void {
+    try {
+      this.watchers.set(name, watch(instance.files.exitDir, () => this.trigger()));
+    } catch {
+      // the relist notices the exit
+    }
+  }
+
+  private watchSidecar(): void {
+    if (this.watchers.has(SIDECAR_WATCH)) return;
+    try {
+      this.watchers.set(SIDECAR_WATCH, watch(this.runDir, () => this.trigger()));
+    } catch {
+      // the relist reads the state
+    }
+  }
+
+  private wakeAt(at: number): void {
+    this.cancelWake?.();
+    this.cancelWake = this.parts.services.timers.schedule(() => this.trigger(), Math.max(0, at - this.parts.services.timers.now()));
+  }
+
+  private findRecord(name: string): ContainerRecord | undefined {
+    return this.record.containers.find((c) => c.name === name) ?? this.record.initContainers.find((c) => c.name === name);
+  }
+
+  private containerRecord(name: string): ContainerRecord {
+    return this.record.containers.find((c) => c.name === name) as ContainerRecord;
+  }
+
+  private initRecord(name: string): ContainerRecord {
+    return this.record.initContainers.find((c) => c.name === name) as ContainerRecord;
+  }
+
+  private isReady(): boolean {
+    return podPhase(this.record) === 'Running' && this.record.containers.every((c) => c.ready);
+  }
+
+  private async save(): Promise<void> {
+    if (this.sandbox === undefined) return;
+    const saved: SavedPod = { record: this.record, sandbox: this.sandbox, instances: Object.fromEntries(this.instances), backoff: Object.fromEntries(this.backoff) };
+    const text = JSON.stringify(saved);
+    if (text === this.lastSaved) return;
+    this.lastSaved = text;
+    const file = join(this.podDir, STATE_FILE);
+    await writeFile(`${file}.tmp`, text, { mode: 0o600 });
+    await rename(`${file}.tmp`, file);
+  }
+
+  /** Sends the pod's status when it changed (always when `force`). */
+  private report(force = false): void {
+    const now = this.parts.services.timers.now();
+    const ready = this.isReady();
+    if (ready !== this.lastReady) {
+      this.record.readyChangedAt = now;
+      this.lastReady = ready;
+    }
+    const status = renderPodStatus(this.record, now);
+    const text = JSON.stringify(status);
+    if (!force && text === this.lastReport) return;
+    this.lastReport = text;
+    this.parts.services.sink.status(this.key, { cluster: this.cluster, name: this.record.name, uid: this.uid, status });
+  }
+}
+
+const SIDECAR_WATCH = '\0sidecar-state';

@@ -1,0 +1,121 @@
+import { readdir } from 'node:fs/promises';
+import { totalmem } from 'node:os';
+import type { KubeObject } from '../../../apimachinery/object.js';
+import type { ClusterRef } from '../../../site-api/site-api-types.js';
+import type { NodeDirectory } from '../../node-directory.js';
+import { podKeyOf } from '../../pod-key.js';
+import type { PodRuntime } from '../../pod-runtime.js';
+import { removePodTraces } from './pod-cleanup.js';
+import type { PodServices, RuncSiteParts } from './pod-parts.js';
+import { RuncPod } from './runc-pod.js';
+
+/** How often running containers are checked for exits the file watches missed (kubelet's PLEG relist period). */
+const RELIST_MS = 1000;
+/** Every this many relists each pod syncs anyway: configMap and secret volumes get their updates (kubelet resyncs every minute). */
+const RESYNC_EVERY = 10;
+/** How long a pod the control plane forgot gets to stop. */
+const FORGOTTEN_GRACE_MS = 2000;
+
+export interface RuncRuntimeOptions {
+  readonly nodes: NodeDirectory;
+  /** The prepared sites, by name (see {@link openRuncSite}). */
+  readonly sites: ReadonlyMap<string, RuncSiteParts & { close(): void; destroy(): Promise<void> }>;
+  readonly services: Omit<PodServices, 'machineMemoryBytes'> & { readonly machineMemoryBytes?: number };
+}
+
+/**
+ * The runc runtime: real pods on the agent's runc sites, one {@link RuncPod} worker per pod.
+ * Pods an earlier agent started are adopted by their workers; once the pod watch has listed
+ * everything, sandboxes no pod owns are removed.
+ */
+export class RuncRuntime implements PodRuntime {
+  private readonly pods = new Map<string, RuncPod>();
+  private readonly services: PodServices;
+  private cancelRelist: () => void;
+  private ticks = 0;
+
+  constructor(private readonly options: RuncRuntimeOptions) {
+    this.services = { ...options.services, machineMemoryBytes: options.services.machineMemoryBytes ?? totalmem() };
+    this.cancelRelist = options.services.timers.schedule(() => this.relistTick(), RELIST_MS);
+  }
+
+  get size(): number {
+    return this.pods.size;
+  }
+
+  keys(): IterableIterator<string> {
+    return this.pods.keys();
+  }
+
+  apply(cluster: ClusterRef, pod: KubeObject): void {
+    const key = podKeyOf(cluster, pod.metadata.name ?? '');
+    let worker = this.pods.get(key);
+    if (worker !== undefined && worker.uid !== pod.metadata.uid) {
+      void worker.remove(0);
+      this.pods.delete(key);
+      worker = undefined;
+    }
+    if (worker === undefined) {
+      const nodeName = (pod['spec'] as { nodeName?: string } | undefined)?.nodeName ?? '';
+      const site = this.options.sites.get(this.options.nodes.lookup(nodeName)?.site ?? '');
+      if (site === undefined) return;
+      worker = new RuncPod(key, cluster, pod, { site, services: this.services });
+      this.pods.set(key, worker);
+    }
+    worker.update(pod);
+  }
+
+  remove(key: string, uid?: string): void {
+    const worker = this.pods.get(key);
+    if (worker === undefined || (uid !== undefined && uid !== worker.uid)) return;
+    this.pods.delete(key);
+    void worker.remove(FORGOTTEN_GRACE_MS);
+  }
+
+  listed(): void {
+    void this.collectOrphans().catch((error: unknown) => this.services.logger.warn({ err: error }, 'removing orphaned pod sandboxes failed'));
+  }
+
+  /** Stops following the pods; their containers keep running for the next agent to adopt. */
+  close(): void {
+    this.cancelRelist();
+    for (const worker of this.pods.values()) worker.detach();
+    for (const site of this.options.sites.values()) site.close();
+  }
+
+  /** Stops every pod (1 s grace) and removes it and the sites' networks: nothing of the runtime stays on the machine. */
+  async destroy(): Promise<void> {
+    this.cancelRelist();
+    const workers = [...this.pods.values()];
+    this.pods.clear();
+    await Promise.all(workers.map((worker) => worker.remove(1000)));
+    await this.collectOrphans();
+    for (const site of this.options.sites.values()) {
+      site.close();
+      await site.destroy();
+    }
+  }
+
+  private relistTick(): void {
+    this.ticks++;
+    const resync = this.ticks % RESYNC_EVERY === 0;
+    for (const worker of this.pods.values()) {
+      if (resync || worker.hasExited()) worker.trigger();
+      if (resync) void worker.rotateLogs();
+    }
+    this.cancelRelist = this.options.services.timers.schedule(() => this.relistTick(), RELIST_MS);
+  }
+
+  /** Removes the sandboxes of pods no worker owns (left by an agent that stopped while they were deleted). */
+  private async collectOrphans(): Promise<void> {
+    const owned = new Set([...this.pods.values()].map((worker) => worker.uid));
+    for (const site of this.options.sites.values()) {
+      const podsDir = site.sandboxes.podDir('');
+      for (const uid of await readdir(podsDir).catch(() => [] as string[])) {
+        if (owned.has(uid)) continue;
+        await removePodTraces(site, uid);
+        this.services.logger.info({ site: site.name, uid }, 'removed a pod sandbox no pod owns');
+      }
+    }
+  }
+}

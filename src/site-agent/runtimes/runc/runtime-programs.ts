@@ -1,0 +1,101 @@
+import { accessSync, constants, existsSync, readFileSync, realpathSync } from 'node:fs';
+import { delimiter, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Program } from './runc-containers.js';
+
+/** The programs a runc site runs. */
+export interface RuntimePrograms {
+  readonly runc: Program & { readonly version: string };
+  readonly conmon: Program;
+  readonly catatonit: string;
+  readonly ip: string;
+  /** Unpacks images on import (only `edgeplane image import` runs it). */
+  readonly umoci: Program;
+  /** util-linux's mount and umount (Node cannot call mount(2)). */
+  readonly mount: { readonly mount: string; readonly umount: string };
+}
+
+/** The installation: the first folder above this module holding node_modules (the repository, or an unpacked package). */
+function findInstallation(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, 'node_modules')) && dirname(dir) !== dir) dir = dirname(dir);
+  return dir;
+}
+
+const INSTALLATION = findInstallation();
+/** The command-line entry point of the running build (the sidecar container runs `edgeplane sidecar` from it). */
+const MAIN = fileURLToPath(new URL('../../../cli/entry.js', import.meta.url));
+const NAMES = ['runc', 'conmon', 'catatonit', 'ip'] as const;
+const DEBIAN_PACKAGE: Record<string, string> = { runc: 'runc', conmon: 'conmon', catatonit: 'catatonit', ip: 'iproute2', umoci: 'umoci' };
+
+/** The runtime cannot run here: what is missing and how to get it. */
+class RuntimeUnavailableError extends Error {}
+
+function executable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function provisioned(): Record<string, { path?: string; env?: Record<string, string>; version?: string }> {
+  try {
+    return (JSON.parse(readFileSync(join(INSTALLATION, '.tools', 'env.json'), 'utf8')) as { tools?: Record<string, { path?: string; env?: Record<string, string> }> }).tools ?? {};
+  } catch {
+    return {};
+  }
+}
+
+function onPath(name: string): string | undefined {
+  for (const dir of [...(process.env['PATH'] ?? '').split(delimiter), '/usr/sbin', '/sbin']) {
+    if (dir !== '' && executable(join(dir, name))) return join(dir, name);
+  }
+  return undefined;
+}
+
+/**
+ * Finds runc, conmon, catatonit and ip: those unpacked into the installation's `.tools/` (by
+ * `node scripts/provision-tools.mjs --for runtime`, which `npm start` runs), else on PATH.
+ * Refuses without root, naming it; a missing program is named with its Debian package.
+ */
+export function findRuntimePrograms(): RuntimePrograms {
+  if (process.getuid?.() !== 0) throw new RuntimeUnavailableError('the runc runtime needs root (network namespaces, cgroups, mounts); run the site agent as root or use --runtime simulated');
+  const tools = provisioned();
+  const found = new Map<string, { path: string; env: Record<string, string>; version: string }>();
+  const missing: string[] = [];
+  for (const name of NAMES) {
+    const entry = tools[name];
+    const path = entry?.path !== undefined && executable(entry.path) ? entry.path : onPath(name);
+    if (path === undefined) missing.push(`${name} (Debian package ${DEBIAN_PACKAGE[name]})`);
+    else found.set(name, { path, env: path === entry?.path ? (entry.env ?? {}) : {}, version: path === entry?.path ? String(entry.version ?? '') : '' });
+  }
+  if (missing.length > 0) {
+    throw new RuntimeUnavailableError(`the runc runtime needs ${missing.join(', ')}: run "node scripts/provision-tools.mjs --for runtime" in ${INSTALLATION} or "apt-get install ${missing.map((m) => m.replace(/.*package (\S+)\)/, '$1')).join(' ')}"`);
+  }
+  const get = (name: string): { path: string; env: Record<string, string>; version: string } => found.get(name) as { path: string; env: Record<string, string>; version: string };
+  return {
+    runc: get('runc'),
+    conmon: get('conmon'),
+    catatonit: get('catatonit').path,
+    ip: get('ip').path,
+    umoci: findProgram('umoci') ?? { path: 'umoci', env: {} },
+    mount: { mount: onPath('mount') ?? '/usr/bin/mount', umount: onPath('umount') ?? '/usr/bin/umount' },
+  };
+}
+
+/** A program as the runtime finds it (the installation's `.tools/`, then PATH), or undefined. */
+export function findProgram(name: string): Program | undefined {
+  const entry = provisioned()[name];
+  if (entry?.path !== undefined && executable(entry.path)) return { path: entry.path, env: entry.env ?? {} };
+  const path = onPath(name);
+  return path === undefined ? undefined : { path, env: {} };
+}
+
+/** The installation's root and its command-line entry point (the sidecar container runs `edgeplane sidecar` from them). */
+export function installation(): { readonly dirs: readonly string[]; readonly main: string } {
+  const modules = realpathSync(join(INSTALLATION, 'node_modules'));
+  const dirs = modules.startsWith(`${INSTALLATION}/`) ? [INSTALLATION] : [INSTALLATION, modules];
+  return { dirs, main: MAIN };
+}

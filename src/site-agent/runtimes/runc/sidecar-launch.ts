@@ -1,0 +1,79 @@
+import { dirname } from 'node:path';
+import type { Container } from '../../../api/pod-spec-types.js';
+import { IDENTITY_MOUNT_PATH, SIDECAR_CONTAINER_NAME } from '../../../api/sidecar-injection.js';
+import type { BindMount } from './container-spec.js';
+
+/** The name of the container the platform injects into pods of sites that run real pods. */
+export const SIDECAR_CONTAINER = SIDECAR_CONTAINER_NAME;
+/** Where the sidecar finds its token and writes its state, inside its container (a tmpfs of its own). */
+const SIDECAR_RUN_DIR = '/run/edgeplane-sidecar';
+
+/** The site-side facts the sidecar's process needs. */
+export interface SidecarFacts {
+  /** The control plane's URL (the sidecar checks its certificate against this name). */
+  readonly server: string;
+  /** The relay on the site gateway it dials instead (`host:port`). */
+  readonly connectTo: string;
+  /** The folders of the installation whose `edgeplane sidecar` runs (bound read-only at the same paths). */
+  readonly installation: readonly string[];
+  /** Its command-line entry point (`…/cli/main.js`). */
+  readonly main: string;
+  /** The node binary. */
+  readonly node: string;
+  /** The pod's sidecar folder on the host (tmpfs): `token` in, `state.json` out. */
+  readonly runDir: string;
+}
+
+export function isSidecar(container: Container): boolean {
+  return container.name === SIDECAR_CONTAINER;
+}
+
+/** The sidecar's state file on the host. */
+export function sidecarStateFile(runDir: string): string {
+  return `${runDir}/state.json`;
+}
+
+export function sidecarTokenFile(runDir: string): string {
+  return `${runDir}/token`;
+}
+
+/**
+ * The injected container's process: `edgeplane sidecar` of this installation, reaching the
+ * control plane through the site's relay, its bootstrap token and state in a folder only it
+ * sees. Its identity folder is the pod's `/svc/secrets/identity` volume (a volume mount of
+ * the injected spec). Pure.
+ */
+export function sidecarProcess(facts: SidecarFacts): { readonly args: string[]; readonly binds: BindMount[] } {
+  const binds: BindMount[] = [
+    ...facts.installation.map((dir) => ({ source: dir, destination: dir, readOnly: true })),
+    { source: facts.runDir, destination: SIDECAR_RUN_DIR, readOnly: false },
+  ];
+  const nodeDir = dirname(facts.node);
+  if (!nodeDir.startsWith('/usr/') && !['/bin', '/sbin'].includes(nodeDir)) binds.push({ source: nodeDir, destination: nodeDir, readOnly: true });
+  return {
+    args: [
+      facts.node,
+      facts.main,
+      'sidecar',
+      '--server', facts.server,
+      '--connect-to', facts.connectTo,
+      '--token-file', sidecarTokenFile(SIDECAR_RUN_DIR),
+      '--state-file', sidecarStateFile(SIDECAR_RUN_DIR),
+      '--identity-dir', IDENTITY_MOUNT_PATH,
+      '--log-format', 'json',
+    ],
+    binds,
+  };
+}
+
+/** The sidecar's state as its state file says (`READY`, `DEGRADED`, `HALTED`, `INITIALIZING`), with the reason it gives. */
+export function parseSidecarState(text: string | undefined): { readonly state: string; readonly reason?: string } | undefined {
+  if (text === undefined) return undefined;
+  try {
+    const parsed = JSON.parse(text) as { state?: unknown; reason?: unknown };
+    if (typeof parsed.state !== 'string') return undefined;
+    return { state: parsed.state, ...(typeof parsed.reason === 'string' ? { reason: parsed.reason } : {}) };
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,58 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { ContainerConfigError } from './container-env.js';
+import { containerArgs, workloadLaunch, type LaunchContext } from './workload-launch.js';
+
+const context: LaunchContext = {
+  rootfs: '/r',
+  image: { entrypoint: ['/bin/sh', '-c'], cmd: ['echo hi'], env: ['PATH=/bin'], user: '65534:65534', workingDir: '/tmp' },
+  env: new Map([['A', '1']]),
+  binds: [],
+  netnsPath: '/var/run/netns/p',
+  infraPid: 42,
+  cgroupsPath: '/edgeplane/s/u/c-0',
+  hostname: 'pod-1',
+  qosClass: 'BestEffort',
+  machineMemoryBytes: 8 * 2 ** 30,
+  oomScoreFloor: 0,
+  allowPrivileged: false,
+  annotations: {},
+};
+
+describe('workload launch', () => {
+  it('resolves the process as the CRI does: command replaces entrypoint and cmd, args replace cmd', () => {
+    const image = { entrypoint: ['/e'], cmd: ['c'] };
+    assert.deepEqual(containerArgs({}, image), ['/e', 'c']);
+    assert.deepEqual(containerArgs({ args: ['a'] }, image), ['/e', 'a']);
+    assert.deepEqual(containerArgs({ command: ['/x'] }, image), ['/x']);
+    assert.deepEqual(containerArgs({ command: ['/x'], args: ['y'] }, image), ['/x', 'y']);
+    assert.throws(() => containerArgs({}, {}), ContainerConfigError);
+  });
+
+  it("takes the user from the security context, then the image; the image's environment under the container's", () => {
+    const launch = workloadLaunch({}, { name: 'c' }, context);
+    assert.equal(launch.uid, 65534);
+    assert.equal(launch.gid, 65534);
+    assert.deepEqual(launch.env, ['PATH=/bin', 'HOSTNAME=pod-1', 'A=1']);
+    assert.equal(launch.cwd, '/tmp');
+    assert.equal(launch.ipcNamespace, '/proc/42/ns/ipc');
+    assert.equal(launch.pidNamespace, undefined);
+    const asRoot = workloadLaunch({ securityContext: { runAsUser: 0 } }, { name: 'c', securityContext: { runAsUser: 1000, runAsGroup: 2000 } }, context);
+    assert.equal(asRoot.uid, 1000);
+    assert.equal(asRoot.gid, 2000);
+  });
+
+  it('refuses privileged containers where the site does not allow them, and runAsNonRoot as root', () => {
+    assert.throws(() => workloadLaunch({}, { name: 'c', securityContext: { privileged: true } }, context), /not allowed on regional edge sites/);
+    const privileged = workloadLaunch({}, { name: 'c', securityContext: { privileged: true } }, { ...context, allowPrivileged: true });
+    assert.ok(privileged.capabilities.bounding.includes('CAP_SYS_ADMIN'));
+    assert.throws(() => workloadLaunch({}, { name: 'c', securityContext: { runAsNonRoot: true, runAsUser: 0 } }, context), /runAsNonRoot/);
+  });
+
+  it('honours readOnlyRootFilesystem, allowPrivilegeEscalation and shareProcessNamespace', () => {
+    const launch = workloadLaunch({ shareProcessNamespace: true }, { name: 'c', securityContext: { readOnlyRootFilesystem: true, allowPrivilegeEscalation: false } }, context);
+    assert.equal(launch.readOnlyRootfs, true);
+    assert.equal(launch.noNewPrivileges, true);
+    assert.equal(launch.pidNamespace, '/proc/42/ns/pid');
+  });
+});

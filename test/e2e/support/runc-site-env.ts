@@ -1,0 +1,217 @@
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startConfigHarness, type ConfigHarness } from '../../../src/server/testing/config-harness.js';
+import { createLogger } from '../../../src/observability/logger.js';
+import type { RegisterSite } from '../../../src/site-api/site-api-types.js';
+import { startSiteAgent, type SiteAgent } from '../../../src/site-agent/site-agent.js';
+import { siteNamespaceName } from '../../../src/site-agent/runtimes/runc/site-network.js';
+import { runcStateRoot, siteCgroupParent } from '../../../src/site-agent/runtimes/runc/runc-site.js';
+import { releaseSiteCidr } from '../../../src/site-agent/runtimes/runc/site-cidr-claims.js';
+import { removeCgroup } from '../../../src/site-agent/runtimes/runc/cgroup-tree.js';
+import { kubectlNewest, runKubectl, type KubectlRun } from '../../../src/vk8s/testing/kubectl.js';
+import type { KubeObject } from '../../../src/apimachinery/object.js';
+import { toolPath } from '../../../src/testing/tools.js';
+
+/** The virtual cluster's API under the control plane. */
+const VK8S = '/api/vk8s/namespaces/default/vk1';
+
+export interface RuncSiteEnv {
+  readonly h: ConfigHarness;
+  readonly dir: string;
+  readonly sites: readonly RuncTestSite[];
+  /** Runs the newest kubectl against the virtual cluster. */
+  kubectl(args: readonly string[], input?: string): Promise<KubectlRun>;
+  /** kubectl, asserting success; its stdout. */
+  ok(args: readonly string[], input?: string): Promise<string>;
+  /** GET on the virtual cluster's API; undefined on 404. */
+  read<T = KubeObject>(path: string): Promise<T | undefined>;
+  /** The agent's home of a site (its image store is `<home>/images`). */
+  home(site: string): string;
+  /** The site's network namespace (for checks from inside it). */
+  netns(site: string): string;
+  /** Stops a site's agent (its pods keep running) and starts it again. */
+  restartAgent(site: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The pids of the processes in a cgroup tree of the memory hierarchy. */
+function processesUnder(cgroup: string): number[] {
+  const root = join('/sys/fs/cgroup/memory', cgroup);
+  if (!existsSync(root)) return [];
+  const pids: number[] = [];
+  const visit = (dir: string): void => {
+    for (const line of readFileSync(join(dir, 'cgroup.procs'), 'utf8').split('\n')) if (line !== '') pids.push(Number(line));
+    for (const entry of readdirSync(dir, { withFileTypes: true })) if (entry.isDirectory()) visit(join(dir, entry.name));
+  };
+  visit(root);
+  return pids;
+}
+
+/** Removes a cgroup tree, children first, from every hierarchy. */
+async function removeCgroupTree(cgroup: string): Promise<void> {
+  const root = join('/sys/fs/cgroup/memory', cgroup);
+  const dirs: string[] = [];
+  const visit = (dir: string, relative: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) if (entry.isDirectory()) visit(join(dir, entry.name), `${relative}/${entry.name}`);
+    dirs.push(relative);
+  };
+  if (existsSync(root)) visit(root, cgroup);
+  for (const dir of dirs) await removeCgroup(dir);
+  await removeCgroup(cgroup);
+}
+
+/**
+ * The site's machine-level leftovers once its agent is gone: whatever its pods still run (a
+ * failed test may leave them; these are processes the test's agent started, found by the
+ * site's cgroup and runc state folder, ended by pid), its namespaces, runc state, cgroups, claim.
+ */
+async function removeSiteNetwork(home: string, site: string): Promise<void> {
+  const netns = siteNamespaceName(home, site);
+  const ip = toolPath('ip');
+  const monitors = readdirSync('/proc').filter((p) => /^\d+$/.test(p)).filter((p) => {
+    try {
+      return readFileSync(`/proc/${p}/cmdline`, 'utf8').includes(runcStateRoot(netns));
+    } catch {
+      return false;
+    }
+  });
+  for (const pid of [...processesUnder(siteCgroupParent(netns)), ...monitors.map(Number)]) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+  if (monitors.length > 0) await new Promise((resolve) => setTimeout(resolve, 200));
+  for (const name of readdirSync('/var/run/netns').filter((n) => n === netns)) execFileSync(ip, ['netns', 'delete', name]);
+  rmSync(runcStateRoot(netns), { recursive: true, force: true });
+  await removeCgroupTree(siteCgroupParent(netns));
+  await releaseSiteCidr(netns);
+}
+
+/**
+ * The control plane (memory store, HTTPS), a virtual site `default/edge` of the customer
+ * edges labelled `edge`, virtual cluster `default/vk1` placed there, a kubeconfig, and one
+ * runc site agent per name in `sites` (in this process, `--host-image`), each registered with
+ * a token of the tenant.
+ */
+export interface RuncTestSite {
+  readonly name: string;
+  /** Runs pods whose image it lacks on the host's programs. */
+  readonly hostImage: boolean;
+}
+
+export async function startRuncSiteEnv(sites: readonly RuncTestSite[]): Promise<RuncSiteEnv> {
+  assert.equal(process.getuid?.(), 0, 'the runc runtime tests need root');
+  const h = await startConfigHarness({ siteGraceSeconds: 5 });
+  const dir = mkdtempSync(join(tmpdir(), 'edgeplane-runc-'));
+  const agents = new Map<string, SiteAgent>();
+  const logger = createLogger({ level: process.env['EDGEPLANE_TEST_LOG'] ?? 'silent' });
+  const homeOf = (site: string): string => join(dir, 'agents', site);
+  const specOf = (site: string): RegisterSite => ({ name: site, type: 'CUSTOMER_EDGE', labels: { edge: 'true' }, nodes: [{ name: 'n0', cpu: '2', memory: '4Gi' }] });
+  const hostImageOf = (site: string): boolean => sites.find((s) => s.name === site)?.hostImage ?? false;
+  const startAgent = (site: string, token?: string): Promise<SiteAgent> =>
+    startSiteAgent({
+      home: homeOf(site),
+      agent: site,
+      sites: [specOf(site)],
+      ...(token === undefined ? {} : { token }),
+      server: h.url,
+      heartbeatSeconds: 1,
+      runtime: 'runc',
+      runc: { hostImage: hostImageOf(site) },
+      statusFlushMs: 20,
+      logger,
+    });
+  const closeAll = async (): Promise<void> => {
+    await Promise.all([...agents.values()].map((a) => a.close(1000)));
+    agents.clear();
+    await h.close();
+    for (const site of sites) await removeSiteNetwork(homeOf(site.name), site.name);
+    await removeCgroup('/edgeplane'); // the sites' common parent, when no other site uses it
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    const post = async (path: string, body: unknown): Promise<void> => {
+      const answer = await h.call('POST', path, { body });
+      assert.equal(answer.status, 200, `POST ${path}: ${answer.body}`);
+    };
+    await post('/api/config/namespaces/default/virtual_sites', { metadata: { name: 'edge' }, spec: { site_type: 'CUSTOMER_EDGE', site_selector: { expressions: ['edge'] } } });
+    await post('/api/config/namespaces/default/virtual_k8ss', { metadata: { name: 'vk1' }, spec: { vsite_refs: [{ namespace: 'default', name: 'edge' }] } });
+    const credential = await h.call('POST', '/api/web/namespaces/system/api_credentials', {
+      body: { name: 'kube-vk1', expiration_days: 5, spec: { type: 'KUBE_CONFIG', virtual_k8s_name: 'vk1', virtual_k8s_namespace: 'default' } },
+    });
+    assert.equal(credential.status, 200, credential.body);
+    writeFileSync(join(dir, 'kubeconfig'), Buffer.from(credential.json<{ data: string }>().data, 'base64'));
+    for (const { name: site } of sites) {
+      const issued = await h.call('POST', '/api/sites/v1/tokens', { token: h.adminToken, body: { type: 'CUSTOMER_EDGE', ttl_seconds: 600 } });
+      assert.equal(issued.status, 200, issued.body);
+      agents.set(site, await startAgent(site, issued.json<{ token: string }>().token));
+    }
+    await Promise.all([...agents.values()].map((a) => a.firstHeartbeat));
+  } catch (error) {
+    await closeAll();
+    throw error;
+  }
+  const kubectl = (args: readonly string[], input?: string): Promise<KubectlRun> =>
+    runKubectl(kubectlNewest(), args, { kubeconfig: join(dir, 'kubeconfig'), cacheDir: join(dir, 'kube-cache'), ...(input === undefined ? {} : { input }) });
+  return {
+    h,
+    dir,
+    sites,
+    kubectl,
+    ok: async (args, input) => {
+      const result = await kubectl(args, input);
+      assert.equal(result.status, 0, `kubectl ${args.join(' ')}: ${result.stderr}${result.stdout}`);
+      return result.stdout;
+    },
+    read: async <T>(path: string) => {
+      const answer = await h.call('GET', `${VK8S}/${path}`);
+      if (answer.status === 404) return undefined;
+      assert.equal(answer.status, 200, `GET ${path}: ${answer.body}`);
+      return answer.json<T>();
+    },
+    home: homeOf,
+    netns: (site) => siteNamespaceName(homeOf(site), site),
+    restartAgent: async (site) => {
+      await agents.get(site)?.close(1000);
+      const agent = await startAgent(site);
+      agents.set(site, agent);
+      await agent.firstHeartbeat;
+    },
+    close: closeAll,
+  };
+}
+
+/** What a site left on the machine that belongs to pods: pod namespaces, conmon processes, pod cgroups, mounts under its home. */
+export function podLeftovers(env: RuncSiteEnv, site: string): string[] {
+  const found: string[] = [];
+  const home = join(env.dir, 'agents', site);
+  const siteNetns = env.netns(site);
+  for (const line of readFileSync('/proc/self/mountinfo', 'utf8').split('\n')) {
+    const mountPoint = line.split(' ')[4];
+    if (mountPoint !== undefined && mountPoint.startsWith(home)) found.push(`mount ${mountPoint}`);
+  }
+  const podsDir = join(home, 'runc', site, 'pods');
+  if (existsSync(podsDir)) for (const uid of readdirSync(podsDir)) found.push(`pod folder ${uid}`);
+  const cgroupSite = join('/sys/fs/cgroup/memory', siteCgroupParent(siteNetns));
+  if (existsSync(cgroupSite)) for (const uid of readdirSync(cgroupSite, { withFileTypes: true }).filter((e) => e.isDirectory())) found.push(`cgroup ${uid.name}`);
+  const runcRoot = runcStateRoot(siteNetns);
+  if (existsSync(runcRoot)) for (const id of readdirSync(runcRoot)) found.push(`runc state ${id}`);
+  const links = execFileSync(toolPath('ip'), ['-n', siteNetns, '-o', 'link', 'show'], { encoding: 'utf8' });
+  for (const line of links.split('\n')) if (/^\d+: veth/.test(line)) found.push(`veth ${line.split(':')[1]?.trim() ?? ''}`);
+  for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+    const cmdline = (() => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      } catch {
+        return '';
+      }
+    })();
+    if (cmdline.includes(runcRoot)) found.push(`process ${pid} ${cmdline.split('\0').slice(0, 3).join(' ')}`);
+  }
+  return found;
+}
