@@ -179,7 +179,7 @@ describe('startSidecar', () => {
     assert.equal(statSync(stateFile).mode & 0o777, 0o600);
 
     server.available = false;
-    const halting = await startSidecar({ server: server.url, tokenFile, identityDir: join(dir, 'state-empty'), stateFile, listen: ['127.0.0.1:0'], policy: { retryBudgetMs: 200, backoffBaseMs: 20, backoffMaxMs: 40 } });
+    const halting = await startSidecar({ server: server.url, tokenFile, identityDir: join(dir, 'state-empty'), stateFile, listen: ['127.0.0.1:0'], policy: { retryBudgetMs: 1500, backoffBaseMs: 20, backoffMaxMs: 40 } });
     try {
       await assert.rejects(halting.whenReady(), /halted/);
     } finally {

@@ -1,11 +1,13 @@
 import type { KubeObject } from '../apimachinery/object.js';
-import type { ClusterRef, PodRef, PodStatusItem } from '../site-api/site-api-types.js';
+import type { ClusterRef, PodEventReport, PodRef, PodStatusItem } from '../site-api/site-api-types.js';
 
 /** Where a runtime's reports go (the agent batches them to the site API). */
 export interface PodRuntimeSink {
   status(key: string, item: PodStatusItem): void;
   /** The runtime stopped a pod marked for deletion: the control plane may remove it. */
   terminated(key: string, ref: PodRef): void;
+  /** An Event about a pod (best effort: sent in the next batch, dropped when the control plane cannot take it). */
+  event?(report: PodEventReport): void;
 }
 
 /**

@@ -8,7 +8,8 @@ import { runPodWatch } from './pod-watch-loop.js';
 import type { SimOptions } from './runtimes/simulated/sim-options.js';
 import { SimulatedRuntime } from './runtimes/simulated/simulated-runtime.js';
 import { SiteApiClient } from './site-api-client.js';
-import type { PodRef, PodStatusItem, RegisterSite } from '../site-api/site-api-types.js';
+import type { PodEventReport, PodRef, PodStatusItem, RegisterSite } from '../site-api/site-api-types.js';
+import { EventSender } from './event-sender.js';
 import { startRuncRuntime } from './runtimes/runc/start-runc-runtime.js';
 import { findRuntimePrograms, type RuntimePrograms } from './runtimes/runc/runtime-programs.js';
 import { sitesWithRuntime, type RegisteredRuntime } from './site-specs.js';
@@ -99,7 +100,12 @@ export async function startSiteAgent(options: SiteAgentOptions): Promise<SiteAge
     ...(options.statusFlushMs === undefined ? {} : { flushMs: options.statusFlushMs }),
     ...(options.statusMaxBatch === undefined ? {} : { maxBatch: options.statusMaxBatch }),
   });
-  const sink = { status: (key: string, item: PodStatusItem) => batcher.status(key, item), terminated: (key: string, ref: PodRef) => batcher.terminated(key, ref) };
+  const events = new EventSender((items) => client.postEvents(items), timers, logger);
+  const sink = {
+    status: (key: string, item: PodStatusItem) => batcher.status(key, item),
+    terminated: (key: string, ref: PodRef) => batcher.terminated(key, ref),
+    event: (report: PodEventReport) => events.add(report),
+  };
   const nodes = nodeDirectoryFor(options.agent, sites);
   const runtime: PodRuntime =
     options.runtime === 'runc'
@@ -138,7 +144,7 @@ export async function startSiteAgent(options: SiteAgentOptions): Promise<SiteAge
       else runtime.close();
       let cancel: (() => void) | undefined;
       const timeout = new Promise<void>((resolve) => (cancel = timers.schedule(resolve, flushTimeoutMs)));
-      await Promise.race([batcher.close(), timeout]);
+      await Promise.race([Promise.all([batcher.close(), events.flush()]), timeout]);
       cancel?.();
       client.close();
       logger.info({ agent: options.agent }, 'site agent stopped');

@@ -4,7 +4,7 @@ import type { AgentCredential } from './agent-credential.js';
 import { SiteApiError } from './site-api-error.js';
 import type { ClusterRef } from '../apimachinery/cluster-ref.js';
 import type { KubeObject } from '../apimachinery/object.js';
-import type { BootstrapToken, HeartbeatResponse, PodRef, PodStatusItem, PodStatusResult, PodWatchEvent } from '../site-api/site-api-types.js';
+import type { BootstrapToken, HeartbeatResponse, PodEventReport, PodRef, PodStatusItem, PodStatusResult, PodWatchEvent } from '../site-api/site-api-types.js';
 
 const REQUEST_TIMEOUT_MS = 30_000;
 
@@ -34,6 +34,12 @@ export class SiteApiClient {
 
   async postStatuses(items: readonly PodStatusItem[]): Promise<readonly PodStatusResult[]> {
     const answer = await this.post<{ results?: PodStatusResult[] }>('/api/sites/v1/pods/status', { items });
+    return answer.results ?? [];
+  }
+
+  /** Pod Events (`POST /api/sites/v1/pods/events`), each recorded on its pod by the control plane. */
+  async postEvents(items: readonly PodEventReport[]): Promise<readonly PodStatusResult[]> {
+    const answer = await this.post<{ results?: PodStatusResult[] }>('/api/sites/v1/pods/events', { items });
     return answer.results ?? [];
   }
 

@@ -61,6 +61,14 @@ export interface PodRef {
   readonly uid: string;
 }
 
+/** One item of `POST /api/sites/v1/pods/events`: an Event about a pod, as kubelet records them. */
+export interface PodEventReport extends PodRef {
+  readonly type: 'Normal' | 'Warning';
+  /** A CamelCase word: `Started`, `BackOff`, `Unhealthy`, … */
+  readonly reason: string;
+  readonly message: string;
+}
+
 /** One item of `POST /api/sites/v1/pods/status`. */
 export interface PodStatusItem extends PodRef {
   readonly status: Record<string, unknown>;

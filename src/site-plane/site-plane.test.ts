@@ -181,6 +181,8 @@ describe('site plane over HTTPS', () => {
     const watched = await httpsRequest(`${h.url}/api/vk8s/namespaces/default/vk/api/v1/nodes?watch=1&timeoutSeconds=1`, h.ca, { headers: { authorization: `APIToken ${h.adminToken}` } });
     const events = watched.body.trim().split('\n').map((l) => JSON.parse(l) as StreamLine);
     assert.deepEqual(events.map((e) => [e.type, e.object.metadata.name]), [['ADDED', 'edge-a-n0'], ['ADDED', 'edge-a-n1']]);
+    // The site's lease is 2 s here: a heartbeat first, so a slow kubectl on a busy machine still sees it Ready.
+    assert.equal((await h.call('POST', '/api/sites/v1/heartbeat', { body: { sites: ['edge-a'] }, ...agent })).status, 200);
     const got = await kubectl(h, ['get', 'nodes', '-l', 'svc.io/siteName=edge-a', '--no-headers']);
     assert.deepEqual(got.trim().split('\n').map((row) => row.split(/\s+/).slice(0, 3)), [['edge-a-n0', 'Ready', '<none>'], ['edge-a-n1', 'Ready', '<none>']]);
 

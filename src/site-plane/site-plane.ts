@@ -126,6 +126,7 @@ export async function startSitePlane(deps: SitePlaneDependencies): Promise<SiteP
         leases,
         agents,
         podWrites: new SitePodWrites(pods),
+        ...(deps.events === undefined ? {} : { events: deps.events }),
         pods: { cache: pods.cache, codec: pods.codec, prefix: resourcePrefix({ group: '', resource: 'pods' }) },
         caPem: deps.ca.certificate,
         logger,

@@ -5,7 +5,7 @@ import { parsePodWatchQuery } from './bound-pod-stream.js';
 import { isBoundToSites } from './bound-pod-watch.js';
 import { statusWithState } from './site-config-objects.js';
 import { SiteNodeView } from './site-node-view.js';
-import { parsePodBatch } from './site-pod-writes.js';
+import { parsePodBatch, parsePodEventBatch } from './site-pod-writes.js';
 
 const CLUSTER = { tenant: 'acme', namespace: 'default', name: 'vk' };
 const pod = (site: string | undefined, nodeName?: string): KubeObject => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', labels: site === undefined ? {} : { 'svc.io/siteName': site } }, spec: nodeName === undefined ? {} : { nodeName } });
@@ -19,6 +19,15 @@ describe('site pod API', () => {
     assert.throws(() => parsePodBatch({ items: [{ cluster: { tenant: 'acme' }, name: 'p', uid: 'u' }] }, false), /items\[0\]\.cluster/);
     assert.throws(() => parsePodBatch({ items: [{ cluster: CLUSTER, name: 'p' }] }, false), /items\[0\]\.uid: is required/);
     assert.throws(() => parsePodBatch({ items: [{ cluster: CLUSTER, name: 'p', uid: 'u' }] }, true), /items\[0\]\.status/);
+  });
+
+  it('site pod events need a type, a CamelCase reason and a message of at most 1 KiB', () => {
+    const item = { cluster: CLUSTER, name: 'p', uid: 'u', type: 'Warning', reason: 'BackOff', message: 'Back-off restarting failed container' };
+    assert.deepEqual(parsePodEventBatch({ items: [{ ...item, extra: 1 }] }), [item]);
+    assert.throws(() => parsePodEventBatch({ items: [{ ...item, type: 'Error' }] }), /items\[0\]\.type: must be Normal or Warning/);
+    assert.throws(() => parsePodEventBatch({ items: [{ ...item, reason: 'back off' }] }), /items\[0\]\.reason/);
+    assert.throws(() => parsePodEventBatch({ items: [{ ...item, message: 'x'.repeat(1025) }] }), /items\[0\]\.message/);
+    assert.throws(() => parsePodEventBatch({ items: [{ ...item, uid: undefined }] }), /items\[0\]\.uid: is required/);
   });
 
   it('site pod watch streams only bound pods of the agent sites', () => {

@@ -3,6 +3,7 @@ import type { GenericStore } from '../registry/generic-store.js';
 import type { ClusterRef } from '../apimachinery/cluster-ref.js';
 import type { KubeObject } from '../apimachinery/object.js';
 import { forEachLimit } from './for-each-limit.js';
+import type { EventRecorder } from '../controllers/events/event-recorder.js';
 import { POD_SITE_LABEL } from '../site-api/site-model.js';
 
 /** One result of a batch: the pod's name, and on failure the Status message, reason and code. */
@@ -50,6 +51,27 @@ export function parsePodBatch(body: unknown, needsStatus: boolean): Array<PodRef
   });
 }
 
+/** One Event a site reports about one of its pods (kubelet's: Created, Started, BackOff, Unhealthy, …). */
+export interface PodEventItem extends PodRef {
+  readonly type: 'Normal' | 'Warning';
+  readonly reason: string;
+  readonly message: string;
+}
+
+/** Pure: `{"items":[{cluster, name, uid, type, reason, message}]}` checked (a reason is a CamelCase word, a message at most 1 KiB). */
+export function parsePodEventBatch(body: unknown): PodEventItem[] {
+  const pods = parsePodBatch(body, false);
+  const raw = asObject(body)?.['items'] as unknown[];
+  return pods.map((pod, i) => {
+    const item = asObject(raw[i]) ?? {};
+    const { type, reason, message } = item;
+    if (type !== 'Normal' && type !== 'Warning') throw StatusError.badRequest(`items[${i}].type: must be Normal or Warning`);
+    if (typeof reason !== 'string' || !/^[A-Z][A-Za-z0-9]{0,127}$/.test(reason)) throw StatusError.badRequest(`items[${i}].reason: must be a CamelCase word of at most 128 characters`);
+    if (typeof message !== 'string' || message.length > 1024) throw StatusError.badRequest(`items[${i}].message: must be a string of at most 1024 characters`);
+    return { cluster: pod.cluster, name: pod.name, uid: pod.uid, type, reason, message };
+  });
+}
+
 /** Throws 403 unless the pod is made for one of `sites`. */
 function checkSite(pod: KubeObject, sites: ReadonlySet<string>): void {
   const site = pod.metadata.labels?.[POD_SITE_LABEL];
@@ -94,6 +116,27 @@ export class SitePodWrites {
           },
           { subresource: 'status', retryOnConflict: true },
         );
+        results[i] = { name: item.name };
+      } catch (error) {
+        results[i] = failed(item.name, error);
+      }
+    });
+    return results;
+  }
+
+  /**
+   * Records each Event on its pod (source `kubelet` on the pod's node, as kubelet's), after the
+   * same checks as a status: the pod is on one of `sites`, with that uid (409 otherwise).
+   */
+  async events(sites: ReadonlySet<string>, items: readonly PodEventItem[], recorder: EventRecorder): Promise<PodWriteResult[]> {
+    const results: PodWriteResult[] = new Array<PodWriteResult>(items.length);
+    await forEachLimit(items, this.concurrency, async (item, i) => {
+      try {
+        const pod = await this.pods.get(item.cluster, item.name);
+        checkSite(pod, sites);
+        if (pod.metadata.uid !== item.uid) throw StatusError.conflict(PODS, item.name, `the pod was made again (uid ${pod.metadata.uid ?? ''}, not ${item.uid})`);
+        const node = (pod['spec'] as { nodeName?: string } | undefined)?.nodeName;
+        recorder.record(item.cluster, pod, item.type, item.reason, item.message, 'kubelet', node);
         results[i] = { name: item.name };
       } catch (error) {
         results[i] = failed(item.name, error);

@@ -12,7 +12,8 @@ import type { AgentLeases } from './agent-leases.js';
 import type { BoundPodSource } from './bound-pod-watch.js';
 import { streamBoundPods } from './bound-pod-stream.js';
 import { parsePlacedObjectKind, type PlacedObjectKind, type PlacedObjectList } from './placed-objects.js';
-import { parsePodBatch, type SitePodWrites } from './site-pod-writes.js';
+import { parsePodBatch, parsePodEventBatch, type SitePodWrites } from './site-pod-writes.js';
+import type { EventRecorder } from '../controllers/events/event-recorder.js';
 import type { SiteRegistrar } from './site-registrar.js';
 import { parseTokenRequest, type TokenService } from './token-service.js';
 
@@ -31,6 +32,8 @@ export interface SiteApiDependencies {
    * (`POST /pods/identity-token`); without it the path is not served. Failures are StatusErrors.
    */
   readonly podIdentityTokens?: (agentSites: ReadonlySet<string>, body: unknown) => Promise<unknown>;
+  /** Where the sites' pod Events go (`POST /pods/events`); without it the path is not served. */
+  readonly events?: EventRecorder;
   /** The platform CA PEM. */
   readonly caPem: string;
   readonly logger: Logger;
@@ -148,6 +151,15 @@ export function registerSiteApi(app: FastifyInstance, deps: SiteApiDependencies)
         scope.post('/pods/identity-token', async (request, reply) => {
           const agent = await authenticateAgent(deps.agents, request.raw.socket);
           return sendJson(reply, 200, await podIdentityTokens(agent.sites, jsonBody(request)));
+        });
+      }
+
+      const events = deps.events;
+      if (events !== undefined) {
+        scope.post('/pods/events', { config: { requestLogLevel: 'debug' } }, async (request, reply) => {
+          const agent = await authenticateAgent(deps.agents, request.raw.socket);
+          const items = parsePodEventBatch(jsonBody(request));
+          return sendJson(reply, 200, { results: await deps.podWrites.events(agent.sites, items, events) });
         });
       }
 

@@ -72,6 +72,9 @@ describe('real pods on a runc site', () => {
     await env?.close();
   });
 
+  /** The Events about one pod, through the virtual cluster. */
+  const eventsOf = async (podName: string): Promise<Array<{ reason?: string; type?: string; message?: string; source?: { component?: string } }>> =>
+    ((await env.read<{ items: Array<{ reason?: string; type?: string; message?: string; source?: { component?: string }; involvedObject?: { name?: string } }> }>('api/v1/namespaces/default/events'))?.items ?? []).filter((e) => e.involvedObject?.name === podName);
   /** Every pod the tests saw, by uid, with its site (to check that nothing of them stays). */
   const seen = new Map<string, string>();
   /** The one live pod of Deployment `app`. */
@@ -97,6 +100,14 @@ describe('real pods on a runc site', () => {
       }
     });
     assert.equal(answer, `hello from ${ready.metadata.name ?? ''}`);
+    // kubelet's Events, from the site: the host image said plainly, then Created and Started for both containers.
+    const reasons = await waitFor('the pod\'s events', async () => {
+      const seenReasons = (await eventsOf(ready.metadata.name ?? '')).map((e) => `${e.reason}:${e.source?.component ?? ''}`);
+      return ['HostImage:kubelet', 'Started:kubelet'].every((r) => seenReasons.includes(r)) ? seenReasons : undefined;
+    });
+    assert.equal(reasons.filter((r) => r === 'Started:kubelet').length, 2, 'the sidecar and the workload started');
+    const described = await env.ok(['describe', 'pod', ready.metadata.name ?? '']);
+    assert.match(described, /HostImage .*not in the site's image store/);
   });
 
   it('injects the sidecar: READY 2/2, READY on 127.0.0.1:8070 inside the pod only, the identity read-only at /svc/secrets/identity', async () => {
@@ -228,6 +239,8 @@ describe('real pods on a runc site', () => {
     await env.ok(['apply', '-f', '-'], deploymentYaml('missing', ['true'], { image: 'nowhere:1', annotations: { 'svc.io/sites': 'system/ce-b' } }));
     const waiting = await waitFor('missing image reported', async () => (await pod('missing'))?.status?.containerStatuses?.[0]?.state['waiting']?.['reason'] === 'ErrImageNeverPull' ? (await pod('missing'))?.status?.containerStatuses?.[0] : undefined, { timeoutMs: 30_000 });
     assert.match(String(waiting.state['waiting']?.['message']), /edgeplane image import/);
+    const missing = await waitFor('the ErrImageNeverPull event', async () => (await eventsOf((await pod('missing'))?.metadata.name ?? '')).find((e) => e.reason === 'ErrImageNeverPull'));
+    assert.equal(missing.type, 'Warning');
   });
 
   it('two pods on two sites authenticate each other with their identity files (mutual TLS)', async () => {

@@ -133,7 +133,7 @@ describe('rotating a log conmon writes', () => {
     const lines = 20 * 3000;
     const files = await start('busy', counting(20, '0.02'));
     const rotations = await rotateWhileRunning('busy', files, { maxSize: 64 * 1024, maxFiles: 10_000 });
-    assert.ok(rotations >= 10, `rotated ${rotations} times`);
+    assert.ok(rotations >= 3, `rotated ${rotations} times`);
     const numbers = await printed(files);
     assert.equal(numbers.length, lines);
     numbers.forEach((n, i) => assert.equal(n, i));
@@ -148,7 +148,7 @@ describe('rotating a log conmon writes', () => {
     const rotations = await rotateWhileRunning('capped', files, { maxSize: 32 * 1024, maxFiles: 3 }, async () => {
       most = Math.max(most, (await criLogFiles(files.log)).length);
     });
-    assert.ok(rotations >= 10, `rotated ${rotations} times`);
+    assert.ok(rotations >= 3, `rotated ${rotations} times`);
     assert.equal(most, 3);
     // The first kept line may be the end of a line whose start went with a removed file.
     const numbers = (await printed(files)).slice(1);

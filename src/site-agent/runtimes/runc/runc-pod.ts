@@ -87,6 +87,8 @@ export class RuncPod {
   private finished = false;
   private adoptionTried = false;
   private lastReport = '';
+  /** The last Event of each condition (see eventOnce). */
+  private readonly announced = new Map<string, string>();
   private lastSaved = '';
   private lastReady = false;
   private cancelWake: (() => void) | undefined;
@@ -254,7 +256,7 @@ export class RuncPod {
           runProbe(due.probe, due.timeoutMs, target).then(async (result) => {
             if (this.probes.get(name) !== tracker) return;
             const report = tracker.report(due.kind, services.timers.now(), result);
-            if (report.event !== undefined) services.logger.info({ pod: this.key, container: name, event: report.event.message }, 'probe');
+            if (report.event !== undefined) this.event('Warning', report.event.reason, report.event.message);
             const record = this.findRecord(name);
             if (record !== undefined && record.current.kind === 'running') {
               if (record.ready !== tracker.ready || record.started !== tracker.started) changed = true;
@@ -262,7 +264,7 @@ export class RuncPod {
               record.started = tracker.started;
             }
             if (report.kill !== undefined) {
-              services.logger.info({ pod: this.key, container: name }, `${report.kill.message}, will be restarted`);
+              this.event('Normal', 'Killing', `${report.kill.message}, will be restarted`);
               const grace = (spec.terminationGracePeriodSeconds ?? 30) * 1000;
               await site.containers.kill(instance.id, 'TERM').catch(() => undefined);
               services.timers.schedule(() => void site.containers.kill(instance.id, 'KILL', true).catch(() => undefined), grace);
@@ -291,6 +293,7 @@ export class RuncPod {
       const message = error instanceof Error ? error.message : String(error);
       this.parts.services.logger.warn({ pod: this.key, err: message }, 'cannot create the pod sandbox; retrying');
       this.record.failure = { reason: 'FailedCreatePodSandBox', message: `Failed to create pod sandbox: ${message}` };
+      this.eventOnce('\0sandbox', 'Warning', 'FailedCreatePodSandBox', `Failed to create pod sandbox: ${message}`);
       this.wakeAt(now + 5000);
       return false;
     }
@@ -354,6 +357,7 @@ export class RuncPod {
     record.current = { kind: 'waiting', reason: 'CrashLoopBackOff', message: `back-off ${goSeconds(delay)} restarting failed container=${name} pod=${this.record.name}_${this.record.namespace}(${this.uid})` };
     record.lastTermination = last;
     record.ready = false;
+    this.eventOnce(name, 'Warning', 'BackOff', 'Back-off restarting failed container');
     this.wakeAt(until);
     return false;
   }
@@ -369,6 +373,7 @@ export class RuncPod {
     const image = sidecar ? undefined : await site.images.resolve(record.image).catch(() => undefined);
     if (image === undefined && !sidecar && !site.hostImage) {
       record.current = { kind: 'waiting', reason: 'ErrImageNeverPull', message: `image "${record.image}" is not in the site's image store: import it with "edgeplane image import", or run the site with --host-image` };
+      this.eventOnce(name, 'Warning', 'ErrImageNeverPull', `Container image "${record.image}" is not present with pull policy of Never: import it with "edgeplane image import" (sites pull from no registry)`);
       this.wakeAt(now + 10_000);
       return;
     }
@@ -426,6 +431,11 @@ export class RuncPod {
         this.backoff.set(name, nextRestartDelay(this.backoff.get(name), now));
       }
       record.current = { kind: 'running', startedAt: instance.startedAt, containerID: `runc://${id}` };
+      if (image !== undefined) this.event('Normal', 'Pulled', `Container image "${record.image}" already present on machine`);
+      else if (!sidecar) this.eventOnce(`${name}/image`, 'Normal', 'HostImage', `Container image "${record.image}" is not in the site's image store: the container runs on the host's programs (read-only /usr, /bin, /lib*), imageID host://`);
+      this.event('Normal', 'Created', `Created container ${name}`);
+      this.event('Normal', 'Started', `Started container ${name}`);
+      this.announced.delete(name);
       const tracked = !sidecar && (container.startupProbe ?? container.livenessProbe ?? container.readinessProbe) !== undefined;
       if (tracked) this.probes.set(name, new ContainerProbes(container, instance.startedAt));
       else this.probes.delete(name);
@@ -437,6 +447,7 @@ export class RuncPod {
       const message = error instanceof Error ? error.message : String(error);
       if (error instanceof ContainerConfigError) {
         record.current = { kind: 'waiting', reason: 'CreateContainerConfigError', message };
+        this.eventOnce(name, 'Warning', 'Failed', `Error: ${message}`);
         this.wakeAt(now + 10_000);
         return;
       }
@@ -452,6 +463,7 @@ export class RuncPod {
       record.current = { kind: 'terminated', termination: { exitCode: 128, reason: 'ContainerCannotRun', message: reason, startedAt: now, finishedAt: now, containerID: `runc://${id}` } };
       this.backoff.set(name, nextRestartDelay(this.backoff.get(name), now));
       this.wakeAt(now + (this.backoff.get(name)?.delayMs ?? 10_000));
+      this.event('Warning', 'Failed', `Error: ${reason}`);
       services.logger.warn({ pod: this.key, container: name, err: message }, 'container could not start');
     }
   }
@@ -475,6 +487,7 @@ export class RuncPod {
         await site.volumes.setUpVolume(dir, volume, await volumeContents(this.pod, volume, sources));
         this.volumeDirs.set(volume.name ?? '', dir);
       }
+      this.announced.delete('\0volumes');
       return true;
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
@@ -482,6 +495,7 @@ export class RuncPod {
       for (const record of [...this.record.initContainers, ...this.record.containers]) {
         if (record.current.kind === 'waiting' && record.lastTermination === undefined) record.current = { kind: 'waiting', reason: 'ContainerCreating', message: `MountVolume.SetUp failed: ${message}` };
       }
+      this.eventOnce('\0volumes', 'Warning', 'FailedMount', `MountVolume.SetUp failed: ${message}`);
       this.wakeAt(now + 5000);
       return false;
     }
@@ -515,7 +529,9 @@ export class RuncPod {
   private async readSidecarState(record: ContainerRecord): Promise<void> {
     const state = parseSidecarState(await readFile(sidecarStateFile(this.runDir), 'utf8').catch(() => undefined));
     const ready = record.current.kind === 'running' && (state?.state === 'READY' || state?.state === 'DEGRADED');
-    if (state?.state === 'HALTED' && record.ready) this.parts.services.logger.warn({ pod: this.key, reason: state.reason }, 'the sidecar halted: the pod is not ready');
+    if (state?.state === 'HALTED') {
+      this.eventOnce('\0sidecar', 'Warning', 'SidecarHalted', `The workload sidecar halted${state.reason === undefined ? '' : ` (${state.reason})`}: the pod has no identity and is not ready`);
+    } else if (ready) this.announced.delete('\0sidecar');
     record.ready = ready;
   }
 
@@ -568,6 +584,7 @@ export class RuncPod {
     const stopping = this.stopping as { graceMs: number; report: boolean };
     const deadline = services.timers.now() + stopping.graceMs;
     const apps = [...this.instances.keys()].filter((name) => name !== SIDECAR_NAME);
+    if (stopping.report) for (const name of this.instances.keys()) this.event('Normal', 'Killing', `Stopping container ${name}`);
     await Promise.all(apps.map((name) => this.preStop(name, deadline)));
     await this.stopContainers(apps, deadline);
     await this.stopContainers([SIDECAR_NAME], Math.max(deadline, services.timers.now() + 2000));
@@ -606,6 +623,19 @@ export class RuncPod {
     } catch {
       // the relist reads the state
     }
+  }
+
+  /** Records an Event on the pod (as kubelet's, source `kubelet`). */
+  private event(type: 'Normal' | 'Warning', reason: string, message: string): void {
+    this.parts.services.sink.event?.({ cluster: this.cluster, name: this.record.name, uid: this.uid, type, reason, message });
+  }
+
+  /** The same, once per condition: again only after `key` reported something else (a state entered, not each sync in it). */
+  private eventOnce(key: string, type: 'Normal' | 'Warning', reason: string, message: string): void {
+    const text = `${reason}\0${message}`;
+    if (this.announced.get(key) === text) return;
+    this.announced.set(key, text);
+    this.event(type, reason, message);
   }
 
   private wakeAt(at: number): void {
