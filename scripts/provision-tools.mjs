@@ -110,7 +110,7 @@ const TABLE = [
   // Registered for later issues: provisioned only when named (or --all) until a test needs them.
   {
     name: 'runc',
-    for: ['test'],
+    for: ['test', 'bench'],
     why: 'OCI container runtime for real pods on a site',
     debian: 'runc',
     bin: 'usr/sbin/runc',
@@ -118,7 +118,7 @@ const TABLE = [
   },
   {
     name: 'conmon',
-    for: ['test'],
+    for: ['test', 'bench'],
     why: 'container monitor: holds a container\'s stdio and console, writes its CRI log, records its exit (CRI-O\'s and podman\'s)',
     debian: 'conmon',
     bin: 'usr/bin/conmon',
@@ -127,7 +127,7 @@ const TABLE = [
   },
   {
     name: 'ip',
-    for: ['test'],
+    for: ['test', 'bench'],
     why: 'network namespaces, veth pairs and bridges for multi-host tests',
     debian: 'iproute2',
     bin: 'bin/ip',
@@ -154,7 +154,7 @@ const TABLE = [
   },
   {
     name: 'mount',
-    for: ['test'],
+    for: ['test', 'bench'],
     why: 'tmpfs for secret, projected, downwardAPI and memory emptyDir volumes of real pods (Node cannot call mount(2))',
     source: 'system',
     debian: 'mount',
@@ -162,7 +162,7 @@ const TABLE = [
   },
   {
     name: 'umount',
-    for: ['test'],
+    for: ['test', 'bench'],
     why: 'unmounts the tmpfs of pod volumes',
     source: 'system',
     debian: 'mount',
@@ -170,7 +170,7 @@ const TABLE = [
   },
   {
     name: 'catatonit',
-    for: ['test'],
+    for: ['test', 'bench'],
     why: 'minimal init (PID 1) for containers',
     debian: 'catatonit',
     bin: 'usr/bin/catatonit',

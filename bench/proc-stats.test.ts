@@ -1,0 +1,23 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { cpuTicks, processCpuSeconds, processRssBytes, vmRssBytes } from './proc-stats.js';
+
+describe('process figures from /proc', () => {
+  it('reads VmRSS in bytes, and nothing from a status without it', () => {
+    assert.equal(vmRssBytes('Name:\tnode\nVmPeak:\t  900 kB\nVmRSS:\t   51234 kB\nRssAnon:\t 40000 kB\n'), 51234 * 1024);
+    assert.equal(vmRssBytes('Name:\tkworker/0:1\nState:\tI (idle)\n'), undefined);
+  });
+
+  it('adds utime and stime, whatever the command name holds', () => {
+    const stat = '4242 (node -e a) b) S 1 4242 4242 0 -1 4194560 1000 0 0 0 731 59 0 0 20 0 11 0 12345 1000000 12000 18446744073709551615';
+    assert.equal(cpuTicks(stat), 731 + 59);
+    assert.throws(() => cpuTicks('garbage'), /not a \/proc\/<pid>\/stat line/);
+  });
+
+  it('reads this process', () => {
+    assert.ok(processCpuSeconds(process.pid) > 0);
+    const rss = processRssBytes(process.pid) ?? 0;
+    assert.ok(Math.abs(rss - process.memoryUsage().rss) < 64 * 1024 * 1024, `${rss} vs ${process.memoryUsage().rss}`);
+    assert.equal(processRssBytes(2 ** 22 + 1), undefined);
+  });
+});
