@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { cpuTicks, processCpuSeconds, processRssBytes, vmRssBytes } from './proc-stats.js';
+import { cpuTicks, machineBusyTicks, processCpuSeconds, processRssBytes, vmRssBytes } from './proc-stats.js';
 
 describe('process figures from /proc', () => {
   it('reads VmRSS in bytes, and nothing from a status without it', () => {
@@ -12,6 +12,12 @@ describe('process figures from /proc', () => {
     const stat = '4242 (node -e a) b) S 1 4242 4242 0 -1 4194560 1000 0 0 0 731 59 0 0 20 0 11 0 12345 1000000 12000 18446744073709551615';
     assert.equal(cpuTicks(stat), 731 + 59);
     assert.throws(() => cpuTicks('garbage'), /not a \/proc\/<pid>\/stat line/);
+  });
+
+  it('adds the busy columns of the machine\'s cpu line, not idle and iowait', () => {
+    const stat = 'cpu  3092302 7 221491 1500257 12982 3 18413 2669 11 0\ncpu0 1491586 0 106109 813684 2747 0 8240 1305 0 0\nintr 1\n';
+    assert.equal(machineBusyTicks(stat), 3092302 + 7 + 221491 + 3 + 18413 + 2669);
+    assert.throws(() => machineBusyTicks('intr 1\n'), /not a \/proc\/stat text/);
   });
 
   it('reads this process', () => {

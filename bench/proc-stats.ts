@@ -19,12 +19,34 @@ export function cpuTicks(stat: string): number {
   return utime + stime;
 }
 
+/** Busy time of all CPUs in a /proc/stat text, in clock ticks: user, nice, system, irq, softirq, steal (guest time is inside user). */
+export function machineBusyTicks(stat: string): number {
+  const fields = /^cpu\s+(.*)$/m.exec(stat)?.[1]?.trim().split(/\s+/).map(Number);
+  if (fields === undefined || fields.length < 8 || fields.some((n) => !Number.isInteger(n))) throw new Error(`not a /proc/stat text: ${stat.slice(0, 80)}`);
+  const [user, nice, system, , , irq, softirq, steal] = fields as [number, number, number, number, number, number, number, number];
+  return user + nice + system + irq + softirq + steal;
+}
+
 let ticksPerSecond: number | undefined;
+const clockTicks = (): number => (ticksPerSecond ??= Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100);
 
 /** CPU seconds (user + system) process `pid` has used so far (its threads included, not its children). */
 export function processCpuSeconds(pid: number): number {
-  ticksPerSecond ??= Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
-  return cpuTicks(readFileSync(`/proc/${pid}/stat`, 'utf8')) / ticksPerSecond;
+  return cpuTicks(readFileSync(`/proc/${pid}/stat`, 'utf8')) / clockTicks();
+}
+
+/** CPU seconds every CPU of the machine has been busy so far (all processes, the kernel's work included). */
+export function machineBusySeconds(): number {
+  return machineBusyTicks(readFileSync('/proc/stat', 'utf8')) / clockTicks();
+}
+
+/** CPU seconds the processes of a cgroup (v1 cpuacct, e.g. `/edgeplane/<site>`) have used so far; 0 when it does not exist. */
+export function cgroupCpuSeconds(cgroup: string): number {
+  try {
+    return Number(readFileSync(`/sys/fs/cgroup/cpuacct${cgroup}/cpuacct.usage`, 'utf8').trim()) / 1e9;
+  } catch {
+    return 0;
+  }
 }
 
 /** Resident memory of process `pid` now, in bytes; undefined when it is gone. */

@@ -10,6 +10,7 @@ import { containerResources } from '../src/site-agent/runtimes/runc/linux-resour
 import { containerFiles, makeContainerFolders } from '../src/site-agent/runtimes/runc/pod-sandbox.js';
 import { RuncContainers } from '../src/site-agent/runtimes/runc/runc-containers.js';
 import { findRuntimePrograms } from '../src/site-agent/runtimes/runc/runtime-programs.js';
+import { machineBusySeconds } from './proc-stats.js';
 import { nowMs } from './stats.js';
 
 /** The same process the bench's pods run, with the same small requests. */
@@ -20,6 +21,8 @@ const RESOURCES = { requests: { cpu: '1m', memory: '4Mi' } };
 export interface RawStarts {
   readonly samples: number[];
   readonly wallMs: number;
+  /** CPU seconds the whole machine was busy meanwhile (runc, conmon, ip, the kernel; other work on the machine too). */
+  readonly machineCpuSeconds: number;
 }
 
 /**
@@ -84,13 +87,14 @@ export async function rawRuncStarts(count: number, concurrency: number): Promise
   };
   let next = 0;
   const t0 = nowMs();
+  const cpu0 = machineBusySeconds();
   try {
     await Promise.all(
       Array.from({ length: Math.min(concurrency, count) }, async () => {
         while (next < count) await runOne(next++);
       }),
     );
-    return { samples, wallMs: nowMs() - t0 };
+    return { samples, wallMs: nowMs() - t0, machineCpuSeconds: machineBusySeconds() - cpu0 };
   } finally {
     for (const { id } of started) await containers.delete(id, true).catch(() => undefined);
     for (const { netns } of started) if (netns !== undefined) await ip.run(['netns', 'delete', netns]).catch(() => undefined);

@@ -1,10 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { HttpsResponse } from '../src/client/https-client.js';
 import { startConfigHarness, type ConfigHarness } from '../src/server/testing/config-harness.js';
+import { removeCgroup } from '../src/site-agent/runtimes/runc/cgroup-tree.js';
 import { runcStateRoot, siteCgroupParent } from '../src/site-agent/runtimes/runc/runc-site.js';
 import { siteNamespaceName } from '../src/site-agent/runtimes/runc/site-network.js';
 import { removeSiteNetwork, removeSitesCgroupParent } from '../src/testing/runc-site-cleanup.js';
@@ -14,6 +15,7 @@ const EDGEPLANE_BIN = fileURLToPath(new URL('../../bin/edgeplane.js', import.met
 /** The virtual cluster's API under the control plane. */
 const VK8S = '/api/vk8s/namespaces/default/bench';
 const DEPLOYMENTS = `${VK8S}/apis/apps/v1/namespaces/default/deployments`;
+const CPUACCT = '/sys/fs/cgroup/cpuacct';
 
 /** The shape of the site the agent registers (`edgeplane site` flags). */
 export interface BenchSiteShape {
@@ -27,6 +29,11 @@ export interface RuncBenchSite {
   readonly site: string;
   /** The agent process's pid (`edgeplane site`). */
   readonly agentPid: number;
+  /**
+   * The cgroup (v1 cpuacct) the agent was started in, with everything it starts outside its
+   * pods' containers: conmon, runc, ip, its socket brokers. Undefined without a cpuacct hierarchy.
+   */
+  readonly agentCgroup?: string;
   /** The site's network namespace, also the name of its cgroup folder under /edgeplane. */
   readonly netns: string;
   /** A watch of the virtual cluster's pods. */
@@ -93,14 +100,16 @@ export async function startRuncBenchSite(shape: BenchSiteShape, log: (line: stri
   const home = join(dir, 'agent');
   let agent: ChildProcess | undefined;
   let agentLog = '';
+  const agentCgroup = existsSync(CPUACCT) ? `/edgeplane-bench-agent-${process.pid}` : undefined;
   const close = async (): Promise<void> => {
     if (agent !== undefined) await stopProcess(agent, 15_000);
     await removeSiteNetwork(home, site);
     await removeSitesCgroupParent();
+    if (agentCgroup !== undefined) await removeCgroup(agentCgroup);
     await h.close();
     rmSync(dir, { recursive: true, force: true });
     const netns = siteNamespaceName(home, site);
-    const left = [`/var/run/netns/${netns}`, `/sys/fs/cgroup/memory${siteCgroupParent(netns)}`, runcStateRoot(netns), dir].filter((path) => existsSync(path));
+    const left = [`/var/run/netns/${netns}`, `/sys/fs/cgroup/memory${siteCgroupParent(netns)}`, runcStateRoot(netns), dir, ...(agentCgroup === undefined ? [] : [`${CPUACCT}${agentCgroup}`])].filter((path) => existsSync(path));
     if (left.length > 0) throw new Error(`the bench site left ${left.join(', ')}`);
   };
   try {
@@ -119,6 +128,11 @@ export async function startRuncBenchSite(shape: BenchSiteShape, log: (line: stri
     log(`edgeplane site --name ${site} --runtime runc --host-image --nodes ${shape.nodes} --cpu ${shape.cpu} --memory ${shape.memory} (its own process)`);
     const child = spawn(process.execPath, args, { env: { ...process.env, EDGEPLANE_REGISTRATION_TOKEN: token }, stdio: ['ignore', 'ignore', 'pipe'] });
     agent = child;
+    if (agentCgroup !== undefined) {
+      // Before the agent (still loading its modules) starts anything: what it starts stays in this cgroup.
+      mkdirSync(`${CPUACCT}${agentCgroup}`);
+      writeFileSync(`${CPUACCT}${agentCgroup}/cgroup.procs`, String(child.pid));
+    }
     child.stderr?.on('data', (chunk: Buffer) => (agentLog = (agentLog + chunk.toString()).slice(-20_000)));
     const exited = new Promise<never>((_resolve, reject) => child.once('exit', (code, signal) => reject(new Error(`the site agent exited (${code ?? signal}):\n${agentLog}`))));
     exited.catch(() => undefined);
@@ -133,6 +147,7 @@ export async function startRuncBenchSite(shape: BenchSiteShape, log: (line: stri
     return {
       site,
       agentPid: child.pid ?? 0,
+      ...(agentCgroup === undefined ? {} : { agentCgroup }),
       netns: siteNamespaceName(home, site),
       podWatch: { url: h.url, path: `${VK8S}/api/v1/namespaces/default/pods?watch=true`, ca: h.ca, headers: { authorization: `APIToken ${h.adminToken}` } },
       createDeployment: async (name, replicas) => void (await must(h.call('POST', DEPLOYMENTS, { body: deployment(name, replicas) }), `create Deployment ${name}`)),

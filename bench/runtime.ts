@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
 import { SIDECAR_CONTAINER_NAME } from '../src/api/sidecar-injection.js';
 import { findRuntimePrograms } from '../src/site-agent/runtimes/runc/runtime-programs.js';
 import { PodTimeline, type PodTimes } from './pod-timeline.js';
-import { fmtMiB, processCpuSeconds, processRssBytes } from './proc-stats.js';
+import { cgroupCpuSeconds, fmtMiB, machineBusySeconds, processCpuSeconds, processRssBytes } from './proc-stats.js';
 import { rawRuncStarts, type RawStarts } from './raw-runc.js';
 import { startRuncBenchSite, type RuncBenchSite } from './runc-bench-site.js';
 import { latencySummary, nowMs, percentile, printTable, progress, type Row } from './stats.js';
@@ -41,13 +41,20 @@ the sidecar's container was first shown running is given beside them.
   agent CPU      the at-once Deployment scaled to --idle-pods, all Ready, 5 s to settle, then
                  utime+stime of the agent's process (/proc/<pid>/stat) over --cpu-seconds, as %
                  of one core.
+  CPU            while the at-once pods and the scaled-up ones start: the CPU seconds the
+                 machine was busy (/proc/stat), split into the site's containers (cpuacct of
+                 /edgeplane/<site netns>: sidecars, infra, sleep), runc + conmon + ip (the agent
+                 runs in a cgroup of its own: its cgroup's cpuacct less the agent process), the
+                 agent process, this process (the control plane) and the rest (the kernel's
+                 work outside these, and any other work on the machine).
 
 Baselines from the same run, on the same machine:
   raw runc       as many containers, one at a time and all at once, each with the runtime's
                  own pieces and nothing else: its own network namespace, a host-image root
                  (hostImagePlan, prepareRoot), containerOciSpec, then conmon + runc create and
                  runc start (RuncContainers), timed from \`ip netns add\` until \`runc start\`
-                 returns. No sandbox, veth, sidecar, control plane or status.
+                 returns. No sandbox, veth, sidecar, control plane or status. The machine's
+                 busy CPU seconds during the at-once batch are the CPU baseline.
   node:http      a bare \`node -e "require('http').createServer(…).listen(0)"\` (the same node
                  binary), its VmRSS once it listens.
   idle agent     the same agent process with no pods, over --idle-agent-seconds, before any pod.
@@ -163,6 +170,54 @@ async function agentCpu(pid: number, seconds: number): Promise<{ share: number; 
   return { share: used / wall, rss: processRssBytes(pid) ?? Number.NaN, controlPlaneShare: (own.user + own.system) / 1e6 / wall };
 }
 
+/**
+ * CPU seconds used so far: the machine's; the site's containers' (sidecars, infra, sleep); the
+ * agent's cgroup (the agent and what it starts outside containers: conmon, runc, ip); the agent
+ * process alone; this process (the control plane).
+ */
+interface CpuReading {
+  readonly machine: number;
+  readonly containers: number;
+  readonly agentTree: number;
+  readonly agent: number;
+  readonly controlPlane: number;
+}
+
+function readCpu(env: RuncBenchSite): CpuReading {
+  const own = process.cpuUsage();
+  const agent = processCpuSeconds(env.agentPid);
+  return {
+    machine: machineBusySeconds(),
+    containers: cgroupCpuSeconds(`/edgeplane/${env.netns}`),
+    agentTree: env.agentCgroup === undefined ? agent : cgroupCpuSeconds(env.agentCgroup),
+    agent,
+    controlPlane: (own.user + own.system) / 1e6,
+  };
+}
+
+interface CpuSpent {
+  readonly machine: number;
+  readonly containers: number;
+  readonly agent: number;
+  /** conmon, runc, ip and the agent's other helpers (its cgroup less its own process). */
+  readonly helpers: number;
+  readonly controlPlane: number;
+  /** The kernel's work outside these processes, and any other work on the machine. */
+  readonly rest: number;
+}
+
+function cpuBetween(a: CpuReading, b: CpuReading): CpuSpent {
+  const machine = b.machine - a.machine;
+  const containers = b.containers - a.containers;
+  const agent = b.agent - a.agent;
+  const helpers = Math.max(0, b.agentTree - a.agentTree - agent);
+  const controlPlane = b.controlPlane - a.controlPlane;
+  return { machine, containers, agent, helpers, controlPlane, rest: machine - containers - agent - helpers - controlPlane };
+}
+
+const fmtCpu = (cpu: CpuSpent, pods: number): string =>
+  `${cpu.machine.toFixed(1)} CPU-s, ${(cpu.machine / pods).toFixed(2)} per pod: containers ${cpu.containers.toFixed(1)} (sidecars, infra, sleep), runc+conmon+ip ${cpu.helpers.toFixed(1)}, agent ${cpu.agent.toFixed(1)}, control plane ${cpu.controlPlane.toFixed(1)}, rest ${cpu.rest.toFixed(1)} (kernel, other work on the machine)`;
+
 const ready = (pods: PodTimes[], count: number, what: 'running' | 'ready'): PodTimes[] | undefined => (pods.length >= count && pods.every((p) => p[what] !== undefined) ? pods : undefined);
 
 /**
@@ -216,6 +271,7 @@ export async function benchRuntime(args: string[]): Promise<void> {
 
     // (b) many at once
     progress(`${options.burst} at once: one Deployment of ${options.burst} replicas`);
+    const cpuBurst = readCpu(env);
     const tBurst = nowMs();
     await env.createDeployment('burst', options.burst);
     const allRunning = await watch.until(`${options.burst} pods Running`, () => ready(watch.live('burst'), options.burst, 'running'), 180_000, () => `${watch.live('burst').filter((p) => p.running !== undefined).length} Running`);
@@ -224,12 +280,14 @@ export async function benchRuntime(args: string[]): Promise<void> {
     const burstRunning = allReady.map((p) => (p.running ?? Number.NaN) - tBurst);
     const burstReady = allReady.map((p) => (p.ready ?? Number.NaN) - tBurst);
     const allReadyMs = Math.max(...burstReady);
+    const burstCpu = cpuBetween(cpuBurst, readCpu(env));
     progress(`${options.burst} at once: all Running in ${fmtTime(allRunningMs)}, all Ready in ${fmtTime(allReadyMs)}`);
 
     // (c) idle pods: the agent's CPU
-    let idle: { pods: number; readyMs: number; cpu: Awaited<ReturnType<typeof agentCpu>>; rss: ReturnType<typeof rssSummary> } | undefined;
+    let idle: { pods: number; readyMs: number; startCpu: CpuSpent; cpu: Awaited<ReturnType<typeof agentCpu>>; rss: ReturnType<typeof rssSummary> } | undefined;
     if (options.idlePods > 0) {
       progress(`${options.idlePods} idle pods: scaling the Deployment to ${options.idlePods}`);
+      const cpuScale = readCpu(env);
       const tScale = nowMs();
       await env.scaleDeployment('burst', options.idlePods);
       const describe = (): string => `${watch.live('burst').filter((p) => p.ready !== undefined).length} of ${options.idlePods} Ready`;
@@ -245,10 +303,11 @@ export async function benchRuntime(args: string[]): Promise<void> {
         describe,
       );
       const readyMs = Math.max(...all.map((p) => (p.ready ?? Number.NaN) - tScale));
+      const startCpu = cpuBetween(cpuScale, readCpu(env));
       progress(`${options.idlePods} pods Ready (${fmtTime(readyMs)} after the scale); ${SETTLE_MS / 1000} s to settle, then the agent's CPU over ${options.cpuSeconds} s`);
       await sleep(SETTLE_MS);
       const cpu = await agentCpu(env.agentPid, options.cpuSeconds);
-      idle = { pods: options.idlePods, readyMs, cpu, rss: rssSummary(env, all) };
+      idle = { pods: options.idlePods, readyMs, startCpu, cpu, rss: rssSummary(env, all) };
     }
     progress('deleting the Deployment; waiting until its pods are gone');
     await env.deleteDeployment('burst');
@@ -267,10 +326,24 @@ export async function benchRuntime(args: string[]): Promise<void> {
       { area: 'pod start', measure: `1 at a time: create → Ready, sidecar READY (${oneReady.length} pods)`, value: `p50 ${fmtTime(one.ready.p50)}, p99 ${fmtTime(one.ready.p99)}`, baseline: rawOneText, ratio: `${(one.ready.p99 / raw1.p99).toFixed(1)}× (p99)` },
       { area: 'pod start', measure: `${options.burst} at once: all Running`, value: `${fmtTime(allRunningMs)} (each p50 ${fmtTime(burstRun.p50)}, p99 ${fmtTime(burstRun.p99)})`, baseline: rawBurstText, ratio: `${(allRunningMs / rawBurst.wallMs).toFixed(1)}×` },
       { area: 'pod start', measure: `${options.burst} at once: all Ready, sidecars READY`, value: `${fmtTime(allReadyMs)} (each p50 ${fmtTime(burstRdy.p50)}, p99 ${fmtTime(burstRdy.p99)})`, baseline: rawBurstText, ratio: `${(allReadyMs / rawBurst.wallMs).toFixed(1)}×` },
+      {
+        area: 'pod start',
+        measure: `${options.burst} at once: CPU until all Ready`,
+        value: fmtCpu(burstCpu, options.burst),
+        baseline: `raw runc, ${options.burst} at once: ${rawBurst.machineCpuSeconds.toFixed(1)} CPU-s, ${(rawBurst.machineCpuSeconds / options.burst).toFixed(2)} per container`,
+        ratio: `${(burstCpu.machine / rawBurst.machineCpuSeconds).toFixed(1)}×`,
+      },
       { area: 'sidecar', measure: `RSS per pod (${oneRss.count} pods started one at a time)`, value: `median ${fmtMiB(oneRss.median)}, max ${fmtMiB(oneRss.max)}`, baseline: `bare node:http ${fmtMiB(bareRss)}`, ratio: `${(oneRss.median / bareRss).toFixed(2)}× (median)` },
     );
     if (idle !== undefined) {
       rows.push(
+        {
+          area: 'pod start',
+          measure: `scale ${options.burst} → ${idle.pods}: all Ready`,
+          value: `${fmtTime(idle.readyMs)}, ${((idle.pods - options.burst) / (idle.readyMs / 1000)).toFixed(1)} pods/s; ${fmtCpu(idle.startCpu, idle.pods - options.burst)}`,
+          baseline: rawBurstText,
+          ratio: '—',
+        },
         { area: 'sidecar', measure: `RSS per pod (${idle.rss.count} idle pods)`, value: `median ${fmtMiB(idle.rss.median)}, p99 ${fmtMiB(idle.rss.p99)}, max ${fmtMiB(idle.rss.max)}`, baseline: `bare node:http ${fmtMiB(bareRss)}`, ratio: `${(idle.rss.median / bareRss).toFixed(2)}× (median)` },
         {
           area: 'site agent',
@@ -289,11 +362,11 @@ export async function benchRuntime(args: string[]): Promise<void> {
     );
     Object.assign(figures, {
       oneAtATime: { pods: oneReady.length, sidecarRunningMs: { ...one.sidecar, samples: oneSidecar }, runningMs: { ...one.running, samples: oneRunning }, readyMs: { ...one.ready, samples: oneReady } },
-      atOnce: { pods: options.burst, allRunningMs, allReadyMs, runningMs: burstRun, readyMs: burstRdy },
-      rawRunc: { oneAtATime: { ...raw1, samples: rawOne.samples }, atOnce: { ...rawN, allStartedMs: rawBurst.wallMs } },
+      atOnce: { pods: options.burst, allRunningMs, allReadyMs, runningMs: burstRun, readyMs: burstRdy, cpuSeconds: burstCpu },
+      rawRunc: { oneAtATime: { ...raw1, samples: rawOne.samples }, atOnce: { ...rawN, allStartedMs: rawBurst.wallMs, machineCpuSeconds: rawBurst.machineCpuSeconds } },
       sidecarRssBytes: { oneAtATime: { median: oneRss.median, max: oneRss.max, count: oneRss.count }, ...(idle === undefined ? {} : { idle: { median: idle.rss.median, p99: idle.rss.p99, max: idle.rss.max, count: idle.rss.count } }) },
       bareNodeHttpRssBytes: bareRss,
-      agent: { idleNoPods: { cpuShare: idleAgent.share, rssBytes: idleAgent.rss, seconds: options.idleAgentSeconds }, ...(idle === undefined ? {} : { idlePods: { pods: idle.pods, cpuShare: idle.cpu.share, rssBytes: idle.cpu.rss, controlPlaneCpuShare: idle.cpu.controlPlaneShare, seconds: options.cpuSeconds, allReadyAfterScaleMs: idle.readyMs } }) },
+      agent: { idleNoPods: { cpuShare: idleAgent.share, rssBytes: idleAgent.rss, seconds: options.idleAgentSeconds }, ...(idle === undefined ? {} : { idlePods: { pods: idle.pods, cpuShare: idle.cpu.share, rssBytes: idle.cpu.rss, controlPlaneCpuShare: idle.cpu.controlPlaneShare, seconds: options.cpuSeconds, allReadyAfterScaleMs: idle.readyMs, scaleCpuSeconds: idle.startCpu } }) },
       goals: { oneReadyP99Ms: GOAL_ONE_READY_P99_MS, atOnceAllReadyMs: GOAL_BURST_ALL_READY_MS, sidecarRssRatio: GOAL_SIDECAR_RSS_RATIO },
     });
   } finally {

@@ -125,9 +125,11 @@ describe('real pods on a runc site', () => {
     assert.equal(statusAfter?.restartCount, statusBefore?.restartCount);
     assert.deepEqual(statusAfter?.state, statusBefore?.state);
     assert.ok(isReady(afterRestart));
+    // This site's only: other runs on the machine may have servers of their own.
+    const siteCgroup = `/edgeplane/${env.netns('ce-a')}/`;
     const servers = readdirSync('/proc').filter((p) => /^\d+$/.test(p)).filter((p) => {
       try {
-        return readFileSync(`/proc/${p}/cmdline`, 'utf8').includes('hello from');
+        return readFileSync(`/proc/${p}/cmdline`, 'utf8').includes('hello from') && readFileSync(`/proc/${p}/cgroup`, 'utf8').includes(siteCgroup);
       } catch {
         return false;
       }
