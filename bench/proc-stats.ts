@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 /** What /proc says about processes: resident memory and CPU time, for figures of processes the bench did not start itself. */
 
@@ -19,12 +19,21 @@ export function cpuTicks(stat: string): number {
   return utime + stime;
 }
 
-/** Busy time of all CPUs in a /proc/stat text, in clock ticks: user, nice, system, irq, softirq, steal (guest time is inside user). */
-export function machineBusyTicks(stat: string): number {
+/**
+ * Busy time of all CPUs in a /proc/stat text, in clock ticks: user, nice, system, irq, softirq,
+ * steal (guest time is inside user); `interrupts` is the irq and softirq part (time no process is charged for).
+ */
+export function machineBusyTicks(stat: string): { busy: number; interrupts: number } {
   const fields = /^cpu\s+(.*)$/m.exec(stat)?.[1]?.trim().split(/\s+/).map(Number);
   if (fields === undefined || fields.length < 8 || fields.some((n) => !Number.isInteger(n))) throw new Error(`not a /proc/stat text: ${stat.slice(0, 80)}`);
   const [user, nice, system, , , irq, softirq, steal] = fields as [number, number, number, number, number, number, number, number];
-  return user + nice + system + irq + softirq + steal;
+  return { busy: user + nice + system + irq + softirq + steal, interrupts: irq + softirq };
+}
+
+/** Whether a /proc/<pid>/stat text is a kernel thread's (PF_KTHREAD in field 9, flags). */
+export function isKernelThread(stat: string): boolean {
+  const flags = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[6]);
+  return (flags & 0x00200000) !== 0;
 }
 
 let ticksPerSecond: number | undefined;
@@ -35,9 +44,23 @@ export function processCpuSeconds(pid: number): number {
   return cpuTicks(readFileSync(`/proc/${pid}/stat`, 'utf8')) / clockTicks();
 }
 
-/** CPU seconds every CPU of the machine has been busy so far (all processes, the kernel's work included). */
-export function machineBusySeconds(): number {
-  return machineBusyTicks(readFileSync('/proc/stat', 'utf8')) / clockTicks();
+/**
+ * CPU seconds every CPU of the machine has been busy so far (all processes, the kernel's work
+ * included), and the kernel's own part: interrupts plus its threads (kworkers, ksoftirqd…).
+ */
+export function machineBusySeconds(): { busy: number; kernel: number } {
+  const { busy, interrupts } = machineBusyTicks(readFileSync('/proc/stat', 'utf8'));
+  let threads = 0;
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      if (isKernelThread(stat)) threads += cpuTicks(stat);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return { busy: busy / clockTicks(), kernel: (interrupts + threads) / clockTicks() };
 }
 
 /** CPU seconds the processes of a cgroup (v1 cpuacct, e.g. `/edgeplane/<site>`) have used so far; 0 when it does not exist. */

@@ -87,14 +87,14 @@ export async function rawRuncStarts(count: number, concurrency: number): Promise
   };
   let next = 0;
   const t0 = nowMs();
-  const cpu0 = machineBusySeconds();
+  const cpu0 = machineBusySeconds().busy;
   try {
     await Promise.all(
       Array.from({ length: Math.min(concurrency, count) }, async () => {
         while (next < count) await runOne(next++);
       }),
     );
-    return { samples, wallMs: nowMs() - t0, machineCpuSeconds: machineBusySeconds() - cpu0 };
+    return { samples, wallMs: nowMs() - t0, machineCpuSeconds: machineBusySeconds().busy - cpu0 };
   } finally {
     for (const { id } of started) await containers.delete(id, true).catch(() => undefined);
     for (const { netns } of started) if (netns !== undefined) await ip.run(['netns', 'delete', netns]).catch(() => undefined);

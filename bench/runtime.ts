@@ -45,8 +45,9 @@ the sidecar's container was first shown running is given beside them.
                  machine was busy (/proc/stat), split into the site's containers (cpuacct of
                  /edgeplane/<site netns>: sidecars, infra, sleep), runc + conmon + ip (the agent
                  runs in a cgroup of its own: its cgroup's cpuacct less the agent process), the
-                 agent process, this process (the control plane) and the rest (the kernel's
-                 work outside these, and any other work on the machine).
+                 agent process, this process (the control plane), the kernel (interrupts and
+                 kernel threads) and other work on the machine (what is left: other processes).
+                 Times are wall-clock: on a machine shared with other work they grow with it.
 
 Baselines from the same run, on the same machine:
   raw runc       as many containers, one at a time and all at once, each with the runtime's
@@ -177,6 +178,7 @@ async function agentCpu(pid: number, seconds: number): Promise<{ share: number; 
  */
 interface CpuReading {
   readonly machine: number;
+  readonly kernel: number;
   readonly containers: number;
   readonly agentTree: number;
   readonly agent: number;
@@ -186,8 +188,10 @@ interface CpuReading {
 function readCpu(env: RuncBenchSite): CpuReading {
   const own = process.cpuUsage();
   const agent = processCpuSeconds(env.agentPid);
+  const machine = machineBusySeconds();
   return {
-    machine: machineBusySeconds(),
+    machine: machine.busy,
+    kernel: machine.kernel,
     containers: cgroupCpuSeconds(`/edgeplane/${env.netns}`),
     agentTree: env.agentCgroup === undefined ? agent : cgroupCpuSeconds(env.agentCgroup),
     agent,
@@ -202,8 +206,10 @@ interface CpuSpent {
   /** conmon, runc, ip and the agent's other helpers (its cgroup less its own process). */
   readonly helpers: number;
   readonly controlPlane: number;
-  /** The kernel's work outside these processes, and any other work on the machine. */
-  readonly rest: number;
+  /** Interrupts and kernel threads (network namespace clean-up runs there, among others). */
+  readonly kernel: number;
+  /** Every other process on the machine (other work sharing it). */
+  readonly other: number;
 }
 
 function cpuBetween(a: CpuReading, b: CpuReading): CpuSpent {
@@ -212,11 +218,12 @@ function cpuBetween(a: CpuReading, b: CpuReading): CpuSpent {
   const agent = b.agent - a.agent;
   const helpers = Math.max(0, b.agentTree - a.agentTree - agent);
   const controlPlane = b.controlPlane - a.controlPlane;
-  return { machine, containers, agent, helpers, controlPlane, rest: machine - containers - agent - helpers - controlPlane };
+  const kernel = b.kernel - a.kernel;
+  return { machine, containers, agent, helpers, controlPlane, kernel, other: machine - containers - agent - helpers - controlPlane - kernel };
 }
 
 const fmtCpu = (cpu: CpuSpent, pods: number): string =>
-  `${cpu.machine.toFixed(1)} CPU-s, ${(cpu.machine / pods).toFixed(2)} per pod: containers ${cpu.containers.toFixed(1)} (sidecars, infra, sleep), runc+conmon+ip ${cpu.helpers.toFixed(1)}, agent ${cpu.agent.toFixed(1)}, control plane ${cpu.controlPlane.toFixed(1)}, rest ${cpu.rest.toFixed(1)} (kernel, other work on the machine)`;
+  `${cpu.machine.toFixed(1)} CPU-s, ${(cpu.machine / pods).toFixed(2)} per pod: containers ${cpu.containers.toFixed(1)} (sidecars, infra, sleep), runc+conmon+ip ${cpu.helpers.toFixed(1)}, agent ${cpu.agent.toFixed(1)}, control plane ${cpu.controlPlane.toFixed(1)}, kernel ${cpu.kernel.toFixed(1)}; other work on the machine ${cpu.other.toFixed(1)}`;
 
 const ready = (pods: PodTimes[], count: number, what: 'running' | 'ready'): PodTimes[] | undefined => (pods.length >= count && pods.every((p) => p[what] !== undefined) ? pods : undefined);
 
