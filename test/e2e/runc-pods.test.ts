@@ -162,6 +162,40 @@ describe('real pods on a runc site', () => {
     assert.equal(Buffer.from(unsealed.stdout, 'base64').toString('utf8'), 'open sesame', unsealed.stdout);
   });
 
+  it('runs init containers in order before the app, and a configMap volume follows its ConfigMap', async () => {
+    await env.ok(['apply', '-f', '-'], `apiVersion: v1
+kind: ConfigMap
+metadata: {name: settings, annotations: {svc.io/sites: system/ce-a}}
+data: {greeting: hello}
+`);
+    await env.ok(['apply', '-f', '-'], deploymentYaml('staged', ['sh', '-c', 'cat /work/order; exec sleep 3600'], {
+      extra: `        volumeMounts: [{name: work, mountPath: /work}, {name: settings, mountPath: /settings}]
+      initContainers:
+      - {name: first, image: host, command: [sh, -c, "echo first >> /work/order"], volumeMounts: [{name: work, mountPath: /work}]}
+      - {name: second, image: host, command: [sh, -c, "echo second >> /work/order"], volumeMounts: [{name: work, mountPath: /work}]}
+      volumes:
+      - {name: work, emptyDir: {}}
+      - {name: settings, configMap: {name: settings}}
+`,
+    }));
+    const running = await waitFor('staged running', async () => {
+      const p = await pod('staged');
+      return p?.status?.containerStatuses?.find((c) => c.name === 'c')?.state['running'] !== undefined ? p : undefined;
+    }, { timeoutMs: 30_000, describe: async () => JSON.stringify((await pod('staged'))?.status) });
+    const inits = (running.status as { initContainerStatuses?: Array<{ name: string; state: { terminated?: { reason: string } } }> }).initContainerStatuses ?? [];
+    assert.deepEqual(inits.map((c) => [c.name, c.state.terminated?.reason]), [['first', 'Completed'], ['second', 'Completed']]);
+    const app = (args: readonly string[]): Promise<{ status: number | null; stdout: string; stderr: string }> =>
+      run(toolPath('runc'), ['--root', runcStateRoot(env.netns('ce-a')), 'exec', podContainerId(running.metadata.uid ?? '', 'c-0'), ...args]);
+    assert.equal((await app(['cat', '/work/order'])).stdout, 'first\nsecond\n');
+    assert.equal((await app(['cat', '/settings/greeting'])).stdout, 'hello');
+    await env.ok(['apply', '-f', '-'], `apiVersion: v1
+kind: ConfigMap
+metadata: {name: settings, annotations: {svc.io/sites: system/ce-a}}
+data: {greeting: bonjour}
+`);
+    await waitFor('the update reached the volume', async () => ((await app(['cat', '/settings/greeting'])).stdout === 'bonjour' ? true : undefined), { timeoutMs: 40_000, intervalMs: 500 });
+  });
+
   it('restarts a crashing container with growing back-off', async () => {
     await env.ok(['apply', '-f', '-'], deploymentYaml('crash', ['sh', '-c', 'echo dying; exit 3']));
     const looping = await waitFor('crash in CrashLoopBackOff', async () => {
@@ -292,7 +326,7 @@ describe('real pods on a runc site', () => {
   });
 
   it('deleting the pods leaves nothing behind', async () => {
-    await env.ok(['delete', 'deployment', 'web1', 'crash', 'flavored', 'hog', 'boxed', 'missing', 'probed', 'unlive', 'tls', 'peer']);
+    await env.ok(['delete', 'deployment', 'web1', 'crash', 'flavored', 'hog', 'boxed', 'missing', 'probed', 'unlive', 'tls', 'peer', 'staged']);
     await waitFor('the pods are gone', async () => ((await env.read<{ items: Pod[] }>('api/v1/namespaces/default/pods'))?.items.length === 0 ? true : undefined), { timeoutMs: 30_000 });
     for (const site of ['ce-a', 'ce-b']) await waitFor(`nothing left on ${site}`, () => Promise.resolve(podLeftovers(env, site).length === 0 ? true : undefined), { timeoutMs: 20_000, describe: () => podLeftovers(env, site).join('\n') });
     const namespaces = new Set(readdirSync('/var/run/netns'));

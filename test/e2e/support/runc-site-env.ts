@@ -9,8 +9,7 @@ import type { RegisterSite } from '../../../src/site-api/site-api-types.js';
 import { startSiteAgent, type SiteAgent } from '../../../src/site-agent/site-agent.js';
 import { siteNamespaceName } from '../../../src/site-agent/runtimes/runc/site-network.js';
 import { runcStateRoot, siteCgroupParent } from '../../../src/site-agent/runtimes/runc/runc-site.js';
-import { releaseSiteCidr } from '../../../src/site-agent/runtimes/runc/site-cidr-claims.js';
-import { removeCgroup } from '../../../src/site-agent/runtimes/runc/cgroup-tree.js';
+import { removeSiteNetwork, removeSitesCgroupParent } from '../../../src/testing/runc-site-cleanup.js';
 import { kubectlNewest, runKubectl, type KubectlRun } from '../../../src/vk8s/testing/kubectl.js';
 import type { KubeObject } from '../../../src/apimachinery/object.js';
 import { toolPath } from '../../../src/testing/tools.js';
@@ -35,61 +34,6 @@ export interface RuncSiteEnv {
   /** Stops a site's agent (its pods keep running) and starts it again. */
   restartAgent(site: string): Promise<void>;
   close(): Promise<void>;
-}
-
-/** The pids of the processes in a cgroup tree of the memory hierarchy. */
-function processesUnder(cgroup: string): number[] {
-  const root = join('/sys/fs/cgroup/memory', cgroup);
-  if (!existsSync(root)) return [];
-  const pids: number[] = [];
-  const visit = (dir: string): void => {
-    for (const line of readFileSync(join(dir, 'cgroup.procs'), 'utf8').split('\n')) if (line !== '') pids.push(Number(line));
-    for (const entry of readdirSync(dir, { withFileTypes: true })) if (entry.isDirectory()) visit(join(dir, entry.name));
-  };
-  visit(root);
-  return pids;
-}
-
-/** Removes a cgroup tree, children first, from every hierarchy. */
-async function removeCgroupTree(cgroup: string): Promise<void> {
-  const root = join('/sys/fs/cgroup/memory', cgroup);
-  const dirs: string[] = [];
-  const visit = (dir: string, relative: string): void => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) if (entry.isDirectory()) visit(join(dir, entry.name), `${relative}/${entry.name}`);
-    dirs.push(relative);
-  };
-  if (existsSync(root)) visit(root, cgroup);
-  for (const dir of dirs) await removeCgroup(dir);
-  await removeCgroup(cgroup);
-}
-
-/**
- * The site's machine-level leftovers once its agent is gone: whatever its pods still run (a
- * failed test may leave them; these are processes the test's agent started, found by the
- * site's cgroup and runc state folder, ended by pid), its namespaces, runc state, cgroups, claim.
- */
-async function removeSiteNetwork(home: string, site: string): Promise<void> {
-  const netns = siteNamespaceName(home, site);
-  const ip = toolPath('ip');
-  const monitors = readdirSync('/proc').filter((p) => /^\d+$/.test(p)).filter((p) => {
-    try {
-      return readFileSync(`/proc/${p}/cmdline`, 'utf8').includes(runcStateRoot(netns));
-    } catch {
-      return false;
-    }
-  });
-  for (const pid of [...processesUnder(siteCgroupParent(netns)), ...monitors.map(Number)]) {
-    try {
-      process.kill(pid, 'SIGKILL');
-    } catch {
-      // already gone
-    }
-  }
-  if (monitors.length > 0) await new Promise((resolve) => setTimeout(resolve, 200));
-  for (const name of readdirSync('/var/run/netns').filter((n) => n === netns)) execFileSync(ip, ['netns', 'delete', name]);
-  rmSync(runcStateRoot(netns), { recursive: true, force: true });
-  await removeCgroupTree(siteCgroupParent(netns));
-  await releaseSiteCidr(netns);
 }
 
 /**
@@ -131,7 +75,7 @@ export async function startRuncSiteEnv(sites: readonly RuncTestSite[]): Promise<
     agents.clear();
     await h.close();
     for (const site of sites) await removeSiteNetwork(homeOf(site.name), site.name);
-    await removeCgroup('/edgeplane'); // the sites' common parent, when no other site uses it
+    await removeSitesCgroupParent();
     rmSync(dir, { recursive: true, force: true });
   };
   try {

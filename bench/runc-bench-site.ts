@@ -1,0 +1,164 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { HttpsResponse } from '../src/client/https-client.js';
+import { startConfigHarness, type ConfigHarness } from '../src/server/testing/config-harness.js';
+import { removeCgroup } from '../src/site-agent/runtimes/runc/cgroup-tree.js';
+import { runcStateRoot, siteCgroupParent } from '../src/site-agent/runtimes/runc/runc-site.js';
+import { siteNamespaceName } from '../src/site-agent/runtimes/runc/site-network.js';
+import { removeSiteNetwork, removeSitesCgroupParent } from '../src/testing/runc-site-cleanup.js';
+import type { Target } from './watch-protocol.js';
+
+const EDGEPLANE_BIN = fileURLToPath(new URL('../../bin/edgeplane.js', import.meta.url));
+/** The virtual cluster's API under the control plane. */
+const VK8S = '/api/vk8s/namespaces/default/bench';
+const DEPLOYMENTS = `${VK8S}/apis/apps/v1/namespaces/default/deployments`;
+const CPUACCT = '/sys/fs/cgroup/cpuacct';
+
+/** The shape of the site the agent registers (`edgeplane site` flags). */
+export interface BenchSiteShape {
+  readonly nodes: number;
+  /** Each node's capacity. */
+  readonly cpu: string;
+  readonly memory: string;
+}
+
+export interface RuncBenchSite {
+  readonly site: string;
+  /** The agent process's pid (`edgeplane site`). */
+  readonly agentPid: number;
+  /**
+   * The cgroup (v1 cpuacct) the agent was started in, with everything it starts outside its
+   * pods' containers: conmon, runc, ip, its socket brokers. Undefined without a cpuacct hierarchy.
+   */
+  readonly agentCgroup?: string;
+  /** The site's network namespace, also the name of its cgroup folder under /edgeplane. */
+  readonly netns: string;
+  /** A watch of the virtual cluster's pods. */
+  readonly podWatch: Target;
+  /** A Deployment `name` of `replicas` pods, label `app: name`, each running `sleep 3600` on the host image with small requests. */
+  createDeployment(name: string, replicas: number): Promise<void>;
+  scaleDeployment(name: string, replicas: number): Promise<void>;
+  /** Deletes it; the garbage collector deletes its pods (kubectl's background propagation). */
+  deleteDeployment(name: string): Promise<void>;
+  /** Stops the agent (SIGTERM, as a service manager does), removes what its site left, stops the control plane. */
+  close(): Promise<void>;
+}
+
+async function must(answer: Promise<HttpsResponse>, what: string): Promise<HttpsResponse> {
+  const response = await answer;
+  if (response.status < 200 || response.status > 299) throw new Error(`${what}: HTTP ${response.status}: ${response.body.slice(0, 500)}`);
+  return response;
+}
+
+function deployment(name: string, replicas: number): unknown {
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name },
+    spec: {
+      replicas,
+      selector: { matchLabels: { app: name } },
+      template: {
+        metadata: { labels: { app: name } },
+        spec: {
+          // sleep, pid 1 of its container, ignores SIGTERM: a short grace keeps deletions short.
+          terminationGracePeriodSeconds: 1,
+          containers: [{ name: 'c', image: 'host', command: ['sleep', '3600'], resources: { requests: { cpu: '1m', memory: '4Mi' } } }],
+        },
+      },
+    },
+  };
+}
+
+/** Resolves once the agent process has exited (SIGKILL after `graceMs`). */
+function stopProcess(child: ChildProcess, graceMs: number): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+/**
+ * A control plane in this process (memory store, HTTPS: the e2e tests' harness), a virtual site
+ * of the customer edges labelled `edge`, virtual cluster `default/bench` placed there, and one
+ * runc site run by `edgeplane site --runtime runc --host-image` in its own process, registered
+ * with a registration token of the tenant as a user does it; resolves once the site's nodes
+ * are Ready in the virtual cluster.
+ */
+export async function startRuncBenchSite(shape: BenchSiteShape, log: (line: string) => void): Promise<RuncBenchSite> {
+  const site = 'bench-a';
+  const h: ConfigHarness = await startConfigHarness();
+  const dir = mkdtempSync(join(tmpdir(), 'edgeplane-bench-runtime-'));
+  const home = join(dir, 'agent');
+  let agent: ChildProcess | undefined;
+  let agentLog = '';
+  const agentCgroup = existsSync(CPUACCT) ? `/edgeplane-bench-agent-${process.pid}` : undefined;
+  const close = async (): Promise<void> => {
+    if (agent !== undefined) await stopProcess(agent, 15_000);
+    await removeSiteNetwork(home, site);
+    await removeSitesCgroupParent();
+    if (agentCgroup !== undefined) await removeCgroup(agentCgroup);
+    await h.close();
+    rmSync(dir, { recursive: true, force: true });
+    const netns = siteNamespaceName(home, site);
+    const left = [`/var/run/netns/${netns}`, `/sys/fs/cgroup/memory${siteCgroupParent(netns)}`, runcStateRoot(netns), dir, ...(agentCgroup === undefined ? [] : [`${CPUACCT}${agentCgroup}`])].filter((path) => existsSync(path));
+    if (left.length > 0) throw new Error(`the bench site left ${left.join(', ')}`);
+  };
+  try {
+    const post = (path: string, body: unknown): Promise<HttpsResponse> => must(h.call('POST', path, { body }), `POST ${path}`);
+    await post('/api/config/namespaces/default/virtual_sites', { metadata: { name: 'edge' }, spec: { site_type: 'CUSTOMER_EDGE', site_selector: { expressions: ['edge'] } } });
+    await post('/api/config/namespaces/default/virtual_k8ss', { metadata: { name: 'bench' }, spec: { vsite_refs: [{ namespace: 'default', name: 'edge' }] } });
+    const token = (await post('/api/sites/v1/tokens', { type: 'CUSTOMER_EDGE', ttl_seconds: 600 })).json<{ token: string }>().token;
+    const args = [
+      EDGEPLANE_BIN, 'site',
+      '--name', site, '--type', 'CUSTOMER_EDGE', '--labels', 'edge=true',
+      '--nodes', String(shape.nodes), '--cpu', shape.cpu, '--memory', shape.memory,
+      '--runtime', 'runc', '--host-image',
+      '--home', home,
+      '--log-level', 'warn', '--log-format', 'json',
+    ];
+    log(`edgeplane site --name ${site} --runtime runc --host-image --nodes ${shape.nodes} --cpu ${shape.cpu} --memory ${shape.memory} (its own process)`);
+    const child = spawn(process.execPath, args, { env: { ...process.env, EDGEPLANE_REGISTRATION_TOKEN: token }, stdio: ['ignore', 'ignore', 'pipe'] });
+    agent = child;
+    if (agentCgroup !== undefined) {
+      // Before the agent (still loading its modules) starts anything: what it starts stays in this cgroup.
+      mkdirSync(`${CPUACCT}${agentCgroup}`);
+      writeFileSync(`${CPUACCT}${agentCgroup}/cgroup.procs`, String(child.pid));
+    }
+    child.stderr?.on('data', (chunk: Buffer) => (agentLog = (agentLog + chunk.toString()).slice(-20_000)));
+    const exited = new Promise<never>((_resolve, reject) => child.once('exit', (code, signal) => reject(new Error(`the site agent exited (${code ?? signal}):\n${agentLog}`))));
+    exited.catch(() => undefined);
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const nodes = (await must(h.call('GET', `${VK8S}/api/v1/nodes`), 'list nodes')).json<{ items: Array<{ metadata: { name: string }; status?: { conditions?: Array<{ type: string; status: string }> } }> }>().items;
+      const ready = nodes.filter((n) => n.metadata.name.startsWith(`${site}-`) && n.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') === true);
+      if (ready.length === shape.nodes) break;
+      if (Date.now() > deadline) throw new Error(`the site's nodes are not Ready after 60 s (${ready.length} of ${shape.nodes}):\n${agentLog}`);
+      await Promise.race([new Promise((resolve) => setTimeout(resolve, 200)), exited]);
+    }
+    return {
+      site,
+      agentPid: child.pid ?? 0,
+      ...(agentCgroup === undefined ? {} : { agentCgroup }),
+      netns: siteNamespaceName(home, site),
+      podWatch: { url: h.url, path: `${VK8S}/api/v1/namespaces/default/pods?watch=true`, ca: h.ca, headers: { authorization: `APIToken ${h.adminToken}` } },
+      createDeployment: async (name, replicas) => void (await must(h.call('POST', DEPLOYMENTS, { body: deployment(name, replicas) }), `create Deployment ${name}`)),
+      scaleDeployment: async (name, replicas) =>
+        void (await must(h.call('PATCH', `${DEPLOYMENTS}/${name}`, { body: { spec: { replicas } }, headers: { 'content-type': 'application/merge-patch+json' } }), `scale Deployment ${name}`)),
+      deleteDeployment: async (name) =>
+        void (await must(h.call('DELETE', `${DEPLOYMENTS}/${name}`, { body: { apiVersion: 'v1', kind: 'DeleteOptions', propagationPolicy: 'Background' } }), `delete Deployment ${name}`)),
+      close,
+    };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
