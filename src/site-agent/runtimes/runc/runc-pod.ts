@@ -6,7 +6,7 @@ import { podQosClass } from '../../../api/pod-spec-qos.js';
 import type { Container, PodSpec } from '../../../api/pod-spec-types.js';
 import type { ClusterRef } from '../../../site-api/site-api-types.js';
 import { containerEnvironment, ContainerConfigError, type DownwardFacts } from './container-env.js';
-import { containerOciSpec, type BindMount } from './container-spec.js';
+import { containerOciSpec } from './container-spec.js';
 import { prepareRoot } from './host-image.js';
 import { mountContainerRoot, unmountContainerRoot } from './container-root.js';
 import { parseImageReference } from './image-reference.js';
@@ -22,13 +22,11 @@ import { ContainerCommandError, type ContainerFiles } from './runc-containers.js
 import { isSidecar, parseSidecarState, SIDECAR_CONTAINER as SIDECAR_NAME, sidecarProcess, sidecarStateFile, sidecarTokenFile } from './sidecar-launch.js';
 import { mountTmpfs } from './tmpfs-mounts.js';
 import { ContainerProbes } from './probe-state.js';
-import { runProbe } from './prober.js';
+import { runDueProbes } from './pod-probe-runner.js';
+import { PodEvents } from './pod-events.js';
+import { containerMounts, setUpPodVolumes } from './pod-volume-mounts.js';
 import { rotateContainerLogIfNeeded } from './container-log-rotation.js';
-import { containerBinds } from './volumes/container-binds.js';
-import { volumeContents } from './volumes/volume-contents.js';
 import { VolumeError } from './volumes/volume-error.js';
-import { volumeDir } from './volumes/volume-kind.js';
-import type { ConfigMapObject, SecretObject, VolumeSources } from './volumes/volume-types.js';
 import { workloadLaunch } from './workload-launch.js';
 
 /** One started instance of a container. */
@@ -87,11 +85,10 @@ export class RuncPod {
   private finished = false;
   private adoptionTried = false;
   private lastReport = '';
-  /** The last Event of each condition (see eventOnce). */
-  private readonly announced = new Map<string, string>();
   private lastSaved = '';
   private lastReady = false;
   private cancelWake: (() => void) | undefined;
+  private readonly events: PodEvents;
 
   constructor(
     readonly key: string,
@@ -115,6 +112,7 @@ export class RuncPod {
       initContainers: (spec.initContainers ?? []).map((c) => newRecord(c.name ?? '', c.image ?? '', false)),
       containers: (spec.containers ?? []).map((c) => newRecord(c.name ?? '', c.image ?? '', isSidecar(c))),
     };
+    this.events = new PodEvents(parts.services.sink, { cluster, name: this.record.name, uid: this.record.uid });
   }
 
   get uid(): string {
@@ -231,49 +229,25 @@ export class RuncPod {
     }
     if (next === undefined || this.finished || this.stopping !== undefined) return;
     const { timers } = this.parts.services;
-    this.cancelProbeWake = timers.schedule(() => void this.runDueProbes(), Math.max(0, next - timers.now()));
+    this.cancelProbeWake = timers.schedule(() => void this.probeNow(), Math.max(0, next - timers.now()));
   }
 
-  /**
-   * Runs the probes that are due (outside the pod's sync: a slow probe holds nothing up), then
-   * applies their results: readiness and startup to the container's status, a liveness or
-   * startup failure kills the container (SIGTERM, SIGKILL after the grace period) for its
-   * restart policy to decide.
-   */
-  private async runDueProbes(): Promise<void> {
-    const { site, services } = this.parts;
-    const now = services.timers.now();
+  /** Runs the due probes outside the pod's sync (a slow probe holds nothing up); a readiness change syncs the pod. */
+  private async probeNow(): Promise<void> {
     const spec = specOf(this.pod);
-    const runs: Promise<void>[] = [];
-    let changed = false;
-    for (const [name, tracker] of this.probes) {
-      const instance = this.instances.get(name);
-      const container = (spec.containers ?? []).find((c) => c.name === name);
-      if (instance === undefined || container === undefined) continue;
-      for (const due of tracker.due(now)) {
-        const target = { podIP: this.record.podIP ?? '', container, dial: (host: string, port: number, timeoutMs: number) => site.broker.dial(host, port, timeoutMs), exec: (command: readonly string[], timeoutMs: number) => site.containers.exec(instance.id, command, timeoutMs) };
-        runs.push(
-          runProbe(due.probe, due.timeoutMs, target).then(async (result) => {
-            if (this.probes.get(name) !== tracker) return;
-            const report = tracker.report(due.kind, services.timers.now(), result);
-            if (report.event !== undefined) this.event('Warning', report.event.reason, report.event.message);
-            const record = this.findRecord(name);
-            if (record !== undefined && record.current.kind === 'running') {
-              if (record.ready !== tracker.ready || record.started !== tracker.started) changed = true;
-              record.ready = tracker.ready;
-              record.started = tracker.started;
-            }
-            if (report.kill !== undefined) {
-              this.event('Normal', 'Killing', `${report.kill.message}, will be restarted`);
-              const grace = (spec.terminationGracePeriodSeconds ?? 30) * 1000;
-              await site.containers.kill(instance.id, 'TERM').catch(() => undefined);
-              services.timers.schedule(() => void site.containers.kill(instance.id, 'KILL', true).catch(() => undefined), grace);
-            }
-          }),
-        );
-      }
-    }
-    await Promise.all(runs);
+    const changed = await runDueProbes(this.probes, {
+      site: this.parts.site,
+      timers: this.parts.services.timers,
+      events: this.events,
+      podIP: this.record.podIP ?? '',
+      graceMs: (spec.terminationGracePeriodSeconds ?? 30) * 1000,
+      running: (name) => {
+        const instance = this.instances.get(name);
+        const container = (spec.containers ?? []).find((c) => c.name === name);
+        return instance === undefined || container === undefined ? undefined : { container, id: instance.id, record: this.findRecord(name) };
+      },
+      current: (name, tracker) => this.probes.get(name) === tracker,
+    });
     if (changed) this.trigger();
     else this.scheduleProbes();
   }
@@ -293,7 +267,7 @@ export class RuncPod {
       const message = error instanceof Error ? error.message : String(error);
       this.parts.services.logger.warn({ pod: this.key, err: message }, 'cannot create the pod sandbox; retrying');
       this.record.failure = { reason: 'FailedCreatePodSandBox', message: `Failed to create pod sandbox: ${message}` };
-      this.eventOnce('\0sandbox', 'Warning', 'FailedCreatePodSandBox', `Failed to create pod sandbox: ${message}`);
+      this.events.once('\0sandbox', 'Warning', 'FailedCreatePodSandBox', `Failed to create pod sandbox: ${message}`);
       this.wakeAt(now + 5000);
       return false;
     }
@@ -357,7 +331,7 @@ export class RuncPod {
     record.current = { kind: 'waiting', reason: 'CrashLoopBackOff', message: `back-off ${goSeconds(delay)} restarting failed container=${name} pod=${this.record.name}_${this.record.namespace}(${this.uid})` };
     record.lastTermination = last;
     record.ready = false;
-    this.eventOnce(name, 'Warning', 'BackOff', 'Back-off restarting failed container');
+    this.events.once(name, 'Warning', 'BackOff', 'Back-off restarting failed container');
     this.wakeAt(until);
     return false;
   }
@@ -373,14 +347,14 @@ export class RuncPod {
     const image = sidecar ? undefined : await site.images.resolve(record.image).catch(() => undefined);
     if (image === undefined && !sidecar && !site.hostImage) {
       record.current = { kind: 'waiting', reason: 'ErrImageNeverPull', message: `image "${record.image}" is not in the site's image store: import it with "edgeplane image import", or run the site with --host-image` };
-      this.eventOnce(name, 'Warning', 'ErrImageNeverPull', `Container image "${record.image}" is not present with pull policy of Never: import it with "edgeplane image import" (sites pull from no registry)`);
+      this.events.once(name, 'Warning', 'ErrImageNeverPull', `Container image "${record.image}" is not present with pull policy of Never: import it with "edgeplane image import" (sites pull from no registry)`);
       this.wakeAt(now + 10_000);
       return;
     }
     const id = podContainerId(this.uid, `${name}-${restart}`);
     const files = containerFiles(this.podDir, `${name}/${restart}`);
     try {
-      const binds = await this.bindsFor(container);
+      const binds = await containerMounts(this.pod, container, this.podDir, this.volumeDirs);
       let launchContainer = container;
       if (sidecar) {
         await mountTmpfs(this.runDir, { sizeBytes: 1 << 20 });
@@ -431,11 +405,11 @@ export class RuncPod {
         this.backoff.set(name, nextRestartDelay(this.backoff.get(name), now));
       }
       record.current = { kind: 'running', startedAt: instance.startedAt, containerID: `runc://${id}` };
-      if (image !== undefined) this.event('Normal', 'Pulled', `Container image "${record.image}" already present on machine`);
-      else if (!sidecar) this.eventOnce(`${name}/image`, 'Normal', 'HostImage', `Container image "${record.image}" is not in the site's image store: the container runs on the host's programs (read-only /usr, /bin, /lib*), imageID host://`);
-      this.event('Normal', 'Created', `Created container ${name}`);
-      this.event('Normal', 'Started', `Started container ${name}`);
-      this.announced.delete(name);
+      if (image !== undefined) this.events.record('Normal', 'Pulled', `Container image "${record.image}" already present on machine`);
+      else if (!sidecar) this.events.once(`${name}/image`, 'Normal', 'HostImage', `Container image "${record.image}" is not in the site's image store: the container runs on the host's programs (read-only /usr, /bin, /lib*), imageID host://`);
+      this.events.record('Normal', 'Created', `Created container ${name}`);
+      this.events.record('Normal', 'Started', `Started container ${name}`);
+      this.events.forget(name);
       const tracked = !sidecar && (container.startupProbe ?? container.livenessProbe ?? container.readinessProbe) !== undefined;
       if (tracked) this.probes.set(name, new ContainerProbes(container, instance.startedAt));
       else this.probes.delete(name);
@@ -447,7 +421,7 @@ export class RuncPod {
       const message = error instanceof Error ? error.message : String(error);
       if (error instanceof ContainerConfigError) {
         record.current = { kind: 'waiting', reason: 'CreateContainerConfigError', message };
-        this.eventOnce(name, 'Warning', 'Failed', `Error: ${message}`);
+        this.events.once(name, 'Warning', 'Failed', `Error: ${message}`);
         this.wakeAt(now + 10_000);
         return;
       }
@@ -463,31 +437,18 @@ export class RuncPod {
       record.current = { kind: 'terminated', termination: { exitCode: 128, reason: 'ContainerCannotRun', message: reason, startedAt: now, finishedAt: now, containerID: `runc://${id}` } };
       this.backoff.set(name, nextRestartDelay(this.backoff.get(name), now));
       this.wakeAt(now + (this.backoff.get(name)?.delayMs ?? 10_000));
-      this.event('Warning', 'Failed', `Error: ${reason}`);
+      this.events.record('Warning', 'Failed', `Error: ${reason}`);
       services.logger.warn({ pod: this.key, container: name, err: message }, 'container could not start');
     }
   }
 
-  /**
-   * Sets up (or refreshes: configMap and secret updates propagate so) every volume of the pod;
-   * false, with the containers not yet started waiting in ContainerCreating, when one cannot be.
-   */
+  /** Sets up every volume; false, with the containers not yet started waiting in ContainerCreating, when one cannot be. */
   private async setUpVolumes(now: number): Promise<boolean> {
     const { site, services } = this.parts;
-    const layout = { podDir: this.podDir, pvRoot: site.pvRoot, namespace: this.record.namespace };
-    const objects = await services.objectsOf(this.cluster);
-    const sources: VolumeSources = {
-      configMap: (namespace, name) => Promise.resolve(objects.configMap(namespace, name) as ConfigMapObject | undefined),
-      secret: (namespace, name) => Promise.resolve(objects.secret(namespace, name) as SecretObject | undefined),
-      nodeAllocatable: site.allocatable,
-    };
     try {
-      for (const volume of specOf(this.pod).volumes ?? []) {
-        const dir = volumeDir(layout, volume);
-        await site.volumes.setUpVolume(dir, volume, await volumeContents(this.pod, volume, sources));
-        this.volumeDirs.set(volume.name ?? '', dir);
-      }
-      this.announced.delete('\0volumes');
+      const dirs = await setUpPodVolumes(site, await services.objectsOf(this.cluster), this.pod, this.podDir, this.record.namespace);
+      for (const [name, dir] of dirs) this.volumeDirs.set(name, dir);
+      this.events.forget('\0volumes');
       return true;
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
@@ -495,19 +456,9 @@ export class RuncPod {
       for (const record of [...this.record.initContainers, ...this.record.containers]) {
         if (record.current.kind === 'waiting' && record.lastTermination === undefined) record.current = { kind: 'waiting', reason: 'ContainerCreating', message: `MountVolume.SetUp failed: ${message}` };
       }
-      this.eventOnce('\0volumes', 'Warning', 'FailedMount', `MountVolume.SetUp failed: ${message}`);
+      this.events.once('\0volumes', 'Warning', 'FailedMount', `MountVolume.SetUp failed: ${message}`);
       this.wakeAt(now + 5000);
       return false;
-    }
-  }
-
-  /** The container's volume mounts as binds, and the pod's hosts file. */
-  private async bindsFor(container: Container): Promise<BindMount[]> {
-    const hosts: BindMount = { source: join(this.podDir, 'etc-hosts'), destination: '/etc/hosts', readOnly: true };
-    try {
-      return [hosts, ...(await containerBinds(this.pod, container, this.volumeDirs))];
-    } catch (error) {
-      throw new ContainerConfigError(error instanceof Error ? error.message : String(error));
     }
   }
 
@@ -530,8 +481,8 @@ export class RuncPod {
     const state = parseSidecarState(await readFile(sidecarStateFile(this.runDir), 'utf8').catch(() => undefined));
     const ready = record.current.kind === 'running' && (state?.state === 'READY' || state?.state === 'DEGRADED');
     if (state?.state === 'HALTED') {
-      this.eventOnce('\0sidecar', 'Warning', 'SidecarHalted', `The workload sidecar halted${state.reason === undefined ? '' : ` (${state.reason})`}: the pod has no identity and is not ready`);
-    } else if (ready) this.announced.delete('\0sidecar');
+      this.events.once('\0sidecar', 'Warning', 'SidecarHalted', `The workload sidecar halted${state.reason === undefined ? '' : ` (${state.reason})`}: the pod has no identity and is not ready`);
+    } else if (ready) this.events.forget('\0sidecar');
     record.ready = ready;
   }
 
@@ -584,7 +535,7 @@ export class RuncPod {
     const stopping = this.stopping as { graceMs: number; report: boolean };
     const deadline = services.timers.now() + stopping.graceMs;
     const apps = [...this.instances.keys()].filter((name) => name !== SIDECAR_NAME);
-    if (stopping.report) for (const name of this.instances.keys()) this.event('Normal', 'Killing', `Stopping container ${name}`);
+    if (stopping.report) for (const name of this.instances.keys()) this.events.record('Normal', 'Killing', `Stopping container ${name}`);
     await Promise.all(apps.map((name) => this.preStop(name, deadline)));
     await this.stopContainers(apps, deadline);
     await this.stopContainers([SIDECAR_NAME], Math.max(deadline, services.timers.now() + 2000));
@@ -623,19 +574,6 @@ export class RuncPod {
     } catch {
       // the relist reads the state
     }
-  }
-
-  /** Records an Event on the pod (as kubelet's, source `kubelet`). */
-  private event(type: 'Normal' | 'Warning', reason: string, message: string): void {
-    this.parts.services.sink.event?.({ cluster: this.cluster, name: this.record.name, uid: this.uid, type, reason, message });
-  }
-
-  /** The same, once per condition: again only after `key` reported something else (a state entered, not each sync in it). */
-  private eventOnce(key: string, type: 'Normal' | 'Warning', reason: string, message: string): void {
-    const text = `${reason}\0${message}`;
-    if (this.announced.get(key) === text) return;
-    this.announced.set(key, text);
-    this.event(type, reason, message);
   }
 
   private wakeAt(at: number): void {

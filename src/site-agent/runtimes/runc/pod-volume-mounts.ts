@@ -1,0 +1,40 @@
+import { join } from 'node:path';
+import type { KubeObject } from '../../../apimachinery/object.js';
+import type { Container, PodSpec } from '../../../api/pod-spec-types.js';
+import { ContainerConfigError, type PodObjectSource } from './container-env.js';
+import type { BindMount } from './container-spec.js';
+import type { RuncSiteParts } from './pod-parts.js';
+import { containerBinds } from './volumes/container-binds.js';
+import { volumeContents } from './volumes/volume-contents.js';
+import { volumeDir } from './volumes/volume-kind.js';
+import type { ConfigMapObject, SecretObject, VolumeSources } from './volumes/volume-types.js';
+
+/**
+ * Sets up (or refreshes: configMap and secret updates propagate so) every volume of `pod` in
+ * its folder; the host folder of each, by volume name. Throws the first volume's failure.
+ */
+export async function setUpPodVolumes(site: RuncSiteParts, objects: PodObjectSource, pod: KubeObject, podDir: string, namespace: string): Promise<Map<string, string>> {
+  const layout = { podDir, pvRoot: site.pvRoot, namespace };
+  const sources: VolumeSources = {
+    configMap: (ns, name) => Promise.resolve(objects.configMap(ns, name) as ConfigMapObject | undefined),
+    secret: (ns, name) => Promise.resolve(objects.secret(ns, name) as SecretObject | undefined),
+    nodeAllocatable: site.allocatable,
+  };
+  const dirs = new Map<string, string>();
+  for (const volume of ((pod['spec'] ?? {}) as PodSpec).volumes ?? []) {
+    const dir = volumeDir(layout, volume);
+    await site.volumes.setUpVolume(dir, volume, await volumeContents(pod, volume, sources));
+    dirs.set(volume.name ?? '', dir);
+  }
+  return dirs;
+}
+
+/** A container's volume mounts as binds, after the pod's hosts file; a mount that cannot be made is a config error. */
+export async function containerMounts(pod: KubeObject, container: Container, podDir: string, volumeDirs: ReadonlyMap<string, string>): Promise<BindMount[]> {
+  const hosts: BindMount = { source: join(podDir, 'etc-hosts'), destination: '/etc/hosts', readOnly: true };
+  try {
+    return [hosts, ...(await containerBinds(pod, container, volumeDirs))];
+  } catch (error) {
+    throw new ContainerConfigError(error instanceof Error ? error.message : String(error));
+  }
+}
