@@ -1,4 +1,5 @@
 import type { KubeObject } from '../apimachinery/object.js';
+import type { PodStreams } from '../site-api/pod-streams.js';
 import type { ClusterRef, PodEventReport, PodRef, PodStatusItem } from '../site-api/site-api-types.js';
 
 /** Where a runtime's reports go (the agent batches them to the site API). */
@@ -26,4 +27,6 @@ export interface PodRuntime {
   close(): void;
   /** Instead of close: stops and removes every pod and what the runtime made on the machine. */
   destroy?(): Promise<void>;
+  /** Logs, exec, attach and port-forward of its pods, served through the agent's tunnel. */
+  readonly streams?: PodStreams;
 }
