@@ -42,7 +42,7 @@ import { serverSideApply } from '../vk8s/server-side-apply.js';
 import { registerVirtualClusterApi, virtualClusterVersion } from '../vk8s/http/vk8s-routes.js';
 import { PlacementConfigIndex } from '../controllers/placement/config-index.js';
 import { createSeedAnnotationAdmission } from '../controllers/placement/seed-annotation-admission-hook.js';
-import { NoRunningContainersBackend, type PodStreamBackend } from '../vk8s/streams/index.js';
+import type { PodStreamBackend } from '../vk8s/streams/index.js';
 import { writeFileAtomic } from '../common/atomic-file.js';
 import { makeTreePrivate } from '../common/private-tree.js';
 import { systemClock, type Clock } from '../common/clock.js';
@@ -322,7 +322,8 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
       clock,
       tables: printerTableFormat(),
       apply: fieldManager.apply,
-      podStreams: options.podStreams ?? new NoRunningContainersBackend(),
+      podStreams: options.podStreams ?? sitePlane.podStreams,
+      upgrades: (next) => sitePlane.tunnelUpgrades(next),
       nodes: sitePlane.nodeView,
       ...(options.bookmarkIntervalMs === undefined ? {} : { bookmarkIntervalMs: options.bookmarkIntervalMs }),
       ...(options.maxInflight === undefined ? {} : { maxInflight: options.maxInflight }),

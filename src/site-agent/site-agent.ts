@@ -15,6 +15,7 @@ import { findRuntimePrograms, type RuntimePrograms } from './runtimes/runc/runti
 import { sitesWithRuntime, type RegisteredRuntime } from './site-specs.js';
 import { type SiteTimers, systemTimers } from '../common/timers.js';
 import { StatusBatcher } from './status-batcher.js';
+import { startSiteTunnel, type SiteTunnel } from './tunnel/site-tunnel.js';
 
 /** The runc runtime's folders in the agent's home: pods and images, with their own modes (the runtime keeps their top private). */
 const RUNTIME_TREES = ['runc', 'images'];
@@ -59,6 +60,8 @@ export interface SiteAgent {
   readonly runtime: PodRuntime;
   /** Settles after the first heartbeat. */
   readonly firstHeartbeat: Promise<void>;
+  /** The tunnel the control plane reaches the sites' pod streams through. */
+  readonly tunnel: SiteTunnel;
   /** Stops watching and heartbeating, sends waiting reports (for at most `flushTimeoutMs`, default 5 s), closes connections. */
   close(flushTimeoutMs?: number): Promise<void>;
 }
@@ -120,6 +123,7 @@ export async function startSiteAgent(options: SiteAgentOptions): Promise<SiteAge
         });
   runtimeRef.current = runtime;
   const heartbeats = startHeartbeats({ client, sites: credential.sites, intervalMs: options.heartbeatSeconds * 1000, timers, logger });
+  const tunnel = startSiteTunnel({ credential, streams: runtime.streams, timers, logger, ...(options.random === undefined ? {} : { random: options.random }) });
   const abort = new AbortController();
   const watching = runPodWatch({
     client,
@@ -136,8 +140,10 @@ export async function startSiteAgent(options: SiteAgentOptions): Promise<SiteAge
     sites: credential.sites,
     runtime,
     firstHeartbeat: heartbeats.first,
+    tunnel,
     async close(flushTimeoutMs = 5000) {
       heartbeats.stop();
+      await tunnel.close();
       abort.abort();
       await watching;
       if (options.removePodsOnClose === true && runtime.destroy !== undefined) await runtime.destroy();

@@ -30,6 +30,10 @@ import { SitePodWrites } from './site-pod-writes.js';
 import { SiteRegistrar } from './site-registrar.js';
 import { registerSiteApi, type SiteApiDependencies } from './site-routes.js';
 import { TokenService } from './token-service.js';
+import { SiteTunnels } from './tunnel/site-tunnels.js';
+import { TunnelPodBackend } from './tunnel/tunnel-pod-backend.js';
+import type { PodStreamBackend } from '../vk8s/streams/index.js';
+import type { UpgradeListener } from '../vk8s/http/pod-stream-upgrades.js';
 
 export interface SitePlaneDependencies {
   readonly store: Store;
@@ -57,6 +61,10 @@ export interface SitePlaneDependencies {
   readonly events?: EventRecorder;
   /** Events the Node watch cache keeps for resuming watches (default 1000). */
   readonly watchHistory?: number;
+  /** exec, attach and forwarded connections idle this long are closed (default 4 h, kubelet's). */
+  readonly streamIdleTimeoutMs?: number;
+  /** How often tunnels are pinged (default 15 s). */
+  readonly tunnelPingIntervalMs?: number;
 }
 
 export interface SitePlane {
@@ -70,7 +78,11 @@ export interface SitePlane {
    * `podIdentityTokens`, also `POST /pods/identity-token` (the identity service's bootstrap tokens).
    */
   registerRoutes(app: FastifyInstance, options?: { readonly placement?: PlacementView; readonly podIdentityTokens?: SiteApiDependencies['podIdentityTokens'] }): void;
-  /** Stops the caches, the controller and the informer it made. */
+  /** The vK8s pod streams (logs, exec, attach, port-forward), served by the pods' sites through their agents' tunnels. */
+  readonly podStreams: PodStreamBackend;
+  /** Takes the agents' tunnel upgrades (`GET /api/sites/v1/tunnel`); other upgrades go to `next`. */
+  tunnelUpgrades(next: UpgradeListener): UpgradeListener;
+  /** Stops the caches, the controller and the informer it made, and closes the tunnels. */
   stop(): Promise<void>;
 }
 
@@ -113,8 +125,22 @@ export async function startSitePlane(deps: SitePlaneDependencies): Promise<SiteP
   const registrar = new SiteRegistrar({ store, clock, logger, tokens, certificates: agentCertificateIssuer(deps.ca), objects, nodes, agents, inventory, leases, caPem: deps.ca.certificate });
   const controller = startNodeLifecycleController({ store, agents, inventory, objects, nodes, pods, podsBySite, clock, logger, ...(deps.events === undefined ? {} : { events: deps.events }) });
 
+  const tunnels = new SiteTunnels({
+    agents,
+    agentOf: (site) => inventory.claimOf(site)?.agent,
+    logger,
+    ...(deps.tunnelPingIntervalMs === undefined ? {} : { pingIntervalMs: deps.tunnelPingIntervalMs }),
+  });
+  const podStreams = new TunnelPodBackend({
+    tunnels,
+    podOf: (target) => pods.get({ tenant: target.tenant, namespace: target.namespace, name: target.vk8s }, target.pod).catch(() => undefined),
+    ...(deps.streamIdleTimeoutMs === undefined ? {} : { idleTimeoutMs: deps.streamIdleTimeoutMs }),
+  });
+
   return {
     inventory,
+    podStreams,
+    tunnelUpgrades: (next) => tunnels.upgradeListener(next),
     nodeView: new SiteNodeView({ store, cache: nodeCache, codec, ownerOf: (site) => inventory.claimOf(site)?.tenant }),
     registerRoutes: (app, options) =>
       registerSiteApi(app, {
@@ -134,6 +160,7 @@ export async function startSitePlane(deps: SitePlaneDependencies): Promise<SiteP
         ...(deps.bodyLimit === undefined ? {} : { bodyLimit: deps.bodyLimit }),
       }),
     stop: async () => {
+      tunnels.closeAll();
       await controller.stop();
       stopCaches();
     },

@@ -12,7 +12,7 @@ import { startConfigHarness, type ConfigHarness } from '../../src/server/testing
 import { eventually } from '../../src/store/testing/watch-helpers.js';
 import type { RequestScope } from '../../src/registry/generic-store.js';
 import { findResource } from '../../src/vk8s/resources.js';
-import { NoRunningContainersBackend } from '../../src/vk8s/streams/no-running-containers-backend.js';
+import { NoRunningContainersBackend } from '../../src/vk8s/streams/testing/no-running-containers-backend.js';
 import { startKubectlPortForward } from '../../src/vk8s/streams/testing/kubectl-processes.js';
 import { ScriptedPodBackend } from '../../src/vk8s/streams/testing/scripted-pod-backend.js';
 import { roundTrip, startEchoServer } from '../../src/vk8s/streams/testing/tcp-echo.js';

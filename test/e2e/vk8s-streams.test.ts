@@ -10,7 +10,7 @@ import { Exec, KubeConfig, Log, PortForward, type V1Status } from '@kubernetes/c
 import { WebSocketHandler } from '@kubernetes/client-node/dist/web-socket-handler.js';
 import WebSocket from 'ws';
 import { eventually } from '../../src/store/testing/watch-helpers.js';
-import { NoRunningContainersBackend } from '../../src/vk8s/streams/no-running-containers-backend.js';
+import { NoRunningContainersBackend } from '../../src/vk8s/streams/testing/no-running-containers-backend.js';
 import { runKubectlWithInput, spawnKubectl, startKubectlPortForward } from '../../src/vk8s/streams/testing/kubectl-processes.js';
 import { runningPod, startPodStreamTestServer, type PodStreamTestServer } from '../../src/vk8s/streams/testing/pod-stream-test-server.js';
 import { ScriptedPodBackend } from '../../src/vk8s/streams/testing/scripted-pod-backend.js';

@@ -44,7 +44,7 @@ export interface SitePlaneHarness {
  * with the platform CA asking for client certificates): the config API, the vK8s API with
  * the sites' node view, and the site API, composed as `control-plane.ts` would.
  */
-export async function startSitePlaneHarness(options: { graceSeconds: number; bookmarkIntervalMs?: number; placement?: PlacementView; events?: EventRecorder }): Promise<SitePlaneHarness> {
+export async function startSitePlaneHarness(options: { graceSeconds: number; bookmarkIntervalMs?: number; placement?: PlacementView; events?: EventRecorder; streamIdleTimeoutMs?: number; tunnelPingIntervalMs?: number }): Promise<SitePlaneHarness> {
   const home = mkdtempSync(join(tmpdir(), 'edgeplane-sites-'));
   const logger = createLogger({ level: 'silent' });
   const store = openStore({ backend: 'memory' });
@@ -61,7 +61,7 @@ export async function startSitePlaneHarness(options: { graceSeconds: number; boo
   const storage = new VirtualClusterStorage({ store, clock, logger });
   await storage.start();
   let url = '';
-  const sitePlane = await startSitePlane({ store, clock, logger, registry, credentials, storage, ca, publicUrl: () => url, graceSeconds: options.graceSeconds, ...(options.events === undefined ? {} : { events: options.events }), ...(options.bookmarkIntervalMs === undefined ? {} : { bookmarkIntervalMs: options.bookmarkIntervalMs }) });
+  const sitePlane = await startSitePlane({ store, clock, logger, registry, credentials, storage, ca, publicUrl: () => url, graceSeconds: options.graceSeconds, ...(options.events === undefined ? {} : { events: options.events }), ...(options.bookmarkIntervalMs === undefined ? {} : { bookmarkIntervalMs: options.bookmarkIntervalMs }), ...(options.streamIdleTimeoutMs === undefined ? {} : { streamIdleTimeoutMs: options.streamIdleTimeoutMs }), ...(options.tunnelPingIntervalMs === undefined ? {} : { tunnelPingIntervalMs: options.tunnelPingIntervalMs }) });
   const build = { version: 'test', gitCommit: '' };
   const app = buildHttpServer({ tls: { cert: pki.servingCert, key: pki.servingKey, clientCa: pki.caCert }, logger, metrics: createMetrics(build), checks: { livez: [], readyz: [], healthz: [] }, version: {} });
   registerConfigApi(app, {
@@ -75,7 +75,7 @@ export async function startSitePlaneHarness(options: { graceSeconds: number; boo
     openapi: () => ({}),
     publicUrl: () => url,
   });
-  registerVirtualClusterApi(app, { credentials, virtualK8sObjects: configCache, logger, version: virtualClusterVersion('test', 'linux/amd64'), storage, clock, tables: printerTableFormat(), nodes: sitePlane.nodeView });
+  registerVirtualClusterApi(app, { credentials, virtualK8sObjects: configCache, logger, version: virtualClusterVersion('test', 'linux/amd64'), storage, clock, tables: printerTableFormat(), nodes: sitePlane.nodeView, podStreams: sitePlane.podStreams, upgrades: (next) => sitePlane.tunnelUpgrades(next) });
   sitePlane.registerRoutes(app, options.placement === undefined ? {} : { placement: options.placement });
   await app.listen({ host: '127.0.0.1', port: 0 });
   url = `https://127.0.0.1:${(app.server.address() as AddressInfo).port}`;

@@ -10,7 +10,7 @@ import type { ClusterRequestContext } from './resource-request.js';
 /** What the pod stream endpoints of the vK8s API need. */
 export interface PodStreamDependencies {
   readonly storage: VirtualClusterStorage;
-  /** What runs the pods (a site, later); the control plane defaults to `NoRunningContainersBackend`. */
+  /** What runs the pods (the sites, through their tunnels). */
   readonly backend: PodStreamBackend;
   readonly logger?: Logger;
   readonly timing?: Partial<SessionTiming>;

@@ -11,7 +11,7 @@ import { resolveCluster, type VirtualK8sLookup } from './cluster-access.js';
 import { parseRequestInfo } from './request-info.js';
 import { dispatchResourceRequest } from './resource-dispatch.js';
 import { podStreamSubresources, type PodStreamDependencies } from './pod-stream-requests.js';
-import { podUpgradeListener } from './pod-stream-upgrades.js';
+import { podUpgradeListener, type UpgradeListener } from './pod-stream-upgrades.js';
 import { routeUpgradeRequest } from './route-upgrade.js';
 import type { AdmissionHook } from './admission-hook.js';
 import type { ApplyFunction, ClusterRequestContext } from './resource-request.js';
@@ -33,6 +33,8 @@ export interface VirtualClusterApiDependencies {
   readonly apply?: ApplyFunction;
   /** What runs the pods: serves `exec`, `attach`, `portforward` (upgrades) and `log`. Without it, these answer 404. */
   readonly podStreams?: PodStreamBackend;
+  /** Other upgrade requests' listeners in front of the routes (the site tunnels): given where the rest goes, it returns the listener. */
+  readonly upgrades?: (next: UpgradeListener) => UpgradeListener;
   readonly bookmarkIntervalMs?: number;
   /** The sites' Nodes as every cluster's read-only `nodes` (default: the clusters' own stored Nodes). */
   readonly nodes?: ClusterNodeSource;
@@ -66,7 +68,8 @@ export function registerVirtualClusterApi(app: FastifyInstance, deps: VirtualClu
   const handlers = { ...deps, ...(streams === undefined ? {} : { streams: podStreamSubresources(streams) }) };
   if (streams !== undefined) {
     // Sessions in pods are HTTP upgrades, which the routes never see.
-    const upgrades = podUpgradeListener({ ...deps, ...streams, fallback: routeUpgradeRequest(app) });
+    const routes = routeUpgradeRequest(app);
+    const upgrades = podUpgradeListener({ ...deps, ...streams, fallback: deps.upgrades === undefined ? routes : deps.upgrades(routes) });
     app.server.on('upgrade', upgrades.listener);
     app.addHook('preClose', (done) => {
       upgrades.closeAll();

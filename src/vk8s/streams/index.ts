@@ -8,5 +8,4 @@ export { handlePodUpgrade } from './handle-pod-upgrade.js';
 export { upgradeRequired } from './upgrade-request.js';
 export { serveLogs } from './serve-logs.js';
 export { podStreamTarget, type PodScope } from './pod-target.js';
-export { NoRunningContainersBackend } from './no-running-containers-backend.js';
 export type { SessionTiming } from './session-timing.js';

@@ -1,6 +1,6 @@
 import type { Duplex, Readable } from 'node:stream';
-import { StreamError } from './stream-error.js';
-import type { ExitResult, PodStreamBackend, PodTarget, StreamKind } from './types.js';
+import { StreamError } from '../stream-error.js';
+import type { ExitResult, PodStreamBackend, PodTarget, StreamKind } from '../types.js';
 
 /**
  * The backend while no site runs the pod: every stream is refused the way kubelet refuses
