@@ -39,7 +39,7 @@ describe('sidecar injection', () => {
     assert.deepEqual(spec.containers?.[1]?.volumeMounts, [IDENTITY_RO]);
     assert.deepEqual(spec.initContainers?.[0]?.volumeMounts, [{ name: 'data', mountPath: '/data' }, IDENTITY_RO]);
     assert.deepEqual(spec.volumes, [{ name: 'data', emptyDir: {} }, { name: 'edgeplane-identity', emptyDir: { medium: 'Memory' } }]);
-    assert.deepEqual(injected.metadata.annotations, { team: 'a', 'svc.io/sidecar-injected': 'true' });
+    assert.deepEqual(injected.metadata.annotations, { 'kubectl.kubernetes.io/default-container': 'web', team: 'a', 'svc.io/sidecar-injected': 'true' });
     assert.equal(isSidecarInjected(injected), true);
     assert.equal(injectedSidecarVersion(injected), '1.4.0');
   });
@@ -52,7 +52,13 @@ describe('sidecar injection', () => {
     const injected = injectSidecar(original, '1.4.0');
     assert.deepEqual(original, before);
     assert.equal('initContainers' in (injected.spec as PodSpec), false);
-    assert.deepEqual(injected.metadata.annotations, { 'svc.io/sidecar-injected': 'true' });
+    assert.deepEqual(injected.metadata.annotations, { 'kubectl.kubernetes.io/default-container': 'web', 'svc.io/sidecar-injected': 'true' });
+  });
+
+  it('injectSidecar keeps a default container the pod names', () => {
+    const named = pod();
+    named.metadata.annotations = { 'kubectl.kubernetes.io/default-container': 'log' };
+    assert.equal(injectSidecar(named, '1.4.0').metadata.annotations?.['kubectl.kubernetes.io/default-container'], 'log');
   });
 
   it('injectSidecar is idempotent: an injected pod, or one with the sidecar container, is not injected again', () => {

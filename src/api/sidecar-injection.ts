@@ -17,6 +17,8 @@ export const IDENTITY_VOLUME_NAME = 'edgeplane-identity';
 export const IDENTITY_MOUNT_PATH = '/svc/secrets/identity';
 /** Set to "true" on a pod the sidecar was injected into (reserved). */
 export const SIDECAR_INJECTED_ANNOTATION = 'svc.io/sidecar-injected';
+/** kubectl's (1.21+) container for logs, exec and attach when none is named; the vK8s API uses it too, for older clients. */
+export const DEFAULT_CONTAINER_ANNOTATION = 'kubectl.kubernetes.io/default-container';
 
 const SIDECAR_IMAGE_REPOSITORY = 'edgeplane/sidecar';
 
@@ -71,7 +73,9 @@ function withIdentityMount(container: Container): Container {
  * Pure: the pod with the workload sidecar injected — the sidecar container appended last to
  * `spec.containers`, the in-memory volume `edgeplane-identity` mounted read-write at
  * `/svc/secrets/identity` in the sidecar and read-only at the same path in every other
- * container and init container, and the annotation `svc.io/sidecar-injected: "true"`. A pod
+ * container and init container, and the annotation `svc.io/sidecar-injected: "true"` — plus
+ * `kubectl.kubernetes.io/default-container` naming the first container, unless the pod names
+ * one, so `kubectl logs` and `exec` without `-c` reach the workload, not the sidecar. A pod
  * that already carries the sidecar is returned as it is. The argument is not changed (the
  * result shares its unchanged parts).
  */
@@ -87,7 +91,12 @@ export function injectSidecar(pod: KubeObject, version: string): KubeObject {
   if (spec.initContainers != null) injected.initContainers = spec.initContainers.map(withIdentityMount);
   return {
     ...pod,
-    metadata: { ...pod.metadata, annotations: { ...pod.metadata.annotations, [SIDECAR_INJECTED_ANNOTATION]: 'true' } },
+    metadata: { ...pod.metadata, annotations: { ...defaultContainer(pod, spec), ...pod.metadata.annotations, [SIDECAR_INJECTED_ANNOTATION]: 'true' } },
     spec: injected,
   };
+}
+
+function defaultContainer(pod: KubeObject, spec: PodSpec): Record<string, string> {
+  const first = spec.containers?.[0]?.name;
+  return first === undefined || pod.metadata.annotations?.[DEFAULT_CONTAINER_ANNOTATION] !== undefined ? {} : { [DEFAULT_CONTAINER_ANNOTATION]: first };
 }

@@ -27,6 +27,14 @@ describe('podStreamTarget', () => {
     assert.deepEqual(target, { tenant: 't', namespace: 'ns', vk8s: 'vk', pod: 'web', uid: 'u1', container: 'app' });
   });
 
+  it('without a container, uses the one kubectl.kubernetes.io/default-container names (the sidecar\'s pods), when it is the pod\'s', () => {
+    const spec = { containers: [{ name: 'app' }, { name: 'edgeplane-sidecar' }], nodeName: 'n1' };
+    const annotated = (name: string): KubeObject => ({ ...pod(spec), metadata: { name: 'web', uid: 'u1', annotations: { 'kubectl.kubernetes.io/default-container': name } } });
+    assert.equal(podStreamTarget(annotated('app'), undefined, scope, 'log')?.container, 'app');
+    assert.equal(podStreamTarget(annotated('app'), 'edgeplane-sidecar', scope, 'log')?.container, 'edgeplane-sidecar');
+    assert.match(message(() => podStreamTarget(annotated('gone'), undefined, scope, 'exec')), /a container name must be specified for pod web, choose one of: \[app edgeplane-sidecar\]/);
+  });
+
   it('accepts init and ephemeral containers by name', () => {
     const spec = { containers: [{ name: 'a' }, { name: 'b' }], initContainers: [{ name: 'i' }], ephemeralContainers: [{ name: 'debug' }], nodeName: 'n1' };
     assert.equal(podStreamTarget(pod(spec), 'i', scope, 'log')?.container, 'i');

@@ -1,6 +1,7 @@
 import { StatusError } from '../../apimachinery/errors/status-error.js';
 import type { KubeObject } from '../../apimachinery/object.js';
 import type { PodTarget, StreamKind } from './types.js';
+import { DEFAULT_CONTAINER_ANNOTATION } from '../../api/sidecar-injection.js';
 
 /** Where the pod lives on the platform. */
 export interface PodScope {
@@ -27,7 +28,9 @@ function containerNames(list: unknown): string[] {
  *   `a container name must be specified for pod <p>, choose one of: [a b]` (`or one of the init containers: [i]`);
  * - a pod without `spec.nodeName` has no node to ask: 400 `pod <p> does not have a host assigned`,
  *   except for logs, which are then empty (`null`).
- * Port-forward does not look at containers (`container` is "").
+ * Port-forward does not look at containers (`container` is ""). Beyond 1.17: without a
+ * container, `kubectl.kubernetes.io/default-container` (set on pods the sidecar is injected
+ * into) names the one to use when it is one of the pod's, as kubectl 1.21+ does itself.
  */
 export function podStreamTarget(pod: KubeObject, requested: string | undefined, scope: PodScope, kind: StreamKind | 'log'): PodTarget | null {
   const name = pod.metadata.name ?? '';
@@ -36,7 +39,9 @@ export function podStreamTarget(pod: KubeObject, requested: string | undefined, 
   if (kind !== 'portforward') {
     const containers = containerNames(spec['containers']);
     const inits = containerNames(spec['initContainers']);
-    if (requested === undefined || requested === '') {
+    const annotated = pod.metadata.annotations?.[DEFAULT_CONTAINER_ANNOTATION];
+    if ((requested === undefined || requested === '') && annotated !== undefined && containers.includes(annotated)) container = annotated;
+    else if (requested === undefined || requested === '') {
       if (containers.length === 1) container = containers[0] ?? '';
       else if (containers.length === 0) throw StatusError.badRequest(`a container name must be specified for pod ${name}`);
       else {
