@@ -116,6 +116,8 @@ export interface ControlPlaneOptions {
   readonly identityKeyAlgorithm?: IdentityKeyAlgorithm;
   /** Lifetime of workload certificates (default 24 h). */
   readonly identityCertificateLifetimeMs?: number;
+  /** exec, attach and port-forward sessions idle this long are closed (default 4 h). */
+  readonly streamIdleTimeoutMs?: number;
   /** Timeouts, connection caps and the configuration API's rate limit; each one left out is {@link DEFAULT_SERVER_LIMITS}'s. */
   readonly limits?: Partial<ServerLimits>;
 }
@@ -265,6 +267,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
       ca: { certificate: pki.caCert, key: pki.caKey },
       publicUrl: () => url,
       ...(options.siteGraceSeconds === undefined ? {} : { graceSeconds: options.siteGraceSeconds }),
+      ...(options.streamIdleTimeoutMs === undefined ? {} : { streamIdleTimeoutMs: options.streamIdleTimeoutMs }),
       ...(options.bookmarkIntervalMs === undefined ? {} : { bookmarkIntervalMs: options.bookmarkIntervalMs }),
       ...(options.watchHistory === undefined ? {} : { watchHistory: options.watchHistory }),
     });
