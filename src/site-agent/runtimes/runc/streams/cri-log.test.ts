@@ -61,7 +61,7 @@ describe('CRI log parsing (conmon\'s k8s-file format, kubelet\'s reading)', () =
   });
 
   it('renders with timestamps, drops entries before since, and cuts exactly at limitBytes (the prefix counts)', () => {
-    const renderer = new LogRenderer({ timestamps: true, since: rfc3339Nanos('2026-11-27T10:00:01Z') as bigint, limitBytes: 35 });
+    const renderer = new LogRenderer({ timestamps: true, since: rfc3339Nanos('2026-11-27T10:00:01Z')!, limitBytes: 35 });
     assert.equal(renderer.render(entry('2026-11-27T10:00:00.9Z', 'old\n')).length, 0);
     assert.equal(renderer.render(entry('2026-11-27T10:00:01.000000000+00:00', 'first\n')).toString(), '2026-11-27T10:00:01Z first\n');
     assert.equal(renderer.render(entry('2026-11-27T10:00:02Z', 'second line\n')).toString(), '2026-11-');

@@ -33,7 +33,7 @@ function findContainer(record: PodRecord, name: string): ContainerRecord | undef
 }
 
 /** The instance folder of a `runc://<uid prefix>-<name>-<restart>` container ID (`containers/<name>/<restart>`). */
-export function instanceOf(podDir: string, name: string, containerID: string): LogInstance | undefined {
+function instanceOf(podDir: string, name: string, containerID: string): LogInstance | undefined {
   const id = containerID.replace(/^runc:\/\//, '');
   const restart = /-(\d+)$/.exec(id)?.[1];
   if (restart === undefined || !id.endsWith(`-${name}-${restart}`)) return undefined;

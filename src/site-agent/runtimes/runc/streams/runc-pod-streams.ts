@@ -34,13 +34,13 @@ export class RuncPodStreams implements PodStreams {
     private readonly now: () => number = Date.now,
   ) {}
 
-  async logs(target: PodStreamTarget, options: SiteLogOptions): Promise<Readable> {
+  logs(target: PodStreamTarget, options: SiteLogOptions): Promise<Readable> {
     const pod = this.lookup(podKeyOf(target.cluster, target.name));
     // kubelet: `pod "x" does not exist` (404) before it looks at containers.
-    if (pod === undefined || pod.view.uid !== target.uid) throw new SiteStreamError(404, `pod ${JSON.stringify(target.name)} does not exist`);
+    if (pod === undefined || pod.view.uid !== target.uid) return Promise.reject(new SiteStreamError(404, `pod ${JSON.stringify(target.name)} does not exist`));
     const chosen = logInstance(pod.view, target.container, options.previous);
-    if ('message' in chosen) throw new SiteStreamError(chosen.code, chosen.message);
-    return containerLogStream(this.instanceLog(target, chosen), options, this.now());
+    if ('message' in chosen) return Promise.reject(new SiteStreamError(chosen.code, chosen.message));
+    return Promise.resolve(containerLogStream(this.instanceLog(target, chosen), options, this.now()));
   }
 
   async exec(target: PodStreamTarget, options: SiteExecOptions, io: SiteStreamIo): Promise<number> {

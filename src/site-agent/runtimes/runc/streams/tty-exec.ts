@@ -16,7 +16,7 @@ export function runTtyExec(runc: { file: string; args: string[]; env: NodeJS.Pro
   return new Promise((resolve, reject) => {
     let terminal: ReturnType<typeof spawnPty>;
     try {
-      terminal = spawnPty(runc.file, runc.args, { name: 'xterm', cols: DEFAULT_SIZE.width, rows: DEFAULT_SIZE.height, env: runc.env as Record<string, string>, encoding: null });
+      terminal = spawnPty(runc.file, runc.args, { name: 'xterm', cols: DEFAULT_SIZE.width, rows: DEFAULT_SIZE.height, env: runc.env, encoding: null });
     } catch (error) {
       reject(error instanceof Error ? error : new Error(String(error)));
       return;
