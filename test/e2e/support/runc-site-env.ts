@@ -7,6 +7,7 @@ import { startConfigHarness, type ConfigHarness } from '../../../src/server/test
 import { createLogger } from '../../../src/observability/logger.js';
 import type { RegisterSite } from '../../../src/site-api/site-api-types.js';
 import { startSiteAgent, type SiteAgent } from '../../../src/site-agent/site-agent.js';
+import type { PodRuntime } from '../../../src/site-agent/pod-runtime.js';
 import { siteNamespaceName } from '../../../src/site-agent/runtimes/runc/site-network.js';
 import { runcStateRoot, siteCgroupParent } from '../../../src/site-agent/runtimes/runc/runc-site.js';
 import { removeSiteNetwork, removeSitesCgroupParent } from '../../../src/testing/runc-site-cleanup.js';
@@ -31,6 +32,8 @@ export interface RuncSiteEnv {
   home(site: string): string;
   /** The site's network namespace (for checks from inside it). */
   netns(site: string): string;
+  /** The pod runtime of a site's agent (its `streams` serve logs, exec, attach and port-forward). */
+  runtime(site: string): PodRuntime;
   /** Stops a site's agent (its pods keep running) and starts it again. */
   restartAgent(site: string): Promise<void>;
   close(): Promise<void>;
@@ -119,6 +122,11 @@ export async function startRuncSiteEnv(sites: readonly RuncTestSite[]): Promise<
       return answer.json<T>();
     },
     home: homeOf,
+    runtime: (site) => {
+      const agent = agents.get(site);
+      assert.ok(agent !== undefined, `no agent for ${site}`);
+      return agent.runtime;
+    },
     netns: (site) => siteNamespaceName(homeOf(site), site),
     restartAgent: async (site) => {
       await agents.get(site)?.close(1000);

@@ -33,7 +33,8 @@ export class NetnsSocketBroker {
   private closed = false;
 
   constructor(
-    private readonly ip: string,
+    /** The `ip` program (`ip netns exec` starts the helper). */
+    readonly ip: string,
     readonly netns: string,
   ) {}
 

@@ -138,6 +138,11 @@ export class RuncContainers {
     });
   }
 
+  /** How to run `runc <args>` on this site's containers, for sessions that own their process (an exec's stdio or terminal). */
+  command(args: readonly string[]): { file: string; args: string[]; env: NodeJS.ProcessEnv } {
+    return { file: this.runc.path, args: ['--root', this.root, ...args], env: { ...process.env, ...this.runc.env } };
+  }
+
   /** Removes a stopped container (with `force`, a running one too); its cgroup goes with it. */
   async delete(id: string, force = false): Promise<void> {
     await this.run(['delete', ...(force ? ['--force'] : []), id]);

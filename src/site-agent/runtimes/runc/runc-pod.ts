@@ -28,6 +28,7 @@ import { containerMounts, setUpPodVolumes } from './pod-volume-mounts.js';
 import { rotateContainerLogIfNeeded } from './container-log-rotation.js';
 import { VolumeError } from './volumes/volume-error.js';
 import { workloadLaunch } from './workload-launch.js';
+import type { PodStreamView } from './streams/pod-stream-view.js';
 
 /** One started instance of a container. */
 interface Instance {
@@ -119,12 +120,24 @@ export class RuncPod {
     return this.record.uid;
   }
 
+  /** The name of the site the pod runs on. */
+  get site(): string {
+    return this.parts.site.name;
+  }
+
   private get podDir(): string {
     return this.parts.site.sandboxes.podDir(this.uid);
   }
 
   private get runDir(): string {
     return join(this.podDir, 'sidecar-run');
+  }
+
+  /** What the pod's streams (logs, exec, attach, port-forward) need: its record, running instances and sandbox, now. */
+  streamView(): PodStreamView {
+    const running = new Map([...this.instances].map(([name, instance]) => [name, { id: instance.id, files: instance.files }] as const));
+    const sandbox = this.sandbox === undefined ? undefined : { infraId: this.sandbox.infraId, netnsPath: this.sandbox.netnsPath };
+    return { uid: this.uid, name: this.record.name, namespace: this.record.namespace, podDir: this.podDir, record: this.record, running, ...(sandbox === undefined ? {} : { sandbox }) };
   }
 
   /** Takes over what an earlier agent left in the pod's folder; false when there is nothing usable. */

@@ -8,6 +8,7 @@ import type { PodRuntime } from '../../pod-runtime.js';
 import { removePodTraces } from './pod-cleanup.js';
 import type { PodServices, RuncSiteParts } from './pod-parts.js';
 import { RuncPod } from './runc-pod.js';
+import { RuncPodStreams } from './streams/runc-pod-streams.js';
 
 /** How often running containers are checked for exits the file watches missed (kubelet's PLEG relist period). */
 const RELIST_MS = 1000;
@@ -33,10 +34,17 @@ export class RuncRuntime implements PodRuntime {
   private readonly services: PodServices;
   private cancelRelist: () => void;
   private ticks = 0;
+  /** Logs, exec, attach, cp and port-forward of the pods (see streams/). */
+  readonly streams: RuncPodStreams;
 
   constructor(private readonly options: RuncRuntimeOptions) {
     this.services = { ...options.services, machineMemoryBytes: options.services.machineMemoryBytes ?? totalmem() };
     this.cancelRelist = options.services.timers.schedule(() => this.relistTick(), RELIST_MS);
+    this.streams = new RuncPodStreams((key) => {
+      const worker = this.pods.get(key);
+      const site = worker === undefined ? undefined : this.options.sites.get(worker.site);
+      return worker === undefined || site === undefined ? undefined : { view: worker.streamView(), containers: site.containers, ip: site.broker.ip };
+    });
   }
 
   get size(): number {
@@ -51,6 +59,7 @@ export class RuncRuntime implements PodRuntime {
     const key = podKeyOf(cluster, pod.metadata.name ?? '');
     let worker = this.pods.get(key);
     if (worker !== undefined && worker.uid !== pod.metadata.uid) {
+      this.streams.release(worker.uid);
       void worker.remove(0);
       this.pods.delete(key);
       worker = undefined;
@@ -69,6 +78,7 @@ export class RuncRuntime implements PodRuntime {
     const worker = this.pods.get(key);
     if (worker === undefined || (uid !== undefined && uid !== worker.uid)) return;
     this.pods.delete(key);
+    this.streams.release(worker.uid);
     void worker.remove(FORGOTTEN_GRACE_MS);
   }
 
@@ -79,6 +89,7 @@ export class RuncRuntime implements PodRuntime {
   /** Stops following the pods; their containers keep running for the next agent to adopt. */
   close(): void {
     this.cancelRelist();
+    this.streams.close();
     for (const worker of this.pods.values()) worker.detach();
     for (const site of this.options.sites.values()) site.close();
   }
@@ -86,6 +97,7 @@ export class RuncRuntime implements PodRuntime {
   /** Stops every pod (1 s grace) and removes it and the sites' networks: nothing of the runtime stays on the machine. */
   async destroy(): Promise<void> {
     this.cancelRelist();
+    this.streams.close();
     const workers = [...this.pods.values()];
     this.pods.clear();
     await Promise.all(workers.map((worker) => worker.remove(1000)));

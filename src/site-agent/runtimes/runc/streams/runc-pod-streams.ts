@@ -1,0 +1,107 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Duplex, Readable } from 'node:stream';
+import { podKeyOf } from '../../../pod-key.js';
+import { SiteStreamError, type PodStreams, type PodStreamTarget, type SiteAttachOptions, type SiteExecOptions, type SiteLogOptions, type SiteStreamIo } from '../../../../site-api/pod-streams.js';
+import type { RuncContainers } from '../runc-containers.js';
+import { SIDECAR_CONTAINER } from '../sidecar-launch.js';
+import { attachOutput } from './attach-output.js';
+import { containerLogStream } from './container-log-stream.js';
+import type { InstanceLog } from './cri-log-reader.js';
+import { PodPortForwarder } from './pod-port-forward.js';
+import { logInstance, type LogInstance, type PodStreamView } from './pod-stream-view.js';
+import { runcExec } from './runc-exec.js';
+
+/** A pod of the runtime as its streams see it, with its site's runc and `ip`. */
+export interface StreamPod {
+  readonly view: PodStreamView;
+  readonly containers: RuncContainers;
+  readonly ip: string;
+}
+
+/**
+ * kubelet's half of `kubectl logs`, `exec`, `attach`, `cp` and `port-forward` for the pods of
+ * a runc runtime (see docs/RUNTIME.md, "Pod streams"). `lookup` gives a pod by its agent key
+ * ({@link podKeyOf}); a target whose uid is not the running pod's is not found. exec, attach
+ * and cp into the injected `edgeplane-sidecar` are refused (it holds the pod's identity key);
+ * its log may be read.
+ */
+export class RuncPodStreams implements PodStreams {
+  private readonly forwarder = new PodPortForwarder();
+
+  constructor(
+    private readonly lookup: (key: string) => StreamPod | undefined,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  logs(target: PodStreamTarget, options: SiteLogOptions): Promise<Readable> {
+    const pod = this.lookup(podKeyOf(target.cluster, target.name));
+    // kubelet: `pod "x" does not exist` (404) before it looks at containers.
+    if (pod === undefined || pod.view.uid !== target.uid) return Promise.reject(new SiteStreamError(404, `pod ${JSON.stringify(target.name)} does not exist`));
+    const chosen = logInstance(pod.view, target.container, options.previous);
+    if ('message' in chosen) return Promise.reject(new SiteStreamError(chosen.code, chosen.message));
+    return Promise.resolve(containerLogStream(this.instanceLog(target, chosen), options, this.now()));
+  }
+
+  async exec(target: PodStreamTarget, options: SiteExecOptions, io: SiteStreamIo): Promise<number> {
+    const { pod, id } = this.running(target, 'exec');
+    return runcExec({ containers: pod.containers, id, dir: pod.view.podDir }, options, io);
+  }
+
+  async attach(target: PodStreamTarget, options: SiteAttachOptions, io: SiteStreamIo): Promise<void> {
+    const { pod, id } = this.running(target, 'attach');
+    if (options.stdin) {
+      throw new SiteStreamError(
+        400,
+        `attaching to the stdin of container ${JSON.stringify(target.container)} is not supported on this site: its runtime does not keep containers' stdin open (conmon's attach socket is a SOCK_SEQPACKET socket the agent cannot open); use kubectl exec -i`,
+      );
+    }
+    const files = pod.view.running.get(target.container)?.files;
+    if (files === undefined) throw SiteStreamError.containerNotFound(target.container);
+    await attachOutput(this.instanceLog(target, { id, files }), io);
+  }
+
+  async portForward(target: PodStreamTarget, port: number): Promise<Duplex> {
+    const pod = this.pod(target);
+    const sandbox = pod.view.sandbox;
+    if (sandbox === undefined) throw SiteStreamError.podNotFound(target.name, pod.view.namespace);
+    return this.forwarder.dial({ uid: pod.view.uid, netnsPath: sandbox.netnsPath, sandboxId: sandbox.infraId, ip: pod.ip }, port);
+  }
+
+  /** The pod `uid` is gone: its port-forward helper stops. */
+  release(uid: string): void {
+    this.forwarder.release(uid);
+  }
+
+  close(): void {
+    this.forwarder.close();
+  }
+
+  private pod(target: PodStreamTarget): StreamPod {
+    const pod = this.lookup(podKeyOf(target.cluster, target.name));
+    if (pod === undefined || pod.view.uid !== target.uid) throw SiteStreamError.podNotFound(target.name, target.cluster.namespace);
+    return pod;
+  }
+
+  /** The running instance of the target's container, for exec and attach (kubelet: `container not found ("c")`). */
+  private running(target: PodStreamTarget, what: 'exec' | 'attach'): { pod: StreamPod; id: string } {
+    const pod = this.pod(target);
+    if (target.container === SIDECAR_CONTAINER) {
+      throw new SiteStreamError(403, `${what} into container ${JSON.stringify(SIDECAR_CONTAINER)} is not allowed: it holds the pod's identity key (its log may be read)`);
+    }
+    const instance = pod.view.running.get(target.container);
+    const record = pod.view.record.containers.find((c) => c.name === target.container) ?? pod.view.record.initContainers.find((c) => c.name === target.container);
+    if (instance === undefined || record?.current.kind !== 'running') throw SiteStreamError.containerNotFound(target.container);
+    return { pod, id: instance.id };
+  }
+
+  /** An instance's log, ended once conmon recorded its exit or the runtime no longer runs it. */
+  private instanceLog(target: PodStreamTarget, instance: LogInstance): InstanceLog {
+    const key = podKeyOf(target.cluster, target.name);
+    return {
+      log: instance.files.log,
+      watch: [instance.files.exitDir],
+      ended: () => existsSync(join(instance.files.exitDir, instance.id)) || this.lookup(key)?.view.running.get(target.container)?.id !== instance.id,
+    };
+  }
+}
