@@ -19,6 +19,7 @@ import { sendStatus, type TableFormat } from './response-format.js';
 import type { Clock } from '../../common/clock.js';
 import { registerOpenApiRoute } from './openapi-route.js';
 import type { ClusterNodeSource } from './cluster-node-source.js';
+import type { SessionAudit } from '../audit/session-audit.js';
 
 export interface VirtualClusterApiDependencies {
   readonly credentials: CredentialService;
@@ -33,6 +34,8 @@ export interface VirtualClusterApiDependencies {
   readonly apply?: ApplyFunction;
   /** What runs the pods: serves `exec`, `attach`, `portforward` (upgrades) and `log`. Without it, these answer 404. */
   readonly podStreams?: PodStreamBackend;
+  /** Where `exec`, `attach` and `portforward` requests are recorded (audit.k8s.io/v1 Events), refused ones included. */
+  readonly sessionAudit?: SessionAudit;
   readonly bookmarkIntervalMs?: number;
   /** The sites' Nodes as every cluster's read-only `nodes` (default: the clusters' own stored Nodes). */
   readonly nodes?: ClusterNodeSource;
@@ -66,7 +69,7 @@ export function registerVirtualClusterApi(app: FastifyInstance, deps: VirtualClu
   const handlers = { ...deps, ...(streams === undefined ? {} : { streams: podStreamSubresources(streams) }) };
   if (streams !== undefined) {
     // Sessions in pods are HTTP upgrades, which the routes never see.
-    const upgrades = podUpgradeListener({ ...deps, ...streams, fallback: routeUpgradeRequest(app) });
+    const upgrades = podUpgradeListener({ ...deps, ...streams, ...(deps.sessionAudit === undefined ? {} : { audit: deps.sessionAudit }), fallback: routeUpgradeRequest(app) });
     app.server.on('upgrade', upgrades.listener);
     app.addHook('preClose', (done) => {
       upgrades.closeAll();
