@@ -37,6 +37,7 @@ interface ServerOptions {
   maxConnectionsPerAddress: number;
   configApiRate: number;
   configApiBurst?: number;
+  auditLogPath?: string;
 }
 
 function listenArgument(value: string): ListenAddress {
@@ -104,6 +105,7 @@ export function serverCommand(): Command {
     .addOption(new Option('--identity-key-algorithm <algorithm>', 'key algorithm of identity CAs made from now on').choices(IDENTITY_KEY_ALGORITHMS).env('EDGEPLANE_IDENTITY_KEY_ALGORITHM').default('ECDSA_P256'))
     .addOption(new Option('--identity-certificate-lifetime <duration>', 'lifetime of workload certificates, e.g. 24h, 90m (at least 1m; default 24h)').env('EDGEPLANE_IDENTITY_CERTIFICATE_LIFETIME').argParser(durationArgument))
     .addOption(new Option('--stream-idle-timeout <duration>', 'exec, attach and port-forward sessions with no traffic this long are closed (kubelet\'s --streaming-connection-idle-timeout), e.g. 4h, 30m').env('EDGEPLANE_STREAM_IDLE_TIMEOUT').default(4 * 3_600_000, '4h').argParser(durationArgument))
+    .addOption(new Option('--audit-log-path <file>', 'audit log of pod sessions (exec, attach, port-forward): audit.k8s.io/v1 Events, one JSON a line, made 0600 (default: <home>/audit/sessions.log)').env('EDGEPLANE_AUDIT_LOG_PATH'))
     .addOption(new Option('--log-level <level>', 'least severe level logged').choices(LOG_LEVELS).env('EDGEPLANE_LOG_LEVEL').default('info'))
     .addOption(new Option('--log-format <format>', 'auto: readable lines on a terminal, JSON otherwise').choices(LOG_FORMATS).env('EDGEPLANE_LOG_FORMAT').default('auto'))
     .addHelpText(
@@ -145,6 +147,7 @@ export function serverCommand(): Command {
         ...(options.dnsServer === undefined ? {} : { dnsServer: options.dnsServer }),
         ...(store === undefined ? {} : { store }),
         identityKeyAlgorithm: options.identityKeyAlgorithm,
+        ...(options.auditLogPath === undefined ? {} : { auditLogPath: resolve(options.auditLogPath) }),
         ...(options.identityKekFile === undefined ? {} : { identityKekFile: resolve(options.identityKekFile) }),
         ...(options.previousKekFile === undefined ? {} : { previousKekFiles: options.previousKekFile.map((f) => resolve(f)) }),
         ...(options.identityCertificateLifetime === undefined ? {} : { identityCertificateLifetimeMs: options.identityCertificateLifetime }),

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { Quantity } from '../apimachinery/quantity/quantity.js';
 import { createLogger, LOG_FORMATS, LOG_LEVELS, type LogFormat } from '../observability/logger.js';
+import { DEFAULT_SIM_OPTIONS } from '../site-agent/runtimes/simulated/sim-options.js';
 import { checkSiteName, parseLabels, siteSpecsFor } from '../site-agent/site-specs.js';
 import type { SiteType } from '../site-api/site-model.js';
 import { addConnectionOptions, ApiClient, type ConnectionOptions } from './api-client.js';
@@ -29,6 +30,9 @@ interface SiteOptions {
   simFailureRate: number;
   simRunMs: number;
   simStopMs: number;
+  simLogTemplate: string;
+  simLogLines: number;
+  simLogLinesPerSecond: number;
   logLevel: string;
   logFormat: LogFormat;
 }
@@ -53,6 +57,12 @@ const wholeNumber = (min: number) =>
 const quantity = argument((value) => {
   Quantity.parse(value);
   return value;
+});
+
+const linesPerSecond = argument((value) => {
+  const n = Number(value);
+  if (!(n >= 0 && n <= 100_000)) throw new Error('must be a number of lines a second, from 0 to 100000');
+  return n;
 });
 
 const rate = argument((value) => {
@@ -108,6 +118,9 @@ export function siteCommand(): Command {
     .addOption(new Option('--sim-failure-rate <p>', 'simulated: probability a container start crashes').default(0).argParser(rate))
     .addOption(new Option('--sim-run-ms <ms>', 'simulated: run time of restartPolicy Never/OnFailure pods').default(2000).argParser(wholeNumber(0)))
     .addOption(new Option('--sim-stop-ms <ms>', 'simulated: Terminating → stopped (at most the grace period)').default(500).argParser(wholeNumber(0)))
+    .addOption(new Option('--sim-log-template <text>', 'simulated: each log line, with {pod} {namespace} {container} {seq} {restart} {time} replaced').default(DEFAULT_SIM_OPTIONS.logTemplate))
+    .addOption(new Option('--sim-log-lines <n>', 'simulated: log lines a container writes as it starts').default(DEFAULT_SIM_OPTIONS.logLines).argParser(wholeNumber(0)))
+    .addOption(new Option('--sim-log-lines-per-second <n>', 'simulated: log lines a running container writes each second after those (what logs -f follows)').default(DEFAULT_SIM_OPTIONS.logLinesPerSecond).argParser(linesPerSecond))
     .addOption(new Option('--log-level <level>', 'least severe level logged').choices(LOG_LEVELS).env('EDGEPLANE_LOG_LEVEL').default('info'))
     .addOption(new Option('--log-format <format>', 'auto: readable lines on a terminal, JSON otherwise').choices(LOG_FORMATS).env('EDGEPLANE_LOG_FORMAT').default('auto'))
     .addHelpText(
@@ -116,6 +129,7 @@ export function siteCommand(): Command {
 Simulated pods follow kubelet: Pending → ContainerCreating → Running → Ready. Annotations
 sim.edgeplane.io/run-seconds and sim.edgeplane.io/exit-code make a pod's containers exit
 after that long with that code (restarted with back-off, or Succeeded/Failed per restartPolicy).
+Their logs are generated (--sim-log-…); exec, attach and port-forward are refused.
 
 The agent runs until SIGINT or SIGTERM, then sends waiting status reports and exits.`,
     )
@@ -145,7 +159,7 @@ The agent runs until SIGINT or SIGTERM, then sends waiting status reports and ex
         heartbeatSeconds: o.heartbeatSeconds,
         runtime: o.runtime,
         ...(o.runtime === 'runc' ? { runc: { hostImage: o.hostImage, ...(o.podCidr === undefined ? {} : { podCidr: o.podCidr }) } } : {}),
-        sim: { startMs: o.simStartMs, readyMs: o.simReadyMs, failureRate: o.simFailureRate, runMs: o.simRunMs, stopMs: o.simStopMs },
+        sim: { startMs: o.simStartMs, readyMs: o.simReadyMs, failureRate: o.simFailureRate, runMs: o.simRunMs, stopMs: o.simStopMs, logTemplate: o.simLogTemplate, logLines: o.simLogLines, logLinesPerSecond: o.simLogLinesPerSecond },
         logger,
         ...(o.registrationToken === undefined ? {} : { token: o.registrationToken }),
         ...(o.server === undefined ? {} : { server: o.server }),

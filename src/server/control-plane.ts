@@ -43,6 +43,7 @@ import { registerVirtualClusterApi, virtualClusterVersion } from '../vk8s/http/v
 import { PlacementConfigIndex } from '../controllers/placement/config-index.js';
 import { createSeedAnnotationAdmission } from '../controllers/placement/seed-annotation-admission-hook.js';
 import type { PodStreamBackend } from '../vk8s/streams/index.js';
+import { auditLogFile } from '../vk8s/audit/audit-log-file.js';
 import { writeFileAtomic } from '../common/atomic-file.js';
 import { makeTreePrivate } from '../common/private-tree.js';
 import { systemClock, type Clock } from '../common/clock.js';
@@ -80,6 +81,8 @@ export interface ControlPlaneOptions {
   readonly bodyLimit?: number;
   /** What runs the virtual clusters' pods (exec, attach, port-forward, logs). Default: no container runs (kubelet's refusals). */
   readonly podStreams?: PodStreamBackend;
+  /** The audit log of pod sessions (exec, attach, port-forward), JSON lines; default `<home>/audit/sessions.log`. */
+  readonly auditLogPath?: string;
   /** Seconds without a heartbeat before a site is FAILED and its Nodes NotReady (default 40, kube's node-monitor-grace-period). */
   readonly siteGraceSeconds?: number;
   /** What time it is (tests move it to run CronJobs); default the system clock. */
@@ -327,6 +330,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
       apply: fieldManager.apply,
       podStreams: options.podStreams ?? sitePlane.podStreams,
       upgrades: (next) => sitePlane.tunnelUpgrades(next),
+      sessionAudit: auditLogFile(options.auditLogPath ?? join(options.home, 'audit', 'sessions.log'), logger),
       nodes: sitePlane.nodeView,
       ...(options.bookmarkIntervalMs === undefined ? {} : { bookmarkIntervalMs: options.bookmarkIntervalMs }),
       ...(options.maxInflight === undefined ? {} : { maxInflight: options.maxInflight }),

@@ -53,14 +53,24 @@ export interface ClusterPath {
  * - the caller needs at least read access to the cluster's namespace (403 on `namespaces`).
  */
 export async function resolveCluster(deps: ClusterAccessDependencies, path: ClusterPath, headers: IncomingHttpHeaders, socket: unknown): Promise<ClusterRequestContext> {
-  const { namespace, vk8s } = path;
-  let principal: Principal & { virtualK8s?: { namespace: string; name: string } };
+  return clusterContextFor(deps, await authenticateCaller(deps, headers, socket), path);
+}
+
+type ClusterCaller = Principal & { readonly virtualK8s?: { readonly namespace: string; readonly name: string } };
+
+/** The first half of {@link resolveCluster}: who calls (401 `Unauthorized` when nobody known). */
+export async function authenticateCaller(deps: ClusterAccessDependencies, headers: IncomingHttpHeaders, socket: unknown): Promise<ClusterCaller> {
   try {
-    principal = await authenticateClusterRequest(deps.credentials, headers, socket);
+    return await authenticateClusterRequest(deps.credentials, headers, socket);
   } catch (error) {
     if (error instanceof AuthenticationError) throw StatusError.unauthorized();
     throw error;
   }
+}
+
+/** The second half of {@link resolveCluster}: the caller's cluster, if it may reach it (403, 404). */
+export async function clusterContextFor(deps: ClusterAccessDependencies, principal: ClusterCaller, path: ClusterPath): Promise<ClusterRequestContext> {
+  const { namespace, vk8s } = path;
   const bound = principal.virtualK8s;
   if (bound !== undefined && (bound.namespace !== namespace || bound.name !== vk8s)) {
     throw StatusError.forbidden({ resource: 'virtualclusters', group: '' }, vk8s, `this credential is for virtual cluster ${bound.namespace}/${bound.name}`);

@@ -3,7 +3,11 @@ import type { Duplex } from 'node:stream';
 import { StatusError } from '../../apimachinery/errors/status-error.js';
 import { handlePodUpgrade, podStreamTarget, StreamError, type PodTarget, type StreamKind } from '../streams/index.js';
 import { refuseUpgrade } from '../streams/raw-answer.js';
-import { resolveCluster, type ClusterAccessDependencies } from './cluster-access.js';
+import { roleIn } from '../../auth/authorize.js';
+import type { Clock } from '../../common/clock.js';
+import { systemClock } from '../../common/clock.js';
+import { SessionAuditTrail, type SessionAudit } from '../audit/session-audit.js';
+import { authenticateCaller, clusterContextFor, type ClusterAccessDependencies } from './cluster-access.js';
 import { isSessionKind, podScopeOf, readPod, type PodStreamDependencies } from './pod-stream-requests.js';
 import { parseRequestInfo, type RequestInfo } from './request-info.js';
 import { admitResourceRequest } from './resource-admission.js';
@@ -14,6 +18,9 @@ export type UpgradeListener = (request: IncomingMessage, socket: Duplex, head: B
 export interface PodUpgradeDependencies extends ClusterAccessDependencies, PodStreamDependencies {
   /** Where upgrade requests for anything but a pod session go (the ordinary routes). */
   readonly fallback: UpgradeListener;
+  /** Where every session request is recorded, refused ones included (none when unset). */
+  readonly audit?: SessionAudit;
+  readonly clock?: Clock;
 }
 
 export interface PodUpgradeListener {
@@ -38,7 +45,9 @@ interface SessionRequest {
  * (the namespace, the subresource and verb, write access) — then the pod (404), its container
  * and node (400), and is handed to `handlePodUpgrade`. Refusals before the upgrade are
  * `metav1.Status` answers written on the socket, which is then closed. Any other upgrade
- * request goes to `fallback`.
+ * request goes to `fallback`. With `audit`, each session request leaves an audit trail
+ * ({@link SessionAuditTrail}): who, which pod, container, command or ports, the decision,
+ * the protocol, and when and how it ended.
  */
 export function podUpgradeListener(deps: PodUpgradeDependencies): PodUpgradeListener {
   const sessions = new Set<Duplex>();
@@ -77,21 +86,48 @@ function sessionRequest(request: IncomingMessage): SessionRequest | undefined {
 
 async function serveSession(deps: PodUpgradeDependencies, session: SessionRequest, request: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
   const kind = session.info.subresource;
+  const trail = deps.audit === undefined ? undefined : auditTrail(deps.audit, deps.clock ?? systemClock(), session, request);
   let target: PodTarget | null;
   try {
-    const context = await resolveCluster(deps, session.cluster, request.headers, request.socket);
+    const principal = await authenticateCaller(deps, request.headers, request.socket);
+    trail?.authenticated(principal);
+    const context = await clusterContextFor(deps, principal, session.cluster);
     admitResourceRequest(context, session.info);
+    trail?.authorized(true, `user ${principal.user} has role ${roleIn(principal, context.cluster.namespace) ?? 'none'} in namespace ${context.cluster.namespace}`);
     const pod = await readPod(deps.storage, context, session.info.name);
     target = podStreamTarget(pod, session.query.get('container') ?? undefined, podScopeOf(context), kind);
     // Only logs of unscheduled pods have no target; sessions are refused above.
     if (target === null) throw StatusError.badRequest(`pod ${session.info.name} does not have a host assigned`);
+    trail?.target(target.container);
   } catch (error) {
-    if (error instanceof StatusError || error instanceof StreamError) return refuseUpgrade(socket, error);
+    if (error instanceof StatusError || error instanceof StreamError) {
+      if (error instanceof StatusError && error.code === 403) trail?.authorized(false, error.message);
+      trail?.refused(error.code, error.message, error instanceof StatusError ? error.reason : undefined);
+      return refuseUpgrade(socket, error);
+    }
     deps.logger?.error({ err: error, url: request.url }, 'virtual cluster API request failed');
+    trail?.refused(500, 'an unexpected error; it has been logged', 'InternalError');
     return refuseUpgrade(socket, StatusError.internal('an unexpected error; it has been logged'));
   }
-  await handlePodUpgrade(request, socket, head, { kind, target, query: session.query }, deps.backend, {
+  await handlePodUpgrade(request, socket, head, { kind, target, query: session.query }, trail?.observe(deps.backend) ?? deps.backend, {
     ...(deps.logger === undefined ? {} : { logger: deps.logger }),
     ...(deps.timing === undefined ? {} : { timing: deps.timing }),
+    ...(trail === undefined ? {} : { onOutcome: (outcome) => (outcome.upgraded ? trail.upgraded(outcome.protocol) : trail.refused(outcome.code, outcome.message)) }),
+  });
+  trail?.ended();
+}
+
+function auditTrail(audit: SessionAudit, clock: Clock, session: SessionRequest, request: IncomingMessage): SessionAuditTrail {
+  const userAgent = request.headers['user-agent'];
+  return new SessionAuditTrail(audit, clock, {
+    requestURI: request.url ?? '',
+    verb: session.info.verb,
+    kind: session.info.subresource,
+    ...(session.info.namespace === undefined ? {} : { namespace: session.info.namespace }),
+    pod: session.info.name,
+    cluster: session.cluster,
+    query: session.query,
+    ...(request.socket.remoteAddress === undefined ? {} : { sourceIP: request.socket.remoteAddress }),
+    ...(userAgent === undefined ? {} : { userAgent }),
   });
 }

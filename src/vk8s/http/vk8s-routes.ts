@@ -19,6 +19,7 @@ import { sendStatus, type TableFormat } from './response-format.js';
 import type { Clock } from '../../common/clock.js';
 import { registerOpenApiRoute } from './openapi-route.js';
 import type { ClusterNodeSource } from './cluster-node-source.js';
+import type { SessionAudit } from '../audit/session-audit.js';
 
 export interface VirtualClusterApiDependencies {
   readonly credentials: CredentialService;
@@ -35,6 +36,8 @@ export interface VirtualClusterApiDependencies {
   readonly podStreams?: PodStreamBackend;
   /** Other upgrade requests' listeners in front of the routes (the site tunnels): given where the rest goes, it returns the listener. */
   readonly upgrades?: (next: UpgradeListener) => UpgradeListener;
+  /** Where `exec`, `attach` and `portforward` requests are recorded (audit.k8s.io/v1 Events), refused ones included. */
+  readonly sessionAudit?: SessionAudit;
   readonly bookmarkIntervalMs?: number;
   /** The sites' Nodes as every cluster's read-only `nodes` (default: the clusters' own stored Nodes). */
   readonly nodes?: ClusterNodeSource;
@@ -69,7 +72,7 @@ export function registerVirtualClusterApi(app: FastifyInstance, deps: VirtualClu
   if (streams !== undefined) {
     // Sessions in pods are HTTP upgrades, which the routes never see.
     const routes = routeUpgradeRequest(app);
-    const upgrades = podUpgradeListener({ ...deps, ...streams, fallback: deps.upgrades === undefined ? routes : deps.upgrades(routes) });
+    const upgrades = podUpgradeListener({ ...deps, ...streams, ...(deps.sessionAudit === undefined ? {} : { audit: deps.sessionAudit }), fallback: deps.upgrades === undefined ? routes : deps.upgrades(routes) });
     app.server.on('upgrade', upgrades.listener);
     app.addHook('preClose', (done) => {
       upgrades.closeAll();

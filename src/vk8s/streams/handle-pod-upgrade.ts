@@ -29,7 +29,15 @@ export interface PodUpgradeOptions {
   /** Stream errors (client resets, GOAWAYs, backend failures) are logged at debug level. */
   readonly logger?: Logger;
   readonly timing?: Partial<SessionTiming>;
+  /** Told once how the request turned out before anything flowed (for the audit). */
+  readonly onOutcome?: (outcome: PodUpgradeOutcome) => void;
 }
+
+/**
+ * A request refused before the upgrade (the answer's code and message), or upgraded with
+ * `protocol`: `SPDY/3.1+<X-Stream-Protocol-Version>` or `websocket+<subprotocol>`.
+ */
+type PodUpgradeOutcome = { readonly upgraded: false; readonly code: number; readonly message: string } | { readonly upgraded: true; readonly protocol: string };
 
 type Preflight = { readonly command: RemoteCommand } | { readonly ports: readonly number[] };
 
@@ -52,6 +60,7 @@ export async function handlePodUpgrade(
   const timing: SessionTiming = { ...DEFAULT_TIMING, ...options.timing };
   const onError = (error: Error): void => options.logger?.debug({ err: error, pod: route.target.pod, stream: route.kind }, 'pod stream error');
   socket.on('error', onError);
+  const onOutcome = options.onOutcome ?? ((): void => undefined);
   let transport: 'websocket' | 'spdy';
   let preflight: Preflight;
   try {
@@ -59,12 +68,12 @@ export async function handlePodUpgrade(
     preflight = parseRoute(route, transport, request);
     await backend.admit?.(route.target, route.kind);
   } catch (error) {
-    refuse(socket, error, options.logger);
+    onOutcome(refuse(socket, error, options.logger));
     return;
   }
   try {
-    if (transport === 'spdy') await serveSpdy(request, socket, head, route, preflight, backend, { timing, onError });
-    else await serveWebSocket(request, socket, head, route, preflight, backend, { timing, onError });
+    if (transport === 'spdy') await serveSpdy(request, socket, head, route, preflight, backend, { timing, onError, onOutcome });
+    else await serveWebSocket(request, socket, head, route, preflight, backend, { timing, onError, onOutcome });
   } catch (error) {
     options.logger?.error({ err: error, pod: route.target.pod, stream: route.kind }, 'pod stream failed');
     socket.destroy();
@@ -85,21 +94,29 @@ function parseRoute(route: PodUpgradeRoute, transport: 'websocket' | 'spdy', req
   }
 }
 
-function refuse(socket: Duplex, error: unknown, logger: Logger | undefined, headers: Record<string, string> = {}): void {
-  if (error instanceof StreamError || error instanceof StatusError) return refuseUpgrade(socket, error, headers);
-  logger?.error({ err: error }, 'pod stream request failed');
-  refuseUpgrade(socket, StatusError.internal('an unexpected error; it has been logged'));
+function refuse(socket: Duplex, error: unknown, logger: Logger | undefined): PodUpgradeOutcome {
+  if (!(error instanceof StreamError || error instanceof StatusError)) {
+    logger?.error({ err: error }, 'pod stream request failed');
+    return refuse(socket, StatusError.internal('an unexpected error; it has been logged'), logger);
+  }
+  refuseUpgrade(socket, error);
+  return { upgraded: false, code: error.code, message: error.message };
 }
 
 interface Setup {
   readonly timing: SessionTiming;
   readonly onError: (error: Error) => void;
+  readonly onOutcome: (outcome: PodUpgradeOutcome) => void;
 }
 
 async function serveSpdy(request: IncomingMessage, socket: Duplex, head: Buffer, route: PodUpgradeRoute, preflight: Preflight, backend: PodStreamBackend, setup: Setup): Promise<void> {
   const choice = negotiateSpdy(request.headers['x-stream-protocol-version'], route.kind);
-  if ('error' in choice) return refuseUpgrade(socket, choice.error, { 'X-Accepted-Stream-Protocol-Versions': choice.accepted.join(', ') });
+  if ('error' in choice) {
+    setup.onOutcome({ upgraded: false, code: choice.error.code, message: choice.error.message });
+    return refuseUpgrade(socket, choice.error, { 'X-Accepted-Stream-Protocol-Versions': choice.accepted.join(', ') });
+  }
   writeSpdySwitch(socket, choice.protocol);
+  setup.onOutcome({ upgraded: true, protocol: choice.protocol === '' ? 'SPDY/3.1' : `SPDY/3.1+${choice.protocol}` });
   if ('ports' in preflight) return serveSpdyPortForward(socket, head, route.target, backend, setup);
   return serveSpdyRemoteCommand(socket, head, preflight.command, backend, { ...setup, protocol: spdyRemoteCommandProtocol(choice.protocol) });
 }
@@ -107,9 +124,13 @@ async function serveSpdy(request: IncomingMessage, socket: Duplex, head: Buffer,
 async function serveWebSocket(request: IncomingMessage, socket: Duplex, head: Buffer, route: PodUpgradeRoute, preflight: Preflight, backend: PodStreamBackend, setup: Setup): Promise<void> {
   const choice = negotiateWebSocket(request.headers['sec-websocket-protocol'], route.kind);
   // kubelet's WebSocket handshake refuses unknown subprotocols with an empty 403.
-  if (choice.kind === 'none') return refuseUpgrade(socket, StreamError.node(403, ''));
+  if (choice.kind === 'none') {
+    setup.onOutcome({ upgraded: false, code: 403, message: 'no WebSocket subprotocol the server speaks was offered' });
+    return refuseUpgrade(socket, StreamError.node(403, ''));
+  }
   const ws = await acceptWebSocket(request, socket, head, choice.header);
-  if (ws === null) return;
+  if (ws === null) return setup.onOutcome({ upgraded: false, code: 400, message: 'not a valid WebSocket handshake' });
+  setup.onOutcome({ upgraded: true, protocol: choice.header === undefined ? 'websocket' : `websocket+${choice.header}` });
   if (choice.kind === 'tunnel') return serveTunneledPortForward(ws, route.target, backend, setup);
   const protocol: ChannelProtocol = choice.protocol;
   if ('ports' in preflight) return serveWebSocketPortForward(ws, preflight.ports, route.target, backend, { ...setup, protocol });

@@ -12,9 +12,29 @@ export interface SimOptions {
   readonly runMs: number;
   /** Terminating → stopped, at most the deletion grace period (`--sim-stop-ms`, default 500). */
   readonly stopMs: number;
+  /**
+   * The text of each generated log line (`--sim-log-template`), with `{pod}`, `{namespace}`,
+   * `{container}`, `{seq}` (1, 2, … from each container start), `{restart}` (the container's
+   * restart count) and `{time}` (the line's RFC 3339 time) replaced.
+   */
+  readonly logTemplate: string;
+  /** Lines a container writes as it starts: what a log request finds at once (`--sim-log-lines`, default 10). */
+  readonly logLines: number;
+  /** Lines a running container writes each second after those, which `logs -f` follows (`--sim-log-lines-per-second`, default 1; 0: none). */
+  readonly logLinesPerSecond: number;
 }
 
-export const DEFAULT_SIM_OPTIONS: SimOptions = { startMs: 1000, readyMs: 0, failureRate: 0, crashAfterMs: 1000, runMs: 2000, stopMs: 500 };
+export const DEFAULT_SIM_OPTIONS: SimOptions = {
+  startMs: 1000,
+  readyMs: 0,
+  failureRate: 0,
+  crashAfterMs: 1000,
+  runMs: 2000,
+  stopMs: 500,
+  logTemplate: '{time} INFO {pod}/{container}: simulated log line {seq}',
+  logLines: 10,
+  logLinesPerSecond: 1,
+};
 
 /**
  * Pod annotations that steer one simulated pod:

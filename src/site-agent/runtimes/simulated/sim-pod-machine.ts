@@ -58,7 +58,7 @@ function tick(state: SimPodState, now: number, roll: number, options: SimOptions
     case 'BackOff':
       return start({ ...state, lastTermination: stage.last }, now, roll, options, state.restartCount + 1);
     case 'Terminating':
-      return { state: { ...state, stage: { kind: 'Stopped' }, at: now, wakeAt: undefined }, terminated: true };
+      return { state: { ...state, stage: stopped(stage.was), at: now, wakeAt: undefined }, terminated: true };
     case 'Pending':
     case 'Succeeded':
     case 'Failed':
@@ -122,23 +122,28 @@ function deleteStep(state: SimPodState, now: number, graceMs: number, options: S
       return { state };
     case 'Terminating': {
       const stopAt = Math.min(stage.stopAt, now + Math.max(0, graceMs));
-      if (stopAt <= now) return { state: { ...state, stage: { kind: 'Stopped' }, at: now, wakeAt: undefined }, terminated: true };
-      return { state: { ...state, stage: { kind: 'Terminating', stopAt }, wakeAt: stopAt } };
+      if (stopAt <= now) return { state: { ...state, stage: stopped(stage.was), at: now, wakeAt: undefined }, terminated: true };
+      return { state: { ...state, stage: { ...stage, stopAt }, wakeAt: stopAt } };
     }
     case 'Pending':
     case 'Succeeded':
     case 'Failed':
-      return { state: { ...state, stage: { kind: 'Stopped' }, at: now, wakeAt: undefined }, terminated: true };
+      return { state: { ...state, stage: stopped(stage), at: now, wakeAt: undefined }, terminated: true };
     case 'ContainerCreating':
     case 'Running':
     case 'Ready':
     case 'Exited':
     case 'BackOff': {
       const stopAt = now + Math.min(options.stopMs, Math.max(0, graceMs));
-      if (stopAt <= now) return { state: { ...state, stage: { kind: 'Stopped' }, at: now, wakeAt: undefined }, terminated: true };
-      return { state: { ...state, stage: { kind: 'Terminating', stopAt }, at: now, wakeAt: stopAt } };
+      if (stopAt <= now) return { state: { ...state, stage: stopped(stage), at: now, wakeAt: undefined }, terminated: true };
+      return { state: { ...state, stage: { kind: 'Terminating', stopAt, was: stage }, at: now, wakeAt: stopAt } };
     }
   }
+}
+
+/** Stopped, remembering the stage whose containers were stopped (their logs). */
+function stopped(was: SimStage | undefined): SimStage {
+  return was === undefined ? { kind: 'Stopped' } : { kind: 'Stopped', was };
 }
 
 function changed(state: SimPodState): SimStep {

@@ -51,8 +51,9 @@ export type SimStage =
   /** The containers exited and will restart at `restartAt` (shown as terminated, then CrashLoopBackOff). */
   | { readonly kind: 'Exited' | 'BackOff'; readonly last: SimTermination; readonly restartAt: number; readonly backOffMs: number }
   | { readonly kind: 'Succeeded' | 'Failed'; readonly last: SimTermination }
-  | { readonly kind: 'Terminating'; readonly stopAt: number }
-  | { readonly kind: 'Stopped' };
+  /** `was`: the stage the pod left when it was deleted (its containers run on until `stopAt`, or stopped at the state's `at`). */
+  | { readonly kind: 'Terminating'; readonly stopAt: number; readonly was?: SimStage }
+  | { readonly kind: 'Stopped'; readonly was?: SimStage };
 
 export interface SimPodState {
   readonly facts: SimPodFacts;

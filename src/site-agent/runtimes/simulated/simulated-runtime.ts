@@ -5,6 +5,7 @@ import { podKeyOf } from '../../pod-key.js';
 import type { PodRuntime, PodRuntimeSink } from '../../pod-runtime.js';
 import type { ClusterRef } from '../../../site-api/site-api-types.js';
 import type { SiteTimers } from '../../../common/timers.js';
+import type { PodStreams, PodStreamTarget } from '../../../site-api/pod-streams.js';
 import { WakeScheduler } from '../../wake-scheduler.js';
 import { SimNetwork } from './sim-network.js';
 import { DEFAULT_SIM_OPTIONS, type SimOptions } from './sim-options.js';
@@ -12,6 +13,7 @@ import { initialSimPodState, type SimEvent, type SimPodState } from './sim-pod.j
 import { adoptSimPod, markedNotReady } from './sim-pod-adopt.js';
 import { simPodFactsOf } from './sim-pod-facts.js';
 import { stepSimPod } from './sim-pod-machine.js';
+import { SimPodStreams } from './sim-pod-streams.js';
 import { renderSimPodStatus } from './sim-pod-status.js';
 
 export interface SimulatedRuntimeOptions {
@@ -39,6 +41,7 @@ interface Entry {
  * same name is a new pod; a pod whose status says it already runs (or finished) is adopted
  * as it is ({@link adoptSimPod}), so an agent restart does not restart its pods; a ready pod
  * the control plane marked not Ready while the site was unreachable gets its status again.
+ * Its `streams` serve generated logs and refuse exec, attach and port-forward ({@link SimPodStreams}).
  */
 export class SimulatedRuntime implements PodRuntime {
   private readonly pods = new Map<string, Entry>();
@@ -46,10 +49,12 @@ export class SimulatedRuntime implements PodRuntime {
   private readonly network = new SimNetwork();
   private readonly sim: SimOptions;
   private readonly random: () => number;
+  readonly streams: PodStreams;
 
   constructor(private readonly options: SimulatedRuntimeOptions) {
     this.sim = { ...DEFAULT_SIM_OPTIONS, ...options.sim };
     this.random = options.random ?? Math.random;
+    this.streams = new SimPodStreams({ timers: options.timers, sim: this.sim, lookup: (target) => this.streamTarget(target) });
     this.wakes = new WakeScheduler(options.timers, (key, now) => {
       const entry = this.pods.get(key);
       if (entry !== undefined) this.step(key, entry, { type: 'tick', roll: this.random() }, now);
@@ -67,6 +72,12 @@ export class SimulatedRuntime implements PodRuntime {
   /** The state of a pod (tests, diagnostics). */
   stateOf(key: string): SimPodState | undefined {
     return this.pods.get(key)?.state;
+  }
+
+  /** The state of the pod a stream is for: that name, and that incarnation when the target names its uid. */
+  private streamTarget(target: PodStreamTarget): SimPodState | undefined {
+    const state = this.pods.get(podKeyOf(target.cluster, target.name))?.state;
+    return state === undefined || (target.uid !== '' && target.uid !== state.facts.uid) ? undefined : state;
   }
 
   apply(cluster: ClusterRef, pod: KubeObject): void {
