@@ -6,7 +6,7 @@
 export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
 
 export interface Subresource {
-  readonly name: 'status' | 'scale' | 'log' | 'exec' | 'portforward';
+  readonly name: 'status' | 'scale' | 'log' | 'exec' | 'attach' | 'portforward';
   readonly verbs: readonly Verb[];
   /** The kind the subresource speaks (Scale is autoscaling/v1). */
   readonly kind: string;

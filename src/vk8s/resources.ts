@@ -34,6 +34,7 @@ export const RESOURCES: readonly ResourceType[] = [
       status('Pod'),
       { name: 'log', verbs: ['get'], kind: 'Pod' },
       { name: 'exec', verbs: ['create', 'get'], kind: 'PodExecOptions' },
+      { name: 'attach', verbs: ['create', 'get'], kind: 'PodAttachOptions' },
       { name: 'portforward', verbs: ['create', 'get'], kind: 'PodPortForwardOptions' },
     ],
   }),

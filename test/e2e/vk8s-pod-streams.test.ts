@@ -147,10 +147,9 @@ describe('pod streams through the control plane', () => {
     assert.deepEqual([container[0], (container[1] as { message: string }).message], [400, 'container zz is not valid for pod p']);
     const plain = await h.call('POST', `${PODS}/p/exec?command=ls&stdout=true`);
     assert.deepEqual([plain.status, plain.json()['message']], [400, 'Upgrade request required']);
+    // attach is served (issue 22) beyond the seed's list: like exec, it needs an upgrade.
     const attach = await h.call('POST', `${PODS}/p/attach?stdout=true`);
-    assert.equal(attach.status, 405);
-    const upgradedAttach = await refusedUpgrade(h, `${PODS}/p/attach?stdout=true`, auth);
-    assert.equal(upgradedAttach[0], 405);
+    assert.deepEqual([attach.status, attach.json()['message']], [400, 'Upgrade request required']);
     const version = await new Promise<number | undefined>((resolve) => {
       const ws = new WebSocket(`${h.url.replace('https', 'wss')}/version`, { ca: h.ca });
       ws.on('error', () => undefined);
