@@ -263,6 +263,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
       store,
       clock,
       logger,
+      metrics: metrics.registry,
       events,
       registry,
       credentials,

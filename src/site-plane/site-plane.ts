@@ -32,6 +32,8 @@ import { registerSiteApi, type SiteApiDependencies } from './site-routes.js';
 import { TokenService } from './token-service.js';
 import { SiteTunnels } from './tunnel/site-tunnels.js';
 import { TunnelPodBackend } from './tunnel/tunnel-pod-backend.js';
+import { tunnelMetrics } from './tunnel/tunnel-metrics.js';
+import type { Registry } from 'prom-client';
 import type { PodStreamBackend } from '../vk8s/streams/index.js';
 import type { UpgradeListener } from '../vk8s/http/pod-stream-upgrades.js';
 
@@ -65,6 +67,8 @@ export interface SitePlaneDependencies {
   readonly streamIdleTimeoutMs?: number;
   /** How often tunnels are pinged (default 15 s). */
   readonly tunnelPingIntervalMs?: number;
+  /** Where the tunnels' metrics go (none without). */
+  readonly metrics?: Registry;
 }
 
 export interface SitePlane {
@@ -125,14 +129,17 @@ export async function startSitePlane(deps: SitePlaneDependencies): Promise<SiteP
   const registrar = new SiteRegistrar({ store, clock, logger, tokens, certificates: agentCertificateIssuer(deps.ca), objects, nodes, agents, inventory, leases, caPem: deps.ca.certificate });
   const controller = startNodeLifecycleController({ store, agents, inventory, objects, nodes, pods, podsBySite, clock, logger, ...(deps.events === undefined ? {} : { events: deps.events }) });
 
+  const metrics = deps.metrics === undefined ? undefined : tunnelMetrics(deps.metrics);
   const tunnels = new SiteTunnels({
     agents,
+    ...(metrics === undefined ? {} : { metrics }),
     agentOf: (site) => inventory.claimOf(site)?.agent,
     logger,
     ...(deps.tunnelPingIntervalMs === undefined ? {} : { pingIntervalMs: deps.tunnelPingIntervalMs }),
   });
   const podStreams = new TunnelPodBackend({
     tunnels,
+    ...(metrics === undefined ? {} : { metrics }),
     podOf: (target) => pods.get({ tenant: target.tenant, namespace: target.namespace, name: target.vk8s }, target.pod).catch(() => undefined),
     ...(deps.streamIdleTimeoutMs === undefined ? {} : { idleTimeoutMs: deps.streamIdleTimeoutMs }),
   });

@@ -24,6 +24,7 @@ import { VirtualClusterStorage } from '../../vk8s/cluster-storage.js';
 import { printerTableFormat } from '../../vk8s/http/printer-table-format.js';
 import { registerVirtualClusterApi, virtualClusterVersion } from '../../vk8s/http/vk8s-routes.js';
 import { startSitePlane, type SitePlane } from '../site-plane.js';
+import { Registry } from 'prom-client';
 import type { EventRecorder } from '../../controllers/events/event-recorder.js';
 
 export interface SitePlaneHarness {
@@ -34,6 +35,8 @@ export interface SitePlaneHarness {
   readonly platformToken: string;
   readonly sitePlane: SitePlane;
   readonly storage: VirtualClusterStorage;
+  /** The site plane's metrics (Prometheus text). */
+  metrics(): Promise<string>;
   /** A request with `Authorization: APIToken <token>` when given, or the client certificate. */
   call(method: string, path: string, options?: { token?: string; bearer?: string; body?: unknown; raw?: string; cert?: string; key?: string }): Promise<HttpsResponse>;
   close(): Promise<void>;
@@ -61,7 +64,8 @@ export async function startSitePlaneHarness(options: { graceSeconds: number; boo
   const storage = new VirtualClusterStorage({ store, clock, logger });
   await storage.start();
   let url = '';
-  const sitePlane = await startSitePlane({ store, clock, logger, registry, credentials, storage, ca, publicUrl: () => url, graceSeconds: options.graceSeconds, ...(options.events === undefined ? {} : { events: options.events }), ...(options.bookmarkIntervalMs === undefined ? {} : { bookmarkIntervalMs: options.bookmarkIntervalMs }), ...(options.streamIdleTimeoutMs === undefined ? {} : { streamIdleTimeoutMs: options.streamIdleTimeoutMs }), ...(options.tunnelPingIntervalMs === undefined ? {} : { tunnelPingIntervalMs: options.tunnelPingIntervalMs }) });
+  const metricsRegistry = new Registry();
+  const sitePlane = await startSitePlane({ store, clock, logger, metrics: metricsRegistry, registry, credentials, storage, ca, publicUrl: () => url, graceSeconds: options.graceSeconds, ...(options.events === undefined ? {} : { events: options.events }), ...(options.bookmarkIntervalMs === undefined ? {} : { bookmarkIntervalMs: options.bookmarkIntervalMs }), ...(options.streamIdleTimeoutMs === undefined ? {} : { streamIdleTimeoutMs: options.streamIdleTimeoutMs }), ...(options.tunnelPingIntervalMs === undefined ? {} : { tunnelPingIntervalMs: options.tunnelPingIntervalMs }) });
   const build = { version: 'test', gitCommit: '' };
   const app = buildHttpServer({ tls: { cert: pki.servingCert, key: pki.servingKey, clientCa: pki.caCert }, logger, metrics: createMetrics(build), checks: { livez: [], readyz: [], healthz: [] }, version: {} });
   registerConfigApi(app, {
@@ -87,6 +91,7 @@ export async function startSitePlaneHarness(options: { graceSeconds: number; boo
     platformToken: readFileSync(join(home, 'platform-api-token'), 'utf8').trim(),
     sitePlane,
     storage,
+    metrics: () => metricsRegistry.metrics(),
     call: (method, path, o = {}) => {
       const headers: Record<string, string> = { 'content-type': 'application/json' };
       if (o.token !== undefined) headers['authorization'] = `APIToken ${o.token}`;

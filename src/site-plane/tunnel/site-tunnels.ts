@@ -8,6 +8,7 @@ import { TUNNEL_PATH, TUNNEL_PROTOCOL } from '../../site-api/tunnel-protocol.js'
 import type { UpgradeListener } from '../../vk8s/http/pod-stream-upgrades.js';
 import { authenticateAgent } from '../agent-authentication.js';
 import type { AgentDirectory } from '../agent-directory.js';
+import type { TunnelMetrics } from './tunnel-metrics.js';
 
 /** HTTP/2 windows of the control plane's end: what a site may send on a stream, and on all of them, before it is read. */
 const STREAM_WINDOW = 1024 * 1024;
@@ -19,6 +20,7 @@ export interface SiteTunnelsOptions {
   readonly agentOf: (site: string) => string | undefined;
   readonly logger: Logger;
   readonly pingIntervalMs?: number;
+  readonly metrics?: TunnelMetrics;
 }
 
 /**
@@ -58,6 +60,7 @@ export class SiteTunnels {
   closeAll(): void {
     for (const session of this.byAgent.values()) session.destroy();
     this.byAgent.clear();
+    this.options.metrics?.tunnels.set(0);
   }
 
   private async accept(request: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
@@ -67,6 +70,7 @@ export class SiteTunnels {
       if (request.headers.upgrade?.toLowerCase() !== TUNNEL_PROTOCOL) throw StatusError.badRequest(`the tunnel needs "Upgrade: ${TUNNEL_PROTOCOL}"`);
       agent = (await authenticateAgent(this.options.agents, socket)).name;
     } catch (error) {
+      this.options.metrics?.upgrades.inc({ result: 'refused' });
       const status = error instanceof StatusError ? error : StatusError.internal('an unexpected error; it has been logged');
       if (!(error instanceof StatusError)) this.options.logger.error({ err: error }, 'tunnel upgrade failed');
       const body = JSON.stringify(status.toStatus());
@@ -76,6 +80,7 @@ export class SiteTunnels {
     // HTTP/2 takes the socket's native stream over: the 101 must have left it first.
     await new Promise<void>((resolve) => socket.write(`HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: ${TUNNEL_PROTOCOL}\r\n\r\n`, () => resolve()));
     if (socket.destroyed) return;
+    this.options.metrics?.upgrades.inc({ result: 'accepted' });
     if (head.length > 0) socket.unshift(head);
     const session = connect(`http://site-agent.${agent}`, { createConnection: () => socket, settings: { initialWindowSize: STREAM_WINDOW, enablePush: false } });
     session.once('connect', () => session.setLocalWindowSize(SESSION_WINDOW));
@@ -83,11 +88,13 @@ export class SiteTunnels {
     keepSessionAlive(session, this.options.pingIntervalMs ?? TUNNEL_PING_INTERVAL_MS);
     const previous = this.byAgent.get(agent);
     this.byAgent.set(agent, session);
+    this.options.metrics?.tunnels.set(this.byAgent.size);
     previous?.close();
     this.options.logger.info({ agent, replaced: previous !== undefined }, 'site tunnel open');
     session.once('close', () => {
       if (this.byAgent.get(agent) !== session) return;
       this.byAgent.delete(agent);
+      this.options.metrics?.tunnels.set(this.byAgent.size);
       this.options.logger.info({ agent }, 'site tunnel closed');
     });
   }

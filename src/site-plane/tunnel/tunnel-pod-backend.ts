@@ -9,6 +9,7 @@ import { Channel, decodeHeaderJson, EXIT_CODE_TRAILER, FAILURE_TRAILER, type Tun
 import { StreamError, type PodStreamBackend, type PodTarget, type StreamKind } from '../../vk8s/streams/index.js';
 import type { AttachOptions, ExecOptions, ExitResult, LogOptions, StreamIo } from '../../vk8s/streams/types.js';
 import type { SiteTunnels } from './site-tunnels.js';
+import type { TunnelMetrics } from './tunnel-metrics.js';
 import { idleTimeoutOf, lostSite, openTunnelStream } from './tunnel-stream-client.js';
 
 /** kubelet's `--streaming-connection-idle-timeout` default. */
@@ -20,6 +21,7 @@ export interface TunnelPodBackendOptions {
   readonly podOf: (target: PodTarget) => Promise<KubeObject | undefined>;
   /** exec, attach and forwarded connections with no traffic this long are closed (default 4 h). */
   readonly idleTimeoutMs?: number;
+  readonly metrics?: TunnelMetrics;
 }
 
 /**
@@ -41,28 +43,42 @@ export class TunnelPodBackend implements PodStreamBackend {
 
   async logs(target: PodTarget, options: LogOptions): Promise<Readable> {
     const { container: _container, ...rest } = options;
-    return (await this.open(target, (t) => ({ kind: 'logs', target: t, options: rest }), { endStream: true })).stream;
+    return (await this.open(target, 'logs', (t) => ({ kind: 'logs', target: t, options: rest }), { endStream: true })).stream;
   }
 
   async portForward(target: PodTarget, port: number): Promise<Duplex> {
-    return (await this.open(target, (t) => ({ kind: 'portforward', target: t, port }), { endStream: false, idleTimeoutMs: this.idleTimeoutMs })).stream;
+    return (await this.open(target, 'portforward', (t) => ({ kind: 'portforward', target: t, port }), { endStream: false, idleTimeoutMs: this.idleTimeoutMs })).stream;
   }
 
   async exec(target: PodTarget, options: ExecOptions, io: StreamIo): Promise<ExitResult> {
     const { container: _container, ...rest } = options;
-    const { stream, site } = await this.open(target, (t) => ({ kind: 'exec', target: t, options: rest }), { endStream: false, idleTimeoutMs: this.idleTimeoutMs });
+    const { stream, site } = await this.open(target, 'exec', (t) => ({ kind: 'exec', target: t, options: rest }), { endStream: false, idleTimeoutMs: this.idleTimeoutMs });
     return { exitCode: await runSession(stream, io, site, this.idleTimeoutMs) };
   }
 
   async attach(target: PodTarget, options: AttachOptions, io: StreamIo): Promise<ExitResult> {
     const { container: _container, ...rest } = options;
-    const { stream, site } = await this.open(target, (t) => ({ kind: 'attach', target: t, options: rest }), { endStream: false, idleTimeoutMs: this.idleTimeoutMs });
+    const { stream, site } = await this.open(target, 'attach', (t) => ({ kind: 'attach', target: t, options: rest }), { endStream: false, idleTimeoutMs: this.idleTimeoutMs });
     return { exitCode: await runSession(stream, io, site, this.idleTimeoutMs) };
   }
 
-  private async open(target: PodTarget, request: (t: PodStreamTarget) => TunnelRequest, options: { endStream: boolean; idleTimeoutMs?: number }): Promise<{ stream: ClientHttp2Stream; site: string }> {
-    const { session, siteTarget } = await this.route(target);
-    return { stream: await openTunnelStream(session, request(siteTarget), options), site: siteTarget.site };
+  private async open(target: PodTarget, kind: TunnelRequest['kind'], request: (t: PodStreamTarget) => TunnelRequest, options: { endStream: boolean; idleTimeoutMs?: number }): Promise<{ stream: ClientHttp2Stream; site: string }> {
+    const metrics = this.options.metrics;
+    const routed = await this.route(target).catch((error: unknown) => {
+      metrics?.streams.inc({ kind, result: 'no_tunnel' });
+      throw error;
+    });
+    const asked = request(routed.siteTarget);
+    const stream = await openTunnelStream(routed.session, asked, options).catch((error: unknown) => {
+      metrics?.streams.inc({ kind, result: error instanceof StreamError && /was lost/.test(error.message) ? 'lost' : 'refused' });
+      throw error;
+    });
+    if (metrics !== undefined) {
+      metrics.streams.inc({ kind, result: 'established' });
+      metrics.open.inc({ kind });
+      stream.once('close', () => metrics.open.dec({ kind }));
+    }
+    return { stream, site: routed.siteTarget.site };
   }
 
   /** The pod's site and the tunnel to it. */
