@@ -140,7 +140,7 @@ export class HaproxyProcess {
     writeFileSync(candidate, renderHaproxyConfig(plan, this.paths), { mode: 0o600 });
     const { haproxy } = this.options;
     await new Promise<void>((resolve, reject) => {
-      execFile(haproxy.path, ['-c', '-q', '-f', candidate], { env: { ...process.env, ...haproxy.env }, timeout: 10_000 }, (error, stdout, stderr) => {
+      execFile(haproxy.path, ['-c', '-f', candidate], { env: { ...process.env, ...haproxy.env }, timeout: 10_000 }, (error, stdout, stderr) => {
         if (error === null) resolve();
         else reject(new HaproxyError(`HAProxy refused the configuration: ${`${stdout}${stderr}`.trim() || error.message}`));
       });
