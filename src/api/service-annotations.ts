@@ -25,7 +25,7 @@ export const HTTP2_VALUES = ['true', 'false'] as const;
  */
 export const SNI_NAMES_ANNOTATION = 'svc.io/sni-names';
 const MAX_SNI_NAMES = 32;
-export const SNI_NAMES_FORM = `must be a comma-separated list of at most ${MAX_SNI_NAMES} DNS names (lowercase RFC 1123 subdomains such as "api.example.com", no "*")`;
+const SNI_NAMES_FORM = `must be a comma-separated list of at most ${MAX_SNI_NAMES} DNS names (lowercase RFC 1123 subdomains such as "api.example.com", no "*")`;
 
 const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 

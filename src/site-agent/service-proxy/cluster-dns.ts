@@ -18,7 +18,7 @@ import type { ProxyEndpoints, ProxyService } from './proxy-model.js';
  * namespaces. A headless Service's names give its ready endpoints' addresses.
  */
 
-export const CLUSTER_DOMAIN = 'cluster.local';
+const CLUSTER_DOMAIN = 'cluster.local';
 
 /** The cluster's hosts file (sorted), for dnsmasq's `--hostsdir`: re-read on change, no signal needed. */
 export function clusterHostsFile(services: readonly ProxyService[], endpoints: readonly ProxyEndpoints[]): string {

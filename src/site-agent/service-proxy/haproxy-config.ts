@@ -72,7 +72,7 @@ function frontendLines(frontend: PlannedFrontend, paths: HaproxyConfigPaths): st
     sni.forEach((route, i) => lines.push(`  acl sni_${i} req.ssl_sni -i ${(route.sniNames ?? []).join(' ')}`));
     // Plain routes first (no waiting for a ClientHello), then TLS hellos with a known name; the rest is refused.
     frontend.routes.forEach((route, i) => route.sniNames === undefined && lines.push(`  tcp-request content accept if ${conditions[i] as string}`));
-    frontend.routes.forEach((route, i) => route.sniNames !== undefined && lines.push(`  tcp-request content accept if ${acl(route.cluster)} { req.ssl_hello_type 1 } sni_${sni.indexOf(route)}`));
+    sni.forEach((route, i) => lines.push(`  tcp-request content accept if ${acl(route.cluster)} { req.ssl_hello_type 1 } sni_${i}`));
     lines.push('  tcp-request content reject');
   }
   frontend.routes.forEach((route, i) => lines.push(`  use_backend ${route.backend} if ${conditions[i] as string}`));

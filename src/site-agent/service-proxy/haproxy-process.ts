@@ -7,7 +7,7 @@ import { diffProxyPlans } from './proxy-diff.js';
 import type { ProxyPlan } from './proxy-plan.js';
 
 /** An executable and what it needs in its environment (LD_LIBRARY_PATH for unpacked libraries). */
-export interface HaproxyProgram {
+interface HaproxyProgram {
   readonly path: string;
   readonly env: Readonly<Record<string, string>>;
 }

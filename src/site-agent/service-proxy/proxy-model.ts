@@ -38,7 +38,7 @@ export interface ProxyService {
   readonly ports: readonly ProxyServicePort[];
 }
 
-export interface ProxyEndpointSubset {
+interface ProxyEndpointSubset {
   readonly ready: readonly string[];
   readonly notReady: readonly string[];
   readonly ports: readonly ProxyServicePort[];

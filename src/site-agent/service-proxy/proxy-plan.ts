@@ -15,7 +15,7 @@ import type { ClusterId, ProxyEndpoints, ProxyService, ProxyServicePort, SitePro
  *   `<ip>:<port>`, not-ready ones present but disabled (readiness flips are runtime commands).
  */
 
-export type ProxyMode = 'tcp' | 'http';
+type ProxyMode = 'tcp' | 'http';
 
 export interface PlannedServer {
   /** `<ip>:<port>`: stable, so the runtime API can address it. */
@@ -25,7 +25,7 @@ export interface PlannedServer {
   readonly ready: boolean;
 }
 
-export interface ServiceKey {
+interface ServiceKey {
   readonly cluster: ClusterId;
   readonly namespace: string;
   readonly name: string;
@@ -41,7 +41,7 @@ export interface PlannedBackend {
   readonly servers: readonly PlannedServer[];
 }
 
-export interface FrontendRoute {
+interface FrontendRoute {
   readonly cluster: ClusterId;
   readonly backend: string;
   /** Set for `TCP_PROXY_WITH_SNI`: the server names routed to the backend (lowercase). */
@@ -57,7 +57,7 @@ export interface PlannedFrontend {
 }
 
 /** Something about one Service the proxy cannot do, for an Event on it. */
-export interface ProxyProblem {
+interface ProxyProblem {
   readonly service: ServiceKey;
   readonly message: string;
 }
@@ -74,7 +74,7 @@ const byName = <T extends { name: string }>(a: T, b: T): number => (a.name < b.n
 const serviceId = (s: ServiceKey): string => `${s.cluster}:${s.namespace}:${s.name}`;
 
 /** The names a `TCP_PROXY_WITH_SNI` Service answers for. */
-export function sniNamesFor(service: ProxyService): string[] {
+function sniNamesFor(service: ProxyService): string[] {
   const own = [service.name, `${service.name}.${service.namespace}`, `${service.name}.${service.namespace}.svc.cluster.local`];
   return [...new Set([...own, ...service.sniNames].map((name) => name.toLowerCase()))].sort();
 }
