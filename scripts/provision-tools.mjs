@@ -30,7 +30,7 @@ const SELF = 'node scripts/provision-tools.mjs';
  * provisioned by every `npm test`, `bench` tools by `npm run bench`, `runtime` tools (what a runc
  * site runs) by `npm start`; a tool with none is
  * registered for a later issue and provisioned only when named (`node scripts/provision-tools.mjs
- * haproxy`, or `--all`) — when its tests arrive, add `'test'` to its `for`.
+ * dnsmasq`, or `--all`) — when its tests arrive, add `'test'` to its `for`.
  *
  * Sources:
  * - `debian` (default): `apt-get download <debian>` + `dpkg-deb -x` into .tools/<debian>/; the
@@ -137,8 +137,9 @@ const TABLE = [
   },
   {
     name: 'haproxy',
-    for: [],
-    why: 'load balancer in front of site workloads',
+    // A runc site runs it as its Service proxy (issue 23); its tests start a real one.
+    for: ['test', 'runtime'],
+    why: 'the per-site Service proxy (L4, SNI routing, L7 with HTTP/2) in front of site workloads',
     debian: 'haproxy',
     bin: 'usr/sbin/haproxy',
     libs: ['liblua5.3-0', 'libopentracing-c-wrapper0', 'libopentracing1'],

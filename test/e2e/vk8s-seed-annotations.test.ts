@@ -65,6 +65,16 @@ describe('vK8s admission of the seed annotations, and apply bodies', () => {
     assert.equal(accepted.status, 201, accepted.body);
   });
 
+  it('refuses a malformed svc.io/sni-names with 422 naming the annotation and its form, and accepts a list of DNS names', async () => {
+    const refused = await h.call('POST', SERVICES, { body: service('sni-bad', { 'svc.io/proxy-type': 'TCP_PROXY_WITH_SNI', 'svc.io/sni-names': 'api.example.com,*.example.com' }) });
+    assert.equal(refused.status, 422, refused.body);
+    const cause = refused.json<Status>().details?.causes?.[0];
+    assert.equal(cause?.field, 'metadata.annotations[svc.io/sni-names]');
+    assert.match(cause?.message ?? '', /"\*\.example\.com" is not a DNS name; must be a comma-separated list of at most 32 DNS names/);
+    const accepted = await h.call('POST', SERVICES, { body: service('sni-good', { 'svc.io/proxy-type': 'TCP_PROXY_WITH_SNI', 'svc.io/sni-names': 'api.example.com, www.example.com' }) });
+    assert.equal(accepted.status, 201, accepted.body);
+  });
+
   it('answers a server-side apply without metadata (name from the URL) and refuses non-object metadata with 400', async () => {
     const body = { apiVersion: 'v1', kind: 'ConfigMap', data: { a: 'b' } };
     const applied = await h.call('PATCH', `${BASE}/api/v1/namespaces/default/configmaps/cm1?fieldManager=test`, { raw: JSON.stringify(body), headers: { 'content-type': 'application/apply-patch+yaml' } });

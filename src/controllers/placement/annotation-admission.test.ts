@@ -28,6 +28,16 @@ describe('validateSeedAnnotations', () => {
     ]);
   });
 
+  it("refuses a Service's malformed svc.io/sni-names, naming the annotation, the bad name and the form", () => {
+    assert.deepEqual(validateSeedAnnotations(object('Service', { 'svc.io/sni-names': 'api.example.com, www.example.com' })), []);
+    for (const [value, detail] of [['a.example.com,,b', 'an empty name'], ['*.example.com', '"*.example.com" is not a DNS name'], ['API.example.com', '"API.example.com" is not a DNS name'], [Array.from({ length: 33 }, (_, i) => `n${i}`).join(','), '33 names']]) {
+      const causes = validateSeedAnnotations(object('Service', { 'svc.io/sni-names': value as string }));
+      assert.equal(causes.length, 1, value);
+      assert.equal(causes[0]?.field, 'metadata.annotations[svc.io/sni-names]');
+      assert.ok(causes[0]?.message.includes(`${detail as string}; must be a comma-separated list of at most 32 DNS names`), causes[0]?.message);
+    }
+  });
+
   it('does not check a value unchanged on update, so objects stored before stay updatable', () => {
     const old = object('Deployment', { 'svc.io/sites': 'garbage' });
     assert.deepEqual(validateSeedAnnotations(object('Deployment', { 'svc.io/sites': 'garbage', other: 'x' }), old), []);

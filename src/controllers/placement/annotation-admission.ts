@@ -1,14 +1,8 @@
 import { fieldError, type StatusCause } from '../../apimachinery/errors/status-error.js';
 import type { KubeObject } from '../../apimachinery/object.js';
 import { SITES_ANNOTATION, VIRTUAL_SITES_ANNOTATION } from '../../site-api/site-model.js';
+import { HTTP2_ENABLE_ANNOTATION, HTTP2_VALUES, parseSniNames, PROXY_TYPE_ANNOTATION, PROXY_TYPES, SNI_NAMES_ANNOTATION } from '../../api/service-annotations.js';
 import { parseRefList } from './placement-annotations.js';
-
-/** The seed's `svc.io/proxy-type` of a Service: the proxy type of its internal virtual host. */
-const PROXY_TYPE_ANNOTATION = 'svc.io/proxy-type';
-const PROXY_TYPES: readonly string[] = ['HTTP_PROXY', 'TCP_PROXY', 'TCP_PROXY_WITH_SNI'];
-/** The seed's `svc.io/http2-enable` of a Service: HTTP/2 upstream connections. */
-const HTTP2_ENABLE_ANNOTATION = 'svc.io/http2-enable';
-const HTTP2_VALUES: readonly string[] = ['true', 'false'];
 
 const REF_LIST_FORM = 'must be namespace/name or a comma-separated list of them, each part a DNS label (e.g. "system/edge-1")';
 
@@ -17,7 +11,8 @@ const REF_LIST_FORM = 'must be namespace/name or a comma-separated list of them,
  * at admission (422) instead of acting: `svc.io/sites` and `svc.io/virtual-sites` on any
  * object must be lists of `namespace/name` references (a malformed value used to place the
  * workload on no site at all, deleting its running pods); on a Service, `svc.io/proxy-type`
- * is one of the seed's three proxy types and `svc.io/http2-enable` is "true" or "false". On
+ * is one of the seed's three proxy types, `svc.io/http2-enable` is "true" or "false", and
+ * `svc.io/sni-names` (the platform's extra SNI names) a list of DNS names. On
  * update, a value unchanged from `old` is not checked again, so objects stored before the
  * check stay updatable. Returns kube field causes. Pure.
  */
@@ -32,9 +27,12 @@ export function validateSeedAnnotations(object: KubeObject, old?: KubeObject): S
   }
   if (object.kind === 'Service') {
     const proxyType = changed(PROXY_TYPE_ANNOTATION);
-    if (proxyType !== undefined && !PROXY_TYPES.includes(proxyType)) causes.push(fieldError.notSupported(`metadata.annotations[${PROXY_TYPE_ANNOTATION}]`, proxyType, PROXY_TYPES));
+    if (proxyType !== undefined && !(PROXY_TYPES as readonly string[]).includes(proxyType)) causes.push(fieldError.notSupported(`metadata.annotations[${PROXY_TYPE_ANNOTATION}]`, proxyType, PROXY_TYPES));
     const http2 = changed(HTTP2_ENABLE_ANNOTATION);
-    if (http2 !== undefined && !HTTP2_VALUES.includes(http2)) causes.push(fieldError.notSupported(`metadata.annotations[${HTTP2_ENABLE_ANNOTATION}]`, http2, HTTP2_VALUES));
+    if (http2 !== undefined && !(HTTP2_VALUES as readonly string[]).includes(http2)) causes.push(fieldError.notSupported(`metadata.annotations[${HTTP2_ENABLE_ANNOTATION}]`, http2, HTTP2_VALUES));
+    const sniNames = changed(SNI_NAMES_ANNOTATION);
+    const parsed = sniNames === undefined ? undefined : parseSniNames(sniNames);
+    if (parsed !== undefined && 'problem' in parsed) causes.push(fieldError.invalid(`metadata.annotations[${SNI_NAMES_ANNOTATION}]`, sniNames, parsed.problem));
   }
   return causes;
 }

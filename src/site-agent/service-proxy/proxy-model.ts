@@ -1,0 +1,98 @@
+import type { KubeObject } from '../../apimachinery/object.js';
+import { http2EnabledOf, proxyTypeOf, sniNamesOf, type ProxyType } from '../../api/service-annotations.js';
+
+/**
+ * What a site's Service proxy is made from: the Services placed on the site and their
+ * Endpoints, each in its tenant's virtual cluster, and the addresses of each cluster's pods
+ * on the site (the proxy answers a cluster's Services only to that cluster's pods). Plain
+ * data; {@link proxyServiceOf} and {@link proxyEndpointsOf} read it from API objects.
+ */
+
+/**
+ * A virtual cluster, as `<tenant>:<namespace>:<vk8s name>` (names are DNS labels, so `:`
+ * cannot occur in them and the id can go into HAProxy names and file names).
+ */
+export type ClusterId = string;
+
+export function clusterIdOf(tenant: string, namespace: string, name: string): ClusterId {
+  return `${tenant}:${namespace}:${name}`;
+}
+
+export interface ProxyServicePort {
+  readonly name: string;
+  /** TCP (default), UDP or SCTP; only TCP is proxied. */
+  readonly protocol: string;
+  readonly port: number;
+}
+
+export interface ProxyService {
+  readonly cluster: ClusterId;
+  readonly namespace: string;
+  readonly name: string;
+  /** The ClusterIP; '' or 'None' for a headless Service (names only, no proxy). */
+  readonly clusterIP: string;
+  readonly proxyType: ProxyType;
+  readonly http2: boolean;
+  /** Extra SNI names (`svc.io/sni-names`). */
+  readonly sniNames: readonly string[];
+  readonly ports: readonly ProxyServicePort[];
+}
+
+interface ProxyEndpointSubset {
+  readonly ready: readonly string[];
+  readonly notReady: readonly string[];
+  readonly ports: readonly ProxyServicePort[];
+}
+
+export interface ProxyEndpoints {
+  readonly cluster: ClusterId;
+  readonly namespace: string;
+  readonly name: string;
+  /** Only the addresses of pods on this site. */
+  readonly subsets: readonly ProxyEndpointSubset[];
+}
+
+export interface SiteProxyInput {
+  readonly services: readonly ProxyService[];
+  readonly endpoints: readonly ProxyEndpoints[];
+  /** Each cluster's pod IPs on the site: the sources its Services answer. */
+  readonly clusterPods: Readonly<Record<ClusterId, readonly string[]>>;
+}
+
+type Json = Record<string, unknown>;
+const record = (value: unknown): Json => (typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : {});
+const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
+const text = (value: unknown): string => (typeof value === 'string' ? value : '');
+
+function portsOf(value: unknown): ProxyServicePort[] {
+  return list(value)
+    .map(record)
+    .filter((port) => typeof port['port'] === 'number')
+    .map((port) => ({ name: text(port['name']), protocol: text(port['protocol']) || 'TCP', port: port['port'] as number }));
+}
+
+/** A Service object of `cluster` as the proxy sees it. */
+export function proxyServiceOf(cluster: ClusterId, service: KubeObject): ProxyService {
+  const spec = record(service.spec);
+  return {
+    cluster,
+    namespace: service.metadata.namespace ?? 'default',
+    name: service.metadata.name ?? '',
+    clusterIP: text(spec['clusterIP']),
+    proxyType: proxyTypeOf(service),
+    http2: http2EnabledOf(service),
+    sniNames: sniNamesOf(service),
+    ports: portsOf(spec['ports']),
+  };
+}
+
+/** An Endpoints object of `cluster`, keeping only the addresses `onSite` accepts (the site's pod IPs). */
+export function proxyEndpointsOf(cluster: ClusterId, endpoints: KubeObject, onSite: (ip: string) => boolean): ProxyEndpoints {
+  const ips = (addresses: unknown): string[] => list(addresses).map((address) => text(record(address)['ip'])).filter((ip) => ip !== '' && onSite(ip));
+  return {
+    cluster,
+    namespace: endpoints.metadata.namespace ?? 'default',
+    name: endpoints.metadata.name ?? '',
+    subsets: list(record(endpoints)['subsets']).map(record).map((subset) => ({ ready: ips(subset['addresses']), notReady: ips(subset['notReadyAddresses']), ports: portsOf(subset['ports']) })),
+  };
+}
