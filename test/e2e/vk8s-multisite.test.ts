@@ -94,6 +94,20 @@ describe('vK8s across three sites through kubectl', () => {
     return rows;
   };
 
+  it('kubectl logs -l reaches the pods of every site through their tunnels (simulated sites generate lines); exec is refused naming the site', async () => {
+    for (const c of env.clients) {
+      const out = await env.ok(c, ['logs', '-l', 'app=web', '--prefix', '--tail=1']);
+      const lines = out.trim().split('\n');
+      assert.equal(lines.length, 4, `${c.label}: ${out}`);
+      for (const line of lines) assert.match(line, /^\[pod\/web-[a-z0-9-]+\/[a-z0-9-]+\] .*simulated log line \d+$/, c.label);
+      assert.equal(new Set(lines.map((l) => l.split(' ')[0])).size, 4, `${c.label}: one line from each pod`);
+      const pod = lines[0]?.split('/')[1] ?? '';
+      const exec = await env.run(c, ['exec', pod, '--', 'true']);
+      assert.notEqual(exec.status, 0);
+      assert.match(exec.stderr, /exec is not available on simulated site "re-[ab]": its pods are simulated; run the site with --runtime runc/, c.label);
+    }
+  });
+
   it('svc.io/virtual-sites overrides the default, svc.io/sites overrides both; a site that does not exist keeps the Deployment where it runs (Warning events, Placed False) until the annotation resolves again', async () => {
     const c = env.kubectl;
     await env.apply(c, deploymentYaml('pin', { annotations: { 'svc.io/virtual-sites': 'default/eu' } }));
