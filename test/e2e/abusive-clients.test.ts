@@ -167,8 +167,13 @@ describe('abusive clients', () => {
     assert.deepEqual([body.code, body.details], [8, []]);
     assert.match(body.message, /^too many requests of credential \S+: at most 2 per second \(bursts of 4\); retry after \d+ s$/);
 
+    const refusedAt = Date.now();
     assert.equal((await get(platformToken)).status, 200, 'another credential is not held back');
-    assert.equal((await get(adminToken)).status, 429, 'the first one still is');
+    // The first one still is: only the tokens refilled since its 429 are served (a loaded machine may take a while between requests).
+    let served = 0;
+    while (served < 20 && (await get(adminToken)).status === 200) served++;
+    const refilled = Math.floor(((Date.now() - refusedAt) / 1000) * RATE) + 1;
+    assert.ok(served <= refilled, `the first credential got ${served} requests served after its 429, more than the ${refilled} its rate refilled`);
     await new Promise((resolve) => setTimeout(resolve, Number(retryAfter) * 1000));
     assert.equal((await get(adminToken)).status, 200, 'after Retry-After it is served again');
 

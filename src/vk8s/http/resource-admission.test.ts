@@ -40,9 +40,10 @@ describe('admitResourceRequest', () => {
   });
 
   it('admitResourceRequest refuses subresources the seed does not list, and other namespaces', () => {
-    const attach = admit('admin', 'POST', '/api/v1/namespaces/default/pods/p/attach');
-    assert.ok(attach instanceof StatusError);
-    assert.equal(attach.code, 405);
+    const eviction = admit('admin', 'POST', '/api/v1/namespaces/default/pods/p/eviction');
+    assert.ok(eviction instanceof StatusError);
+    assert.equal(eviction.code, 405);
+    assert.equal(admit('admin', 'POST', '/api/v1/namespaces/default/pods/p/attach'), 'pods', 'attach is served (issue 22)');
     const elsewhere = admit('admin', 'POST', '/api/v1/namespaces/other/pods/p/exec');
     assert.ok(elsewhere instanceof StatusError);
     assert.equal(elsewhere.message, 'pods "p" is forbidden: User "u@acme" cannot create resource "pods/exec" in API group "" in the namespace "other": this virtual cluster has only the namespace "default"');

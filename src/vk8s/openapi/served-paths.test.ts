@@ -27,7 +27,8 @@ describe('served paths', () => {
     assert.deepEqual(verbsOf('/api/v1/namespaces/{namespace}/pods/{name}/exec'), ['create', 'get']);
     assert.deepEqual(verbsOf('/apis/apps/v1/namespaces/{namespace}/replicasets/{name}/scale'), ['get']);
     assert.deepEqual(verbsOf('/apis/apps/v1/namespaces/{namespace}/deployments/{name}/scale'), ['get', 'patch', 'update']);
-    assert.deepEqual(verbsOf('/api/v1/namespaces/{namespace}/pods/{name}/attach'), []);
+    assert.deepEqual(verbsOf('/api/v1/namespaces/{namespace}/pods/{name}/attach'), ['create', 'get']);
+    assert.deepEqual(verbsOf('/api/v1/namespaces/{namespace}/pods/{name}/eviction'), []);
     assert.deepEqual(verbsOf('/apis/networking.k8s.io/v1beta1/namespaces/{namespace}/ingresses'), []);
   });
 

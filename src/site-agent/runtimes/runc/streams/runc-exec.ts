@@ -46,13 +46,18 @@ export async function runcExec(place: ExecPlace, options: SiteExecOptions, io: S
   const logFile = join(place.dir, `exec-${token}.log`);
   const runc = place.containers.command(['--log', logFile, '--log-format', 'json', 'exec', ...(options.tty ? ['--tty'] : []), '--pid-file', pidFile, place.id, ...options.command]);
   const killCommand = async (): Promise<void> => {
-    const pid = Number.parseInt(await readFile(pidFile, 'utf8').catch(() => ''), 10);
-    if (Number.isInteger(pid) && pid > 1) {
-      try {
-        process.kill(pid, 'SIGKILL');
-      } catch {
-        // already gone
+    // runc writes the pid file just after the command starts: an abort in between waits for it (at most 5 s).
+    for (let attempt = 0; attempt < 250; attempt++) {
+      const pid = Number.parseInt(await readFile(pidFile, 'utf8').catch(() => ''), 10);
+      if (Number.isInteger(pid) && pid > 1) {
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          // already gone
+        }
+        return;
       }
+      await new Promise((resolve) => setTimeout(resolve, 20));
     }
   };
   try {
