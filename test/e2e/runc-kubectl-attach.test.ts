@@ -74,7 +74,7 @@ describe('kubectl attach -i / -it to real pods on a runc site', () => {
     assert.deepEqual(left, []);
   });
 
-  it('attach -i: input reaches a container with stdin (kept open between sessions without stdinOnce), with both kubectls', async () => {
+  it('attach -i: input reaches a container with stdin (kept open between sessions without stdinOnce), with both kubectls', async (t) => {
     const pod = await runningPod('reader');
     for (const [version, binary] of both()) {
       const child = spawnWithInput(binary, ['attach', '-i', pod, '-c', 'main'], cli(binary));
@@ -86,6 +86,18 @@ describe('kubectl attach -i / -it to real pods on a runc site', () => {
       await until(`${version}: an answer to the input`, () => (text.includes(`got:hello ${version}\n`) ? true : undefined), 20_000).catch((error: Error) => {
         throw new Error(`${error.message}; stdout ${JSON.stringify(text.slice(-300))}, stderr ${JSON.stringify(errors.slice(-400))}`);
       });
+      if (binary === kubectlNewest()) {
+        // Round trips of one line each: kubectl → vK8s → tunnel → agent → socat → conmon → the container → its log → back.
+        const took: number[] = [];
+        for (let i = 0; i < 20; i += 1) {
+          const started = performance.now();
+          child.stdin?.write(`rt ${i}\n`);
+          await waitFor(`round trip ${i}`, async () => (text.includes(`got:rt ${i}\n`) ? true : undefined), { timeoutMs: 10_000, intervalMs: 1 });
+          took.push(performance.now() - started);
+        }
+        took.sort((a, b) => a - b);
+        t.diagnostic(`attach -i line round trip over 20 lines: p50 ${took[10]?.toFixed(1)} ms, max ${took[19]?.toFixed(1)} ms`);
+      }
       child.kill('SIGTERM');
     }
     // Neither session closed the container's stdin: the same instance still reads.
@@ -131,10 +143,10 @@ describe('kubectl attach -i / -it to real pods on a runc site', () => {
         await until(`${version}: kubectl ends with the container`, () => term.exited.then(() => true), 20_000);
       }
     }
-    // The terminal's output is in the container's log, as stdout (carriage returns and all).
+    // The shell's exit is the container's; the terminal's output is in its log, as stdout (carriage returns and all).
+    pod = await runningPod('shell', 1);
     const logs = await env.ok(['logs', pod, '-c', 'main', '--previous']);
     assert.match(logs, /hi 1\.20 \(SPDY\)\r?\n/);
-    pod = await runningPod('shell', 1);
     const state = await env.ok(['get', 'pod', pod, '-o', 'jsonpath={.status.containerStatuses[?(@.name=="main")].lastState.terminated.exitCode}']);
     assert.equal(state, '4');
   });

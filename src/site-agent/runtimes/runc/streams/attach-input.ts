@@ -20,27 +20,102 @@ export function resizeMessage(size: SiteTerminalSize): string | undefined {
   return `1 ${rows} ${columns}\n`;
 }
 
+/** How {@link paceResizes} spaces its writes. */
+interface ResizePacing {
+  /** Between two writes, so that conmon reads each alone. */
+  readonly spacingMs: number;
+  /** After the last write, the same size once more. */
+  readonly confirmMs: number;
+}
+
+const PACING: ResizePacing = { spacingMs: 50, confirmMs: 250 };
+
+/**
+ * Passes terminal sizes to `write` so that conmon 2.1.6 applies the last one: it reads its
+ * control FIFO in chunks and applies the *first* line of a chunk once per line it holds (its
+ * `read_from_ctrl_buffer` hands every line the buffer's start), so two sizes written close
+ * together — kubectl attach sends its size plus one, then its size, to make programs redraw
+ * — would leave the first. Writes are spaced (`spacingMs`), sizes that came meanwhile
+ * collapse into the newest, and the last size is written again after `confirmMs` (a size set
+ * twice is no change: the kernel sends SIGWINCH only when it differs). Resolves when the sizes
+ * end or `signal` aborts, or as soon as `write` says conmon is gone (false).
+ */
+export async function paceResizes(sizes: AsyncIterable<SiteTerminalSize>, write: (message: string) => Promise<boolean>, signal: AbortSignal, pacing: ResizePacing = PACING): Promise<void> {
+  let latest: string | undefined;
+  let ended = false;
+  let wake: (() => void) | undefined;
+  const notify = (): void => {
+    const resume = wake;
+    wake = undefined;
+    resume?.();
+  };
+  const idle = (ms?: number): Promise<void> =>
+    new Promise((resolve) => {
+      const timer = ms === undefined ? undefined : setTimeout(resolve, ms);
+      wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  signal.addEventListener('abort', notify);
+  void (async () => {
+    try {
+      for await (const size of sizes) {
+        if (signal.aborted) break;
+        const message = resizeMessage(size);
+        if (message === undefined) continue;
+        latest = message;
+        notify();
+      }
+    } finally {
+      ended = true;
+      notify();
+    }
+  })().catch(() => undefined);
+  let sent: string | undefined;
+  let confirmed = true;
+  try {
+    while (!signal.aborted) {
+      if (latest !== undefined && latest !== sent) {
+        sent = latest;
+        confirmed = false;
+        if (!(await write(sent))) return;
+        await new Promise((resolve) => setTimeout(resolve, pacing.spacingMs));
+      } else if (!confirmed && sent !== undefined) {
+        await idle(pacing.confirmMs);
+        if (latest !== sent || signal.aborted) continue;
+        confirmed = true;
+        if (!(await write(sent))) return;
+      } else if (ended) {
+        return;
+      } else {
+        await idle();
+      }
+    }
+  } finally {
+    signal.removeEventListener('abort', notify);
+  }
+}
+
 /**
  * Sets the size of a container's terminal (conmon `-t`) for each size the client sends, by
- * writing to the `ctl` FIFO conmon made in the bundle; conmon sets it on runc's console, and
- * the kernel sends the container's foreground process SIGWINCH. Stops with `signal`; a
- * conmon that is gone (ENXIO) is not the session's error.
+ * writing to the `ctl` FIFO conmon made in the bundle, paced ({@link paceResizes}); conmon
+ * sets it on runc's console, and the kernel sends the container's foreground process
+ * SIGWINCH. Stops with `signal`, or when conmon is gone (the FIFO has no reader: ENXIO).
  */
-export async function followResizes(bundle: string, sizes: AsyncIterable<SiteTerminalSize>, signal: AbortSignal): Promise<void> {
+export function followResizes(bundle: string, sizes: AsyncIterable<SiteTerminalSize>, signal: AbortSignal): Promise<void> {
   const fifo = join(bundle, 'ctl');
-  for await (const size of sizes) {
-    if (signal.aborted) return;
-    const message = resizeMessage(size);
-    if (message === undefined) continue;
+  return paceResizes(sizes, async (message) => {
     // Non-blocking: with no conmon reading, the open fails instead of waiting for one.
     const handle = await open(fifo, constants.O_WRONLY | constants.O_NONBLOCK).catch(() => undefined);
-    if (handle === undefined) return;
+    if (handle === undefined) return false;
     try {
       await handle.write(message);
+      return true;
     } finally {
       await handle.close();
     }
-  }
+  }, signal);
 }
 
 /** An input bridge: stop ends it (socat is killed by its pid) and resolves once it has exited. */
