@@ -6,7 +6,7 @@ import { SiteStreamError, type PodStreams, type PodStreamTarget, type SiteAttach
 import type { Program, RuncContainers } from '../runc-containers.js';
 import { findSocat } from '../runtime-programs.js';
 import { SIDECAR_CONTAINER } from '../sidecar-launch.js';
-import { bridgeAttachInput, followResizes } from './attach-input.js';
+import { bridgeAttachInput, followResizes, type InputBridge } from './attach-input.js';
 import { attachOutput } from './attach-output.js';
 import { containerLogStream } from './container-log-stream.js';
 import type { InstanceLog } from './cri-log-reader.js';
@@ -77,10 +77,14 @@ export class RuncPodStreams implements PodStreams {
     const stop = (): void => session.abort();
     io.signal.addEventListener('abort', stop);
     if (io.signal.aborted) stop();
-    const input = socat === undefined || io.stdin === undefined ? undefined : bridgeAttachInput(socat, instance.files.bundle, io.stdin);
+    let input: InputBridge | undefined;
+    // Input starts once the output's starting point is fixed, so its answers are shown.
+    const startInput = (): void => {
+      if (socat !== undefined && io.stdin !== undefined && !session.signal.aborted) input = bridgeAttachInput(socat, instance.files.bundle, io.stdin);
+    };
     if (instance.stdio.tty && io.resize !== undefined) void followResizes(instance.files.bundle, io.resize, session.signal).catch(() => undefined);
     try {
-      await attachOutput(this.instanceLog(target, { id, files: instance.files }), io);
+      await attachOutput(this.instanceLog(target, { id, files: instance.files }), io, startInput);
     } finally {
       stop();
       io.signal.removeEventListener('abort', stop);
