@@ -92,7 +92,7 @@ describe('kubectl attach -i / -it to real pods on a runc site', () => {
         for (let i = 0; i < 20; i += 1) {
           const started = performance.now();
           child.stdin?.write(`rt ${i}\n`);
-          await waitFor(`round trip ${i}`, async () => (text.includes(`got:rt ${i}\n`) ? true : undefined), { timeoutMs: 10_000, intervalMs: 1 });
+          await waitFor(`round trip ${i}`, () => Promise.resolve(text.includes(`got:rt ${i}\n`) ? true : undefined), { timeoutMs: 10_000, intervalMs: 1 });
           took.push(performance.now() - started);
         }
         took.sort((a, b) => a - b);
