@@ -188,6 +188,16 @@ const TABLE = [
     check: { args: ['--version'], expect: /umoci version (\S+)/ },
   },
   {
+    name: 'socat',
+    // Needed at run time: `kubectl attach -i` input reaches conmon's attach socket (SOCK_SEQPACKET, which Node cannot open) through it.
+    for: ['runtime', 'test'],
+    why: 'carries kubectl attach input to conmon\'s attach socket (a SOCK_SEQPACKET unix socket, which Node cannot open)',
+    debian: 'socat',
+    bin: 'usr/bin/socat',
+    libs: ['libwrap0'],
+    check: { args: ['-V'], expect: /socat version (\S+)/ },
+  },
+  {
     name: 'busybox',
     for: ['test'],
     why: 'static userland for container root filesystems (no image can be pulled)',

@@ -5,6 +5,8 @@ export interface Terminal {
   output(): string;
   write(text: string): void;
   resize(cols: number, rows: number): void;
+  /** Ends the program (SIGTERM), as closing its terminal window would. */
+  kill(): void;
   /** The program's exit code. */
   readonly exited: Promise<number>;
 }
@@ -15,5 +17,5 @@ export function spawnInTerminal(file: string, args: readonly string[], options: 
   let text = '';
   term.onData((data) => (text += data));
   const exited = new Promise<number>((resolve) => term.onExit((e) => resolve(e.exitCode)));
-  return { output: () => text, write: (data) => term.write(data), resize: (cols, rows) => term.resize(cols, rows), exited };
+  return { output: () => text, write: (data) => term.write(data), resize: (cols, rows) => term.resize(cols, rows), kill: () => term.kill('SIGTERM'), exited };
 }

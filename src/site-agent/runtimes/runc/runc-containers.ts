@@ -1,6 +1,7 @@
 import { execFile, spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { conmonStdioArgs, NO_STDIO, type ContainerStdio } from './container-stdio.js';
 
 /** A program with what it needs in its environment (unpacked libraries). */
 export interface Program {
@@ -58,8 +59,10 @@ export class RuncContainers {
   /**
    * Creates the container (namespaces, cgroup, mounts; its process waits before exec) under a
    * new conmon, and resolves with its pid once runc has made it; a failure carries runc's message.
+   * `stdio` says whether conmon keeps the container's stdin open or gives it a terminal (its
+   * bundle's `process.terminal` must agree): see {@link conmonStdioArgs}.
    */
-  create(id: string, files: ContainerFiles): Promise<number> {
+  create(id: string, files: ContainerFiles, stdio: ContainerStdio = NO_STDIO): Promise<number> {
     const args = [
       '--cid', id, '--cuuid', id, '--name', id,
       '--runtime', this.runc.path, '--runtime-arg', `--root=${this.root}`,
@@ -72,6 +75,7 @@ export class RuncContainers {
       '--log-path', `k8s-file:${files.log}`,
       '--log-level', 'warn',
       '--syslog=false',
+      ...conmonStdioArgs(stdio),
     ];
     return new Promise((resolve, reject) => {
       // conmon reports on the sync pipe ({"pid": pid} or {"pid": -1, "message": …}) after `runc create`, then daemonizes.

@@ -29,6 +29,7 @@ import { rotateContainerLogIfNeeded } from './container-log-rotation.js';
 import { VolumeError } from './volumes/volume-error.js';
 import { workloadLaunch } from './workload-launch.js';
 import type { PodStreamView } from './streams/pod-stream-view.js';
+import { containerStdio, NO_STDIO, type ContainerStdio } from './container-stdio.js';
 
 /** One started instance of a container. */
 interface Instance {
@@ -135,7 +136,12 @@ export class RuncPod {
 
   /** What the pod's streams (logs, exec, attach, port-forward) need: its record, running instances and sandbox, now. */
   streamView(): PodStreamView {
-    const running = new Map([...this.instances].map(([name, instance]) => [name, { id: instance.id, files: instance.files }] as const));
+    const spec = specOf(this.pod);
+    const stdioOf = (name: string): ContainerStdio => {
+      const container = [...(spec.containers ?? []), ...(spec.initContainers ?? [])].find((c) => c.name === name);
+      return container === undefined ? NO_STDIO : containerStdio(container);
+    };
+    const running = new Map([...this.instances].map(([name, instance]) => [name, { id: instance.id, files: instance.files, stdio: stdioOf(name) }] as const));
     const sandbox = this.sandbox === undefined ? undefined : { infraId: this.sandbox.infraId, netnsPath: this.sandbox.netnsPath };
     return { uid: this.uid, name: this.record.name, namespace: this.record.namespace, podDir: this.podDir, record: this.record, running, ...(sandbox === undefined ? {} : { sandbox }) };
   }
@@ -407,7 +413,7 @@ export class RuncPod {
       });
       await makeContainerFolders(files);
       await writeFile(join(files.bundle, 'config.json'), JSON.stringify(containerOciSpec(launch)), { mode: 0o600 });
-      await site.containers.create(id, files);
+      await site.containers.create(id, files, containerStdio(container));
       const instance: Instance = { id, files, startedAt: services.timers.now(), ...(image === undefined ? {} : { root: rootfs }) };
       this.instances.set(name, instance);
       this.watchExit(name, instance);

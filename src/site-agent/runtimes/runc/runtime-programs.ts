@@ -26,7 +26,7 @@ const INSTALLATION = findInstallation();
 /** The command-line entry point of the running build (the sidecar container runs `edgeplane sidecar` from it). */
 const MAIN = fileURLToPath(new URL('../../../cli/entry.js', import.meta.url));
 const NAMES = ['runc', 'conmon', 'catatonit', 'ip'] as const;
-const DEBIAN_PACKAGE: Record<string, string> = { runc: 'runc', conmon: 'conmon', catatonit: 'catatonit', ip: 'iproute2', umoci: 'umoci' };
+const DEBIAN_PACKAGE: Record<string, string> = { runc: 'runc', conmon: 'conmon', catatonit: 'catatonit', ip: 'iproute2', umoci: 'umoci', socat: 'socat' };
 
 /** The runtime cannot run here: what is missing and how to get it. */
 class RuntimeUnavailableError extends Error {}
@@ -91,6 +91,17 @@ export function findProgram(name: string): Program | undefined {
   if (entry?.path !== undefined && executable(entry.path)) return { path: entry.path, env: entry.env ?? {} };
   const path = onPath(name);
   return path === undefined ? undefined : { path, env: {} };
+}
+
+/**
+ * socat, which carries `kubectl attach -i` input to a container's conmon (its attach socket is
+ * SOCK_SEQPACKET, which Node cannot open). Optional: a site runs without it and refuses only
+ * attach with stdin, with this error's message (what to install).
+ */
+export function findSocat(): Program {
+  const found = findProgram('socat');
+  if (found !== undefined) return found;
+  throw new RuntimeUnavailableError(`attaching to a container's stdin needs socat (Debian package ${DEBIAN_PACKAGE['socat']}) on the site: run "node scripts/provision-tools.mjs --for runtime" in ${INSTALLATION} or "apt-get install socat"`);
 }
 
 /** The installation's root and its command-line entry point (the sidecar container runs `edgeplane sidecar` from them). */

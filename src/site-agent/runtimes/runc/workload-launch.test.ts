@@ -29,6 +29,12 @@ describe('workload launch', () => {
     assert.throws(() => containerArgs({}, {}), ContainerConfigError);
   });
 
+  it('gives a container with tty a terminal (process.terminal), and none otherwise', () => {
+    assert.equal(workloadLaunch({}, { name: 'c' }, context).terminal, false);
+    assert.equal(workloadLaunch({}, { name: 'c', stdin: true }, context).terminal, false);
+    assert.equal(workloadLaunch({}, { name: 'c', stdin: true, tty: true }, context).terminal, true);
+  });
+
   it("takes the user from the security context, then the image; the image's environment under the container's", () => {
     const launch = workloadLaunch({}, { name: 'c' }, context);
     assert.equal(launch.uid, 65534);

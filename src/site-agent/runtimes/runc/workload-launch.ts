@@ -60,7 +60,8 @@ function imageUser(user: string | undefined): { uid?: number; gid?: number } {
  * A workload container's launch: its process (args, environment over the image's, working
  * directory, user and groups from the container's then the pod's security context, then the
  * image's numeric user), capabilities, no-new-privileges, resources, OOM score, and the
- * sandbox's network, IPC and UTS namespaces (PID too with shareProcessNamespace). Privileged
+ * sandbox's network, IPC and UTS namespaces (PID too with shareProcessNamespace), a terminal
+ * with `tty` (conmon then gets runc's console). Privileged
  * containers get every capability where the site allows them. Pure.
  */
 export function workloadLaunch(spec: PodSpec, container: Container, context: LaunchContext): ContainerLaunch {
@@ -93,7 +94,7 @@ export function workloadLaunch(spec: PodSpec, container: Container, context: Lau
     uid,
     gid,
     additionalGids: [...new Set(groups)],
-    terminal: false,
+    terminal: container['tty'] === true,
     capabilities,
     noNewPrivileges: !privileged && security?.allowPrivilegeEscalation === false,
     oomScoreAdj: Math.max(context.oomScoreFloor, adjust),

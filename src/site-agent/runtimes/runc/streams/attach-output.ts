@@ -22,10 +22,17 @@ function write(stream: Writable | undefined, bytes: Buffer): Promise<void> | und
  * record to stdout or stderr by its stream tag, fragments passed on as they come. Resolves
  * when the container has exited and its last output was passed on, or on abort. A slow
  * client slows the reading, never the container (conmon writes the file regardless).
+ * `onFollowing` is called once the starting point is fixed and read up to (so input sent
+ * after it gets its answers shown).
  */
-export async function attachOutput(target: InstanceLog, io: SiteStreamIo): Promise<void> {
+export async function attachOutput(target: InstanceLog, io: SiteStreamIo, onFollowing?: () => void): Promise<void> {
+  let following = false;
   for await (const batch of readInstanceLog(target, { from: 'end', follow: true, signal: io.signal })) {
-    if (!('records' in batch)) continue;
+    if (!('records' in batch)) {
+      if (!following) onFollowing?.();
+      following = true;
+      continue;
+    }
     for (const record of batch.records) {
       const bytes = record.partial ? record.content : Buffer.concat([record.content, NEWLINE]);
       await write(record.stream === 'stdout' ? io.stdout : io.stderr, bytes);

@@ -1,4 +1,5 @@
 import type { ContainerRecord, PodRecord } from '../pod-record.js';
+import type { ContainerStdio } from '../container-stdio.js';
 import type { ContainerFiles } from '../runc-containers.js';
 import { containerFiles } from '../pod-sandbox.js';
 
@@ -10,8 +11,8 @@ export interface PodStreamView {
   readonly podDir: string;
   /** The pod's containers as kubelet reports them (current state, last termination, ids). */
   readonly record: PodRecord;
-  /** The containers running now: their runc id and files, by name. */
-  readonly running: ReadonlyMap<string, { readonly id: string; readonly files: ContainerFiles }>;
+  /** The containers running now: their runc id, files and stdio (stdin, stdinOnce, tty from the spec), by name. */
+  readonly running: ReadonlyMap<string, { readonly id: string; readonly files: ContainerFiles; readonly stdio: ContainerStdio }>;
   /** The sandbox, once made: its infra container's id (the CRI sandbox id) and network namespace. */
   readonly sandbox?: { readonly infraId: string; readonly netnsPath: string };
 }

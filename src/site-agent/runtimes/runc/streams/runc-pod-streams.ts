@@ -3,8 +3,10 @@ import { join } from 'node:path';
 import type { Duplex, Readable } from 'node:stream';
 import { podKeyOf } from '../../../pod-key.js';
 import { SiteStreamError, type PodStreams, type PodStreamTarget, type SiteAttachOptions, type SiteExecOptions, type SiteLogOptions, type SiteStreamIo } from '../../../../site-api/pod-streams.js';
-import type { RuncContainers } from '../runc-containers.js';
+import type { Program, RuncContainers } from '../runc-containers.js';
+import { findSocat } from '../runtime-programs.js';
 import { SIDECAR_CONTAINER } from '../sidecar-launch.js';
+import { bridgeAttachInput, followResizes, type InputBridge } from './attach-input.js';
 import { attachOutput } from './attach-output.js';
 import { containerLogStream } from './container-log-stream.js';
 import type { InstanceLog } from './cri-log-reader.js';
@@ -32,6 +34,8 @@ export class RuncPodStreams implements PodStreams {
   constructor(
     private readonly lookup: (key: string) => StreamPod | undefined,
     private readonly now: () => number = Date.now,
+    /** socat for attach input (see {@link findSocat}); throws, naming what to install, when the site lacks it. */
+    private readonly socat: () => Program = findSocat,
   ) {}
 
   logs(target: PodStreamTarget, options: SiteLogOptions): Promise<Readable> {
@@ -48,17 +52,44 @@ export class RuncPodStreams implements PodStreams {
     return runcExec({ containers: pod.containers, id, dir: pod.view.podDir }, options, io);
   }
 
+  /**
+   * kubelet's attach, with the container's spec deciding as kubelet does (its `tty`, not the
+   * client's): output from the log ({@link attachOutput}; a terminal's output is all stdout);
+   * input, when asked for and the container has `stdin: true`, through conmon's attach socket
+   * ({@link bridgeAttachInput}); terminal sizes to conmon ({@link followResizes}). Input to a
+   * container without stdin goes nowhere, as with containerd and CRI-O (kubelet does not refuse
+   * it). Ends when the container exits or the client leaves.
+   */
   async attach(target: PodStreamTarget, options: SiteAttachOptions, io: SiteStreamIo): Promise<void> {
     const { pod, id } = this.running(target, 'attach');
-    if (options.stdin) {
-      throw new SiteStreamError(
-        400,
-        `attaching to the stdin of container ${JSON.stringify(target.container)} is not supported on this site: its runtime does not keep containers' stdin open (conmon's attach socket is a SOCK_SEQPACKET socket the agent cannot open); use kubectl exec -i`,
-      );
+    const instance = pod.view.running.get(target.container);
+    if (instance === undefined) throw SiteStreamError.containerNotFound(target.container);
+    const wantsInput = options.stdin && io.stdin !== undefined && instance.stdio.stdin;
+    let socat: Program | undefined;
+    if (wantsInput) {
+      try {
+        socat = this.socat();
+      } catch (error) {
+        throw new SiteStreamError(500, (error as Error).message);
+      }
     }
-    const files = pod.view.running.get(target.container)?.files;
-    if (files === undefined) throw SiteStreamError.containerNotFound(target.container);
-    await attachOutput(this.instanceLog(target, { id, files }), io);
+    const session = new AbortController();
+    const stop = (): void => session.abort();
+    io.signal.addEventListener('abort', stop);
+    if (io.signal.aborted) stop();
+    let input: InputBridge | undefined;
+    // Input starts once the output's starting point is fixed, so its answers are shown.
+    const startInput = (): void => {
+      if (socat !== undefined && io.stdin !== undefined && !session.signal.aborted) input = bridgeAttachInput(socat, instance.files.bundle, io.stdin);
+    };
+    if (instance.stdio.tty && io.resize !== undefined) void followResizes(instance.files.bundle, io.resize, session.signal).catch(() => undefined);
+    try {
+      await attachOutput(this.instanceLog(target, { id, files: instance.files }), io, startInput);
+    } finally {
+      stop();
+      io.signal.removeEventListener('abort', stop);
+      await input?.stop();
+    }
   }
 
   async portForward(target: PodStreamTarget, port: number): Promise<Duplex> {
