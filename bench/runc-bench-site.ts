@@ -26,7 +26,7 @@ export interface BenchSiteShape {
 }
 
 /** What a bench Deployment's container runs, and the CPU it requests (its cgroup's cpu.shares follow it). */
-export interface BenchWorkload {
+interface BenchWorkload {
   readonly command: readonly string[];
   readonly cpu: string;
 }

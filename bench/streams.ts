@@ -13,6 +13,7 @@ import { kubectl120, kubectlNewest, runKubectl, spawnKubectl } from '../src/vk8s
 import { startInProcessProfiler } from './in-process-profiler.js';
 import { fmtMiB, machineBusySeconds, processCpuSeconds, processRssBytes } from './proc-stats.js';
 import { startRuncBenchSite, type BenchPod, type RuncBenchSite } from './runc-bench-site.js';
+import { LineClock } from './line-clock.js';
 import { latencySummary, nowMs, printTable, progress, type Row } from './stats.js';
 import { POD_CLOCK, POD_SERVER, STREAM_CLIENT } from './stream-programs.js';
 
@@ -255,36 +256,6 @@ async function timeRuns(runs: number, op: () => Promise<void>): Promise<number[]
   return samples;
 }
 
-/**
- * Collects write-to-read delays of lines holding the writer's Date.now(), until `count` are
- * timed: only lines written after the reader was made (not history a reader may be sent first).
- */
-class LineClock {
-  readonly samples: number[] = [];
-  private readonly since = Date.now();
-  private seen = 0;
-  private rest = '';
-  readonly done: Promise<void>;
-  private finish: () => void = () => undefined;
-
-  constructor(private readonly count: number, private readonly stamp: (line: string) => string | undefined = (line) => line) {
-    this.done = new Promise((resolve) => (this.finish = resolve));
-  }
-
-  data(chunk: Buffer | string): void {
-    const at = Date.now();
-    const lines = (this.rest + chunk.toString()).split('\n');
-    this.rest = lines.pop() ?? '';
-    for (const line of lines) {
-      const written = Number(this.stamp(line.trim()));
-      if (!Number.isFinite(written) || written < this.since) continue;
-      if (this.seen++ < SKIPPED_LOG_LINES) continue;
-      if (this.samples.length < this.count) this.samples.push(at - written);
-      if (this.samples.length === this.count) this.finish();
-    }
-  }
-}
-
 interface Figures {
   portForward: Record<string, { download?: TransferFigure; upload?: TransferFigure }>;
   direct: { download?: TransferFigure; upload?: TransferFigure };
@@ -390,18 +361,18 @@ export async function benchStreams(args: string[]): Promise<void> {
     const clocks: Record<string, LineClock> = {};
     const tail = spawn('tail', ['-F', '-n', '0', logFile], { stdio: ['ignore', 'pipe', 'ignore'] });
     started.push({ stop: () => void tail.kill('SIGKILL') });
-    clocks['tail -F'] = new LineClock(options.logLines, (line) => line.split(' ').at(-1));
+    clocks['tail -F'] = new LineClock(options.logLines, { skip: SKIPPED_LOG_LINES, stamp: (line) => line.split(' ').at(-1) });
     tail.stdout.on('data', (chunk: Buffer) => clocks['tail -F']?.data(chunk));
     for (const which of ['newest', '1.20'] as const) {
       const name = `${label[which]} logs -f`;
       const child: ChildProcess = spawnKubectl(binaries[which], ['logs', '-f', clock.name, '-c', CONTAINER, '--tail=0'], cli(which));
       started.push({ stop: () => void child.kill('SIGKILL') });
-      const lineClock = new LineClock(options.logLines);
+      const lineClock = new LineClock(options.logLines, { skip: SKIPPED_LOG_LINES });
       clocks[name] = lineClock;
       child.stdout?.on('data', (chunk: Buffer) => lineClock.data(chunk));
     }
     const logOut = new PassThrough();
-    const nodeClock = new LineClock(options.logLines);
+    const nodeClock = new LineClock(options.logLines, { skip: SKIPPED_LOG_LINES });
     clocks['client-node Log follow'] = nodeClock;
     logOut.on('data', (chunk: Buffer) => nodeClock.data(chunk));
     const controller = await new Log(kc).log('default', clock.name, CONTAINER, logOut, { follow: true, tailLines: 0 });
