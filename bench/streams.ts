@@ -54,7 +54,9 @@ plane (this process) ─HTTP/2 stream on the agent's tunnel, TLS─▶ agent pro
   memory         VmRSS of the control plane (this process) and of the agent process before the
                  first transfer, its peak (sampled every 100 ms) during all port-forward
                  transfers, 1 s after the last, and the control plane's after a full GC
-                 (global.gc: what it still holds, not garbage V8 has not collected yet). A
+                 (global.gc: what it still holds, not garbage V8 has not collected yet), and
+                 the peak of its memory outside V8's heap (process.memoryUsage().external: the
+                 Buffers in flight) during each transfer, shown beside its MiB/s. A
                  stream's buffering should be bounded by its HTTP/2 windows (1 MiB per stream)
                  and the client protocol's buffers, not grow with the transfer's size.
 
@@ -177,6 +179,7 @@ interface TransferFigure {
   readonly mibPerSecond: number;
   /** The kubectl's only through a port-forward; machine: every CPU's busy time (the client, the pod's server, the kernel and other work too). */
   readonly cpuSeconds: { readonly controlPlane: number; readonly agent: number; readonly kubectl?: number; readonly machine: number };
+  readonly memoryPeakBytes: MemoryPeak;
 }
 
 /** The pid of this process's child whose command line holds all of `texts` (the kubectl port-forward it started). */
@@ -194,11 +197,19 @@ function childPid(...texts: string[]): number | undefined {
   return undefined;
 }
 
-/** Peak VmRSS of this process (the control plane) and of the agent while it runs. */
-function rssSampler(agentPid: number): { stop(): { controlPlane: number; agent: number } } {
-  const peak = { controlPlane: 0, agent: 0 };
+/** Peaks while it runs: VmRSS of this process (the control plane) and of the agent, and this process's memory outside V8's heap (Buffers: what a stream holds in flight). */
+interface MemoryPeak {
+  controlPlane: number;
+  controlPlaneExternal: number;
+  agent: number;
+}
+
+function memorySampler(agentPid: number): { stop(): MemoryPeak } {
+  const peak: MemoryPeak = { controlPlane: 0, controlPlaneExternal: 0, agent: 0 };
   const sample = (): void => {
-    peak.controlPlane = Math.max(peak.controlPlane, process.memoryUsage.rss());
+    const own = process.memoryUsage();
+    peak.controlPlane = Math.max(peak.controlPlane, own.rss);
+    peak.controlPlaneExternal = Math.max(peak.controlPlaneExternal, own.external);
     peak.agent = Math.max(peak.agent, processRssBytes(agentPid) ?? 0);
   };
   sample();
@@ -217,8 +228,10 @@ async function transfer(client: Client, path: Path, mode: 'download' | 'upload',
   const agent0 = processCpuSeconds(agentPid);
   const kubectl0 = kubectlPid === undefined ? 0 : processCpuSeconds(kubectlPid);
   const machine0 = machineBusySeconds().busy;
+  const sampler = memorySampler(agentPid);
   const result = await client.run<{ bytes: number; ms: number }>(path, mode, mib * 1024 * 1024);
   const cp = process.cpuUsage(cp0);
+  const memoryPeakBytes = sampler.stop();
   if (result.bytes !== mib * 1024 * 1024) throw new Error(`${mode}: ${result.bytes} bytes arrived, not ${mib} MiB`);
   return {
     mibPerSecond: mib / (result.ms / 1000),
@@ -228,11 +241,12 @@ async function transfer(client: Client, path: Path, mode: 'download' | 'upload',
       ...(kubectlPid === undefined ? {} : { kubectl: processCpuSeconds(kubectlPid) - kubectl0 }),
       machine: machineBusySeconds().busy - machine0,
     },
+    memoryPeakBytes,
   };
 }
 
 const fmtTransfer = (t: TransferFigure): string =>
-  `${t.mibPerSecond.toFixed(0)} MiB/s (CPU-s: ${t.cpuSeconds.kubectl === undefined ? '' : `kubectl ${t.cpuSeconds.kubectl.toFixed(1)}, `}control plane ${t.cpuSeconds.controlPlane.toFixed(1)}, agent ${t.cpuSeconds.agent.toFixed(1)}, machine ${t.cpuSeconds.machine.toFixed(1)})`;
+  `${t.mibPerSecond.toFixed(0)} MiB/s (CPU-s: ${t.cpuSeconds.kubectl === undefined ? '' : `kubectl ${t.cpuSeconds.kubectl.toFixed(1)}, `}control plane ${t.cpuSeconds.controlPlane.toFixed(1)}, agent ${t.cpuSeconds.agent.toFixed(1)}, machine ${t.cpuSeconds.machine.toFixed(1)}; control plane Buffers peak ${fmtMiB(t.memoryPeakBytes.controlPlaneExternal)})`;
 
 interface SmallFigure {
   readonly requests: number;
@@ -262,7 +276,7 @@ interface Figures {
   small?: { portForward: SmallFigure; direct: SmallFigure; connections: number };
   exec: Record<string, { p50: number; p99: number; samples: number[] }>;
   logs: Record<string, { p50: number; p99: number; samples: number[] }>;
-  rssBytes?: { controlPlane: { before: number; peak: number; after: number; afterGc: number }; agent: { before: number; peak: number; after: number } };
+  rssBytes?: { controlPlane: { before: number; peak: number; after: number; afterGc: number; buffersPeak: number; buffersAfterGc: number; heapAfterGc: number }; agent: { before: number; peak: number; after: number } };
 }
 
 async function waitForPod(env: RuncBenchSite, app: string): Promise<BenchPod & { ip: string }> {
@@ -411,7 +425,7 @@ export async function benchStreams(args: string[]): Promise<void> {
 
     const modes = options.upload ? (['download', 'upload'] as const) : (['download'] as const);
     const rss0 = { controlPlane: process.memoryUsage.rss(), agent: processRssBytes(env.agentPid) ?? Number.NaN };
-    const sampler = rssSampler(env.agentPid);
+    const transfers: TransferFigure[] = [];
     for (const mode of modes) {
       progress(`${options.mib} MiB ${mode}: direct to the pod IP`);
       figures.direct[mode] = await transfer(client, direct, mode, options.mib, env.agentPid);
@@ -422,22 +436,26 @@ export async function benchStreams(args: string[]): Promise<void> {
         const figure = await transfer(client, { host: '127.0.0.1', port: forward.port }, mode, options.mib, env.agentPid, forward.pid);
         if (profiler !== undefined && options.cpuProf !== undefined) progress(`control plane CPU profile: ${await profiler.stop(options.cpuProf, 'streams-port-forward')}`);
         (figures.portForward[which] ??= {})[mode] = figure;
+        transfers.push(figure);
         const base = figures.direct[mode] as TransferFigure;
         const share = figure.mibPerSecond / base.mibPerSecond;
         rows.push({ area: 'port-forward', measure: `${options.mib} MiB ${mode}, ${label[which]}`, value: fmtTransfer(figure), baseline: `direct to the pod IP: ${fmtTransfer(base)}`, ratio: `${(share * 100).toFixed(0)}%` });
         verdicts.push(`port-forward ${mode} (${label[which]}) ≥ ${GOAL_PORT_FORWARD_SHARE * 100}% of direct: ${share >= GOAL_PORT_FORWARD_SHARE ? 'met' : 'MISSED'} (${(share * 100).toFixed(0)}%)`);
       }
     }
-    const peak = sampler.stop();
+    const peakOf = (key: keyof MemoryPeak): number => Math.max(...transfers.map((t) => t.memoryPeakBytes[key]));
     await sleep(1000);
     const after = { controlPlane: process.memoryUsage.rss(), agent: processRssBytes(env.agentPid) ?? Number.NaN };
     // What the control plane still holds once its garbage is collected (npm run bench runs node with --expose-gc).
     (globalThis as { gc?: () => void }).gc?.();
-    const afterGc = process.memoryUsage.rss();
-    figures.rssBytes = { controlPlane: { before: rss0.controlPlane, peak: peak.controlPlane, after: after.controlPlane, afterGc }, agent: { before: rss0.agent, peak: peak.agent, after: after.agent } };
+    const afterGc = process.memoryUsage();
+    figures.rssBytes = {
+      controlPlane: { before: rss0.controlPlane, peak: peakOf('controlPlane'), after: after.controlPlane, afterGc: afterGc.rss, buffersPeak: peakOf('controlPlaneExternal'), buffersAfterGc: afterGc.external, heapAfterGc: afterGc.heapUsed },
+      agent: { before: rss0.agent, peak: peakOf('agent'), after: after.agent },
+    };
     for (const who of ['controlPlane', 'agent'] as const) {
       const r = figures.rssBytes[who];
-      const gcText = who === 'controlPlane' ? `, after a GC ${fmtMiB(afterGc)}` : '';
+      const gcText = who === 'controlPlane' ? `, after a GC ${fmtMiB(afterGc.rss)} (Buffers ${fmtMiB(afterGc.external)}, heap ${fmtMiB(afterGc.heapUsed)}; Buffers peak ${fmtMiB(peakOf('controlPlaneExternal'))})` : '';
       rows.push({ area: 'memory', measure: `${who === 'agent' ? 'agent process' : 'control plane (this process)'} VmRSS over the ${options.mib} MiB transfers`, value: `peak ${fmtMiB(r.peak)}, 1 s after ${fmtMiB(r.after)}${gcText}`, baseline: `before ${fmtMiB(r.before)}`, ratio: `+${fmtMiB(r.peak - r.before)} (peak)` });
     }
   } finally {
