@@ -428,7 +428,8 @@ export async function benchStreams(args: string[]): Promise<void> {
     const transfers: TransferFigure[] = [];
     for (const mode of modes) {
       progress(`${options.mib} MiB ${mode}: direct to the pod IP`);
-      figures.direct[mode] = await transfer(client, direct, mode, options.mib, env.agentPid);
+      const base = await transfer(client, direct, mode, options.mib, env.agentPid);
+      figures.direct[mode] = base;
       for (const which of options.kubectls) {
         const forward = forwards[which] as KubectlPortForward & { pid?: number };
         progress(`${options.mib} MiB ${mode}: ${label[which]} port-forward`);
@@ -437,7 +438,6 @@ export async function benchStreams(args: string[]): Promise<void> {
         if (profiler !== undefined && options.cpuProf !== undefined) progress(`control plane CPU profile: ${await profiler.stop(options.cpuProf, 'streams-port-forward')}`);
         (figures.portForward[which] ??= {})[mode] = figure;
         transfers.push(figure);
-        const base = figures.direct[mode] as TransferFigure;
         const share = figure.mibPerSecond / base.mibPerSecond;
         rows.push({ area: 'port-forward', measure: `${options.mib} MiB ${mode}, ${label[which]}`, value: fmtTransfer(figure), baseline: `direct to the pod IP: ${fmtTransfer(base)}`, ratio: `${(share * 100).toFixed(0)}%` });
         verdicts.push(`port-forward ${mode} (${label[which]}) ≥ ${GOAL_PORT_FORWARD_SHARE * 100}% of direct: ${share >= GOAL_PORT_FORWARD_SHARE ? 'met' : 'MISSED'} (${(share * 100).toFixed(0)}%)`);
