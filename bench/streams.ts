@@ -56,7 +56,8 @@ plane (this process) ─HTTP/2 stream on the agent's tunnel, TLS─▶ agent pro
                  transfers, 1 s after the last, and the control plane's after a full GC
                  (global.gc: what it still holds, not garbage V8 has not collected yet), and
                  the peak of its memory outside V8's heap (process.memoryUsage().external: the
-                 Buffers in flight) during each transfer, shown beside its MiB/s. A
+                 Buffers in flight) during each transfer, shown beside its MiB/s, and its
+                 Buffers once the kubectl port-forward processes ended (after a GC). A
                  stream's buffering should be bounded by its HTTP/2 windows (1 MiB per stream)
                  and the client protocol's buffers, not grow with the transfer's size.
 
@@ -276,7 +277,7 @@ interface Figures {
   small?: { portForward: SmallFigure; direct: SmallFigure; connections: number };
   exec: Record<string, { p50: number; p99: number; samples: number[] }>;
   logs: Record<string, { p50: number; p99: number; samples: number[] }>;
-  rssBytes?: { controlPlane: { before: number; peak: number; after: number; afterGc: number; buffersPeak: number; buffersAfterGc: number; heapAfterGc: number }; agent: { before: number; peak: number; after: number } };
+  rssBytes?: { controlPlane: { before: number; peak: number; after: number; afterGc: number; buffersPeak: number; buffersAfterGc: number; heapAfterGc: number; buffersAfterSessionsClosed?: number }; agent: { before: number; peak: number; after: number } };
 }
 
 async function waitForPod(env: RuncBenchSite, app: string): Promise<BenchPod & { ip: string }> {
@@ -453,9 +454,15 @@ export async function benchStreams(args: string[]): Promise<void> {
       controlPlane: { before: rss0.controlPlane, peak: peakOf('controlPlane'), after: after.controlPlane, afterGc: afterGc.rss, buffersPeak: peakOf('controlPlaneExternal'), buffersAfterGc: afterGc.external, heapAfterGc: afterGc.heapUsed },
       agent: { before: rss0.agent, peak: peakOf('agent'), after: after.agent },
     };
+    // Whether what it holds belongs to the kubectl sessions: end them, then collect again.
+    for (const s of started.splice(0)) await s.stop();
+    await sleep(500);
+    (globalThis as { gc?: () => void }).gc?.();
+    const closedGc = process.memoryUsage();
+    figures.rssBytes.controlPlane.buffersAfterSessionsClosed = closedGc.external;
     for (const who of ['controlPlane', 'agent'] as const) {
       const r = figures.rssBytes[who];
-      const gcText = who === 'controlPlane' ? `, after a GC ${fmtMiB(afterGc.rss)} (Buffers ${fmtMiB(afterGc.external)}, heap ${fmtMiB(afterGc.heapUsed)}; Buffers peak ${fmtMiB(peakOf('controlPlaneExternal'))})` : '';
+      const gcText = who === 'controlPlane' ? `, after a GC ${fmtMiB(afterGc.rss)} (Buffers ${fmtMiB(afterGc.external)}, heap ${fmtMiB(afterGc.heapUsed)}; Buffers peak ${fmtMiB(peakOf('controlPlaneExternal'))}; Buffers once the port-forward sessions ended ${fmtMiB(closedGc.external)})` : '';
       rows.push({ area: 'memory', measure: `${who === 'agent' ? 'agent process' : 'control plane (this process)'} VmRSS over the ${options.mib} MiB transfers`, value: `peak ${fmtMiB(r.peak)}, 1 s after ${fmtMiB(r.after)}${gcText}`, baseline: `before ${fmtMiB(r.before)}`, ratio: `+${fmtMiB(r.peak - r.before)} (peak)` });
     }
   } finally {
