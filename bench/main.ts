@@ -7,6 +7,7 @@ import { benchIdentity } from './identity.js';
 import { benchPlacement } from './placement.js';
 import { benchRuntime } from './runtime.js';
 import { benchStore } from './store.js';
+import { benchStreams } from './streams.js';
 import { benchUnseal } from './unseal.js';
 import { benchVk8s } from './vk8s.js';
 
@@ -16,6 +17,7 @@ const areas: Record<string, { description: string; run: (args: string[]) => Prom
   placement: { description: 'multi-site placement: one Deployment rolled out to 1,000 and 10,000 simulated sites (time, peak RSS, API p99)', run: benchPlacement },
   runtime: { description: 'runc site: pod create → Running/Ready one at a time and 50 at once vs raw runc, sidecar RSS vs bare node:http, agent CPU with 200 idle pods', run: benchRuntime },
   store: { description: 'store port: writes/s, reads/s, watch latency per backend vs raw better-sqlite3 and etcd3', run: benchStore },
+  streams: { description: 'pod streams through the site tunnel: kubectl port-forward 1 GiB and 32 connections, exec and logs -f latency vs the pod IP, runc exec and tail -F in the same run', run: benchStreams },
   unseal: { description: 'sidecar POST /secret/unseal: cache miss (control plane, RSA-3072) and hit, p50/p99 and rate vs openssl speed rsa3072 in the same run', run: benchUnseal },
   vk8s: { description: 'virtual Kubernetes API: get, list, create rates and watch fan-out latency vs bare node:https in the same run', run: benchVk8s },
 };

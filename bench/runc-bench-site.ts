@@ -25,6 +25,23 @@ export interface BenchSiteShape {
   readonly memory: string;
 }
 
+/** What a bench Deployment's container runs, and the CPU it requests (its cgroup's cpu.shares follow it). */
+interface BenchWorkload {
+  readonly command: readonly string[];
+  readonly cpu: string;
+}
+
+const IDLE: BenchWorkload = { command: ['sleep', '3600'], cpu: '1m' };
+
+export interface BenchPod {
+  readonly name: string;
+  readonly uid: string;
+  /** status.podIP, once the agent reported it. */
+  readonly ip?: string;
+  /** The Ready condition is True. */
+  readonly ready: boolean;
+}
+
 export interface RuncBenchSite {
   readonly site: string;
   /** The agent process's pid (`edgeplane site`). */
@@ -36,10 +53,20 @@ export interface RuncBenchSite {
   readonly agentCgroup?: string;
   /** The site's network namespace, also the name of its cgroup folder under /edgeplane. */
   readonly netns: string;
+  /** The agent's home (`--home`): its sites' pod folders and container logs are under it. */
+  readonly home: string;
+  /** A kubeconfig of the virtual cluster (the tenant's `KUBE_CONFIG` API credential), for kubectl and client-node. */
+  readonly kubeconfig: string;
   /** A watch of the virtual cluster's pods. */
   readonly podWatch: Target;
-  /** A Deployment `name` of `replicas` pods, label `app: name`, each running `sleep 3600` on the host image with small requests. */
-  createDeployment(name: string, replicas: number): Promise<void>;
+  /**
+   * A Deployment `name` of `replicas` pods, label `app: name`, each with one container `c` on
+   * the host image running `sleep 3600` with small requests (1m CPU: the least cpu.shares), or
+   * the given workload.
+   */
+  createDeployment(name: string, replicas: number, workload?: BenchWorkload): Promise<void>;
+  /** The pods labelled `app: name`, as the virtual cluster shows them now. */
+  pods(app: string): Promise<BenchPod[]>;
   scaleDeployment(name: string, replicas: number): Promise<void>;
   /** Deletes it; the garbage collector deletes its pods (kubectl's background propagation). */
   deleteDeployment(name: string): Promise<void>;
@@ -53,7 +80,7 @@ async function must(answer: Promise<HttpsResponse>, what: string): Promise<Https
   return response;
 }
 
-function deployment(name: string, replicas: number): unknown {
+function deployment(name: string, replicas: number, { command, cpu }: BenchWorkload): unknown {
   return {
     apiVersion: 'apps/v1',
     kind: 'Deployment',
@@ -66,11 +93,16 @@ function deployment(name: string, replicas: number): unknown {
         spec: {
           // sleep, pid 1 of its container, ignores SIGTERM: a short grace keeps deletions short.
           terminationGracePeriodSeconds: 1,
-          containers: [{ name: 'c', image: 'host', command: ['sleep', '3600'], resources: { requests: { cpu: '1m', memory: '4Mi' } } }],
+          containers: [{ name: 'c', image: 'host', command, resources: { requests: { cpu, memory: '4Mi' } } }],
         },
       },
     },
   };
+}
+
+interface ListedPod {
+  readonly metadata: { name: string; uid: string };
+  readonly status?: { podIP?: string; conditions?: Array<{ type: string; status: string }> };
 }
 
 /** Resolves once the agent process has exited (SIGKILL after `graceMs`). */
@@ -116,6 +148,13 @@ export async function startRuncBenchSite(shape: BenchSiteShape, log: (line: stri
     const post = (path: string, body: unknown): Promise<HttpsResponse> => must(h.call('POST', path, { body }), `POST ${path}`);
     await post('/api/config/namespaces/default/virtual_sites', { metadata: { name: 'edge' }, spec: { site_type: 'CUSTOMER_EDGE', site_selector: { expressions: ['edge'] } } });
     await post('/api/config/namespaces/default/virtual_k8ss', { metadata: { name: 'bench' }, spec: { vsite_refs: [{ namespace: 'default', name: 'edge' }] } });
+    const credential = await post('/api/web/namespaces/system/api_credentials', {
+      name: 'kube-bench',
+      expiration_days: 1,
+      spec: { type: 'KUBE_CONFIG', virtual_k8s_name: 'bench', virtual_k8s_namespace: 'default' },
+    });
+    const kubeconfig = join(dir, 'kubeconfig');
+    writeFileSync(kubeconfig, Buffer.from(credential.json<{ data: string }>().data, 'base64'), { mode: 0o600 });
     const token = (await post('/api/sites/v1/tokens', { type: 'CUSTOMER_EDGE', ttl_seconds: 600 })).json<{ token: string }>().token;
     const args = [
       EDGEPLANE_BIN, 'site',
@@ -149,8 +188,19 @@ export async function startRuncBenchSite(shape: BenchSiteShape, log: (line: stri
       agentPid: child.pid ?? 0,
       ...(agentCgroup === undefined ? {} : { agentCgroup }),
       netns: siteNamespaceName(home, site),
+      home,
+      kubeconfig,
       podWatch: { url: h.url, path: `${VK8S}/api/v1/namespaces/default/pods?watch=true`, ca: h.ca, headers: { authorization: `APIToken ${h.adminToken}` } },
-      createDeployment: async (name, replicas) => void (await must(h.call('POST', DEPLOYMENTS, { body: deployment(name, replicas) }), `create Deployment ${name}`)),
+      createDeployment: async (name, replicas, workload = IDLE) => void (await must(h.call('POST', DEPLOYMENTS, { body: deployment(name, replicas, workload) }), `create Deployment ${name}`)),
+      pods: async (app) => {
+        const list = (await must(h.call('GET', `${VK8S}/api/v1/namespaces/default/pods?labelSelector=app%3D${encodeURIComponent(app)}`), `list pods of ${app}`)).json<{ items: ListedPod[] }>().items;
+        return list.map((p) => ({
+          name: p.metadata.name,
+          uid: p.metadata.uid,
+          ...(p.status?.podIP === undefined ? {} : { ip: p.status.podIP }),
+          ready: p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') === true,
+        }));
+      },
       scaleDeployment: async (name, replicas) =>
         void (await must(h.call('PATCH', `${DEPLOYMENTS}/${name}`, { body: { spec: { replicas } }, headers: { 'content-type': 'application/merge-patch+json' } }), `scale Deployment ${name}`)),
       deleteDeployment: async (name) =>
