@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { connect, createServer, type AddressInfo, type Server } from 'node:net';
+import { connect, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
@@ -84,6 +84,8 @@ describe('pod streams with real clients', () => {
   let server: PodStreamTestServer;
   let echo: Awaited<ReturnType<typeof startEchoServer>>;
   let backend: ScriptedPodBackend;
+  let sink: Server;
+  const sinkSockets = new Set<Socket>();
   const env = (label: string): { kubeconfig: string; cacheDir: string } => ({ kubeconfig: server.kubeconfig, cacheDir: join(server.dir, `cache-${label}`) });
   let old: string;
   let newest: string;
@@ -92,10 +94,18 @@ describe('pod streams with real clients', () => {
     old = kubectl120();
     newest = kubectlNewest();
     echo = await startEchoServer();
-    backend = new ScriptedPodBackend({ 80: echo.port }, ['one', 'two', 'three']);
+    sink = createServer((socket) => {
+      sinkSockets.add(socket);
+      socket.pause(); // a pod that stops reading
+      socket.on('error', () => undefined);
+    });
+    await new Promise<void>((resolve) => sink.listen(0, '127.0.0.1', resolve));
+    backend = new ScriptedPodBackend({ 80: echo.port, 81: (sink.address() as AddressInfo).port }, ['one', 'two', 'three']);
     server = await startPodStreamTestServer([runningPod('p'), runningPod('pending', { nodeName: '' })], backend);
   });
   after(async () => {
+    for (const socket of sinkSockets) socket.destroy();
+    sink?.close();
     await server?.close();
     await echo?.close();
   });
@@ -149,6 +159,31 @@ describe('pod streams with real clients', () => {
     await eventually(() => sleeping() === 2, 'the second command started');
     ws.terminate();
     await eventually(() => backend.abandonedSleeps === 2, 'the WebSocket session aborted');
+  });
+
+  it('an upload to a pod that stops reading holds kubectl back (SPDY and SPDY over WebSocket): the control plane buffers a bounded amount', async () => {
+    for (const [label, binary] of [['old', old], ['newest', newest]] as const) {
+      const forward = await startKubectlPortForward(binary, 'p', 81, env(label));
+      try {
+        const client = connect(forward.port, '127.0.0.1');
+        await new Promise((resolve) => client.once('connect', resolve));
+        let accepted = 0;
+        const chunk = Buffer.alloc(256 * 1024);
+        const deadline = Date.now() + 3000;
+        while (Date.now() < deadline) {
+          if (client.write(chunk)) accepted += chunk.length;
+          else {
+            accepted += chunk.length;
+            await Promise.race([new Promise((resolve) => client.once('drain', resolve)), new Promise((resolve) => setTimeout(resolve, 200))]);
+          }
+        }
+        // Kernel buffers on each hop, kubectl's and the control plane's (1 MiB a stream) — not the upload.
+        assert.ok(accepted < 96 * 1024 * 1024, `${label}: ${accepted} bytes taken while the pod read nothing`);
+        client.destroy();
+      } finally {
+        await forward.stop();
+      }
+    }
   });
 
   it('kubectl 1.20 port-forward carries two connections over one SPDY session', async () => {

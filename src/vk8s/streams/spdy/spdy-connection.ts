@@ -35,6 +35,10 @@ export interface SpdySession {
  * - spdystream has no flow control: it never sends WINDOW_UPDATE (nor SETTINGS), so a sender
  *   that honours SPDY/3 stream windows stalls after 64 KiB. Each stream's send window is made
  *   bottomless; TCP's own flow control still applies.
+ * - For the same reason kubectl never waits for this side's windows: spdy-transport would read
+ *   the socket on and queue a stream's data without bound while its reader (a pod slower than
+ *   kubectl's upload) stops reading. The socket is paused while any stream holds more than
+ *   {@link STREAM_BUFFER_LIMIT} unread bytes, so TCP pushes back on kubectl.
  */
 export function serveSpdy(socket: Duplex, head: Buffer, hooks: SpdySessionHooks): SpdySession {
   if (head.length > 0) socket.unshift(head);
@@ -43,9 +47,11 @@ export function serveSpdy(socket: Duplex, head: Buffer, hooks: SpdySessionHooks)
   const reportError = (error: Error): void => hooks.onError?.(error);
   connection.on('error', reportError);
   socket.on('error', reportError);
+  const limit = bufferLimit(socket, connection._spdyState.parser);
   connection.on('stream', (stream) => {
     stream.on('error', reportError);
     ignoreSendWindow(stream);
+    limit(stream);
     stream.respond(200, {}, () => hooks.onStream(stream));
   });
   const closed = new Promise<void>((resolve) => {
@@ -66,6 +72,41 @@ export function serveSpdy(socket: Duplex, head: Buffer, hooks: SpdySessionHooks)
         socket.destroy();
       }
     },
+  };
+}
+
+/** Unread bytes a stream may hold before the connection stops reading its socket. */
+const STREAM_BUFFER_LIMIT = 1024 * 1024;
+
+/**
+ * Stops reading `socket` while a stream's unread data is over the limit; reads on when every
+ * stream's reader took it. The socket is unpiped from the frame parser (a plain pause would be
+ * undone by the pipe as soon as the parser drains).
+ */
+function bufferLimit(socket: Duplex, parser: NodeJS.WritableStream): (stream: SpdyStream) => void {
+  const full = new Set<SpdyStream>();
+  const release = (stream: SpdyStream): void => {
+    if (full.delete(stream) && full.size === 0) socket.pipe(parser);
+  };
+  return (stream) => {
+    const push = stream.push.bind(stream);
+    stream.push = (chunk: unknown, encoding?: BufferEncoding) => {
+      const more = push(chunk, encoding);
+      if (stream.readableLength > STREAM_BUFFER_LIMIT && !full.has(stream)) {
+        full.add(stream);
+        if (full.size === 1) {
+          socket.unpipe(parser);
+          socket.pause();
+        }
+      }
+      return more;
+    };
+    const read = stream._read.bind(stream);
+    stream._read = (size: number) => {
+      release(stream);
+      read(size);
+    };
+    stream.once('close', () => release(stream));
   };
 }
 

@@ -25,7 +25,8 @@ declare module 'spdy-transport' {
     update(size: number, callback?: () => void): void;
   }
 
-  export interface SpdyParser {
+  /** The frame parser the connection pipes its socket into (a Transform). */
+  export interface SpdyParser extends NodeJS.WritableStream {
     parseKVs(buffer: unknown, callback: (error: Error | null, headers?: SpdyHeaders) => void): void;
   }
 
