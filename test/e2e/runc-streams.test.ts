@@ -225,6 +225,8 @@ describe('pod streams of a runc site (logs, exec, cp, attach, port-forward)', ()
       },
     };
     const done = streams.exec(box, { command: ['/bin/sh'], stdin: true, stdout: true, stderr: false, tty: true }, { stdin, stdout, resize, signal: new AbortController().signal });
+    // Type once the shell shows its prompt, as a user does: runc sets the console's first size just after the command starts.
+    await waitFor('a prompt', () => Promise.resolve(/[#$] $/.test(seen) ? true : undefined), { describe: () => seen });
     stdin.write('tty; stty size\n');
     await waitFor('tty and size', () => Promise.resolve(/\/dev\/pts\/\d+\s+24 80/.test(seen) ? true : undefined), { describe: () => seen });
     sizes.push({ width: 132, height: 43 });
