@@ -6,13 +6,11 @@ import { podQosClass } from '../../../api/pod-spec-qos.js';
 import type { Container, PodSpec } from '../../../api/pod-spec-types.js';
 import type { ClusterRef } from '../../../site-api/site-api-types.js';
 import { containerEnvironment, ContainerConfigError, type DownwardFacts } from './container-env.js';
-import { containerOciSpec } from './container-spec.js';
-import { prepareRoot } from './host-image.js';
-import { mountContainerRoot, unmountContainerRoot } from './container-root.js';
+import { unmountContainerRoot } from './container-root.js';
 import { parseImageReference } from './image-reference.js';
 import type { PodParts } from './pod-parts.js';
 import type { ContainerRecord, ContainerTermination, PodRecord } from './pod-record.js';
-import { containerFiles, makeContainerFolders, podContainerId, type PodSandbox } from './pod-sandbox.js';
+import { containerFiles, podContainerId, type PodSandbox } from './pod-sandbox.js';
 import { podPhase, renderPodStatus } from './pod-status.js';
 import { podHostsFile } from './pod-hosts.js';
 import { goSeconds } from '../kube-time.js';
@@ -27,7 +25,7 @@ import { PodEvents } from './pod-events.js';
 import { containerMounts, setUpPodVolumes } from './pod-volume-mounts.js';
 import { rotateContainerLogIfNeeded } from './container-log-rotation.js';
 import { VolumeError } from './volumes/volume-error.js';
-import { workloadLaunch } from './workload-launch.js';
+import { writeContainerBundle } from './container-bundle.js';
 import type { PodStreamView } from './streams/pod-stream-view.js';
 import { containerStdio, NO_STDIO, type ContainerStdio } from './container-stdio.js';
 
@@ -385,34 +383,21 @@ export class RuncPod {
         launchContainer = { ...container, command: process.args, args: [] };
         this.watchSidecar();
       }
-      const instanceDir = join(this.podDir, 'containers', name, String(restart));
-      const readOnlyRoot = container.securityContext?.['readOnlyRootFilesystem'] === true;
-      const plan = image === undefined ? site.hostPlan : { symlinks: [], binds: [] };
-      let rootfs: string;
-      if (image === undefined) {
-        rootfs = join(instanceDir, 'rootfs');
-        await mkdir(rootfs, { recursive: true });
-        prepareRoot(rootfs, plan, binds);
-      } else {
-        rootfs = await mountContainerRoot(image.rootfs, instanceDir, readOnlyRoot, binds);
-      }
-      const launch = workloadLaunch(specOf(this.pod), launchContainer, {
-        rootfs,
-        image: image?.config ?? {},
+      const rootfs = await writeContainerBundle(this.parts, {
+        pod: this.pod,
+        container,
+        launched: launchContainer,
+        image,
+        instanceDir: join(this.podDir, 'containers', name, String(restart)),
+        files,
+        binds,
         env: containerEnvironment(specOf(this.pod), container, this.downwardFacts(), await services.objectsOf(this.cluster)),
-        binds: [...plan.binds, ...binds],
-        netnsPath: sandbox.netnsPath,
-        infraPid: sandbox.infraPid,
-        cgroupsPath: `${sandbox.cgroup}/${name}-${restart}`,
-        hostname: this.record.name.slice(0, 63),
+        sandbox,
+        cgroupName: `${name}-${restart}`,
+        uid: this.uid,
+        podName: this.record.name,
         qosClass: this.record.qosClass,
-        machineMemoryBytes: services.machineMemoryBytes,
-        oomScoreFloor: services.oomScoreFloor,
-        allowPrivileged: site.type !== 'REGIONAL_EDGE',
-        annotations: { 'io.kubernetes.pod.uid': this.uid, 'io.kubernetes.container.name': name },
       });
-      await makeContainerFolders(files);
-      await writeFile(join(files.bundle, 'config.json'), JSON.stringify(containerOciSpec(launch)), { mode: 0o600 });
       await site.containers.create(id, files, containerStdio(container));
       const instance: Instance = { id, files, startedAt: services.timers.now(), ...(image === undefined ? {} : { root: rootfs }) };
       this.instances.set(name, instance);
