@@ -137,8 +137,8 @@ const TABLE = [
   },
   {
     name: 'haproxy',
-    // A runc site runs it as its Service proxy (issue 23); its tests start a real one.
-    for: ['test', 'runtime'],
+    // A runc site runs it as its Service proxy; its tests and the proxy bench start real ones.
+    for: ['test', 'bench', 'runtime'],
     why: 'the per-site Service proxy (L4, SNI routing, L7 with HTTP/2) in front of site workloads',
     debian: 'haproxy',
     bin: 'usr/sbin/haproxy',
@@ -147,8 +147,9 @@ const TABLE = [
   },
   {
     name: 'dnsmasq',
-    for: [],
-    why: 'DNS and DHCP server for site networks',
+    // A runc site runs one per virtual cluster: Service names inside pods.
+    for: ['test', 'bench', 'runtime'],
+    why: 'the cluster DNS servers of runc sites (Service names inside pods)',
     debian: 'dnsmasq-base',
     bin: 'usr/sbin/dnsmasq',
     libs: ['libnetfilter-conntrack3', 'libnfnetlink0', 'libnftables1', 'libnftnl11'],

@@ -24,7 +24,8 @@ export interface PodRuntime {
   /** The pod watch delivered a full list: pods it did not bring are not the site's (a runtime may clean up what they left). */
   listed?(): void;
   readonly size: number;
-  close(): void;
+  /** Stops following the pods (a runtime may keep them running for the next agent); resolves once what it ran for itself has stopped. */
+  close(): void | Promise<void>;
   /** Instead of close: stops and removes every pod and what the runtime made on the machine. */
   destroy?(): Promise<void>;
   /** Logs, exec, attach and port-forward of its pods, served through the agent's tunnel. */

@@ -147,7 +147,7 @@ export async function startSiteAgent(options: SiteAgentOptions): Promise<SiteAge
       abort.abort();
       await watching;
       if (options.removePodsOnClose === true && runtime.destroy !== undefined) await runtime.destroy();
-      else runtime.close();
+      else await runtime.close();
       let cancel: (() => void) | undefined;
       const timeout = new Promise<void>((resolve) => (cancel = timers.schedule(resolve, flushTimeoutMs)));
       await Promise.race([Promise.all([batcher.close(), events.flush()]), timeout]);

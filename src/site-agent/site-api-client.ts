@@ -8,6 +8,9 @@ import type { BootstrapToken, HeartbeatResponse, PodEventReport, PodRef, PodStat
 
 const REQUEST_TIMEOUT_MS = 30_000;
 
+/** What `GET /api/sites/v1/objects?kind=…` lists. */
+type PlacedObjectKind = 'configmaps' | 'secrets' | 'services' | 'endpoints';
+
 /** The answer of `GET /api/sites/v1/objects?kind=…`. */
 export interface PlacedObjects {
   readonly resourceVersion: string;
@@ -76,11 +79,17 @@ export class SiteApiClient {
     return watchEvents(res);
   }
 
-  /** ConfigMaps or Secrets (…) placed on this agent's sites, across its tenants' virtual clusters (`GET /api/sites/v1/objects`). */
-  placedObjects(kind: 'configmaps' | 'secrets'): Promise<PlacedObjects> {
+  /**
+   * ConfigMaps, Secrets, Services or Endpoints placed on this agent's sites, across its
+   * tenants' virtual clusters (`GET /api/sites/v1/objects`). With `wait`, a long poll: the
+   * server answers once something may have changed after `wait.after` (an earlier list's
+   * resourceVersion), or after `wait.timeoutSeconds`.
+   */
+  placedObjects(kind: PlacedObjectKind, wait?: { readonly after: string; readonly timeoutSeconds: number; readonly signal?: AbortSignal }): Promise<PlacedObjects> {
+    const path = `/api/sites/v1/objects?kind=${kind}${wait === undefined ? '' : `&after=${encodeURIComponent(wait.after)}&timeoutSeconds=${wait.timeoutSeconds}`}`;
+    const timeoutMs = REQUEST_TIMEOUT_MS + (wait?.timeoutSeconds ?? 0) * 1000;
     return new Promise<PlacedObjects>((resolve, reject) => {
-      const path = `/api/sites/v1/objects?kind=${kind}`;
-      const req = request(`${this.server}${path}`, { method: 'GET', agent: this.agent, timeout: REQUEST_TIMEOUT_MS, headers: { accept: 'application/json' } }, (res) => {
+      const req = request(`${this.server}${path}`, { method: 'GET', agent: this.agent, timeout: timeoutMs, headers: { accept: 'application/json' }, ...(wait?.signal === undefined ? {} : { signal: wait.signal }) }, (res) => {
         readBody(res).then((text) => {
           if ((res.statusCode ?? 0) !== 200) return reject(SiteApiError.of(`GET ${path}`, res.statusCode ?? 0, text));
           try {
@@ -90,10 +99,16 @@ export class SiteApiClient {
           }
         }, reject);
       });
-      req.on('timeout', () => req.destroy(new Error(`GET ${path} timed out after ${REQUEST_TIMEOUT_MS / 1000}s`)));
+      req.on('timeout', () => req.destroy(new Error(`GET ${path} timed out after ${timeoutMs / 1000}s`)));
       req.on('error', reject);
       req.end();
     });
+  }
+
+  /** Events of a site's Service proxy (`POST /api/sites/v1/services/events`), each recorded on its Service. */
+  async postServiceEvents(items: readonly PodEventReport[]): Promise<readonly PodStatusResult[]> {
+    const answer = await this.post<{ results?: PodStatusResult[] }>('/api/sites/v1/services/events', { items });
+    return answer.results ?? [];
   }
 
   close(): void {

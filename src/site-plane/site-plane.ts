@@ -1,3 +1,5 @@
+import type { GenericStore } from '../registry/generic-store.js';
+import { recordServiceEvents } from './site-service-events.js';
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { CredentialService } from '../auth/credentials.js';
@@ -18,7 +20,7 @@ import { AgentDirectory } from './agent-directory.js';
 import { AgentLeases } from './agent-leases.js';
 import { CachedSiteInventory } from './cached-site-inventory.js';
 import { startNodeLifecycleController } from './node-lifecycle-controller.js';
-import { listPlacedObjects, type PlacedObjectKind, type PlacedObjectList } from './placed-objects.js';
+import { listPlacedObjects, waitForPlacedChange, type PlacedObjectKind, type PlacedObjectList, type PlacedObjectWait } from './placed-objects.js';
 import { PodsBySite } from './pods-by-site.js';
 import { caPin } from '../site-api/registration-token.js';
 import { SiteConfigObjects } from './site-config-objects.js';
@@ -152,6 +154,7 @@ export async function startSitePlane(deps: SitePlaneDependencies): Promise<SiteP
     registerRoutes: (app, options) =>
       registerSiteApi(app, {
         ...placedObjectsOption(deps.storage, options?.placement),
+        ...serviceEventsOption(deps.storage, options?.placement, deps.events),
         ...(options?.podIdentityTokens === undefined ? {} : { podIdentityTokens: options.podIdentityTokens }),
         credentials: deps.credentials,
         tokens,
@@ -174,17 +177,31 @@ export async function startSitePlane(deps: SitePlaneDependencies): Promise<SiteP
   };
 }
 
+/** The site API's `serviceEvents` dependency: the site proxies' Events on Services, when placement and events are known. */
+function serviceEventsOption(storage: VirtualClusterStorage, placement: PlacementView | undefined, recorder: EventRecorder | undefined): Pick<SiteApiDependencies, 'serviceEvents'> {
+  const services = storage.storeFor({ group: '', resource: 'services' });
+  if (placement === undefined || recorder === undefined || services === undefined) return {};
+  return { serviceEvents: (sites, items) => recordServiceEvents({ services, placement, recorder }, sites, items) };
+}
+
 /** The site API's `placedObjects` dependency over the virtual clusters' stores, when placement is known. */
 function placedObjectsOption(
   storage: VirtualClusterStorage,
   placement: PlacementView | undefined,
-): { placedObjects?: (kind: PlacedObjectKind, sites: ReadonlySet<string>) => PlacedObjectList } {
+): { placedObjects?: (kind: PlacedObjectKind, sites: ReadonlySet<string>, wait?: PlacedObjectWait) => Promise<PlacedObjectList> } {
   if (placement === undefined) return {};
+  const storeOf = (resource: string): GenericStore => {
+    const store = storage.storeFor({ group: '', resource });
+    if (store === undefined) throw new Error(`the virtual clusters have no ${resource} store`);
+    return store;
+  };
   return {
-    placedObjects: (kind, sites) => {
-      const store = storage.storeFor({ group: '', resource: kind });
-      if (store === undefined) throw new Error(`the virtual clusters have no ${kind} store`);
-      return listPlacedObjects(store, placement, kind, sites);
+    placedObjects: async (kind, sites, wait) => {
+      const store = storeOf(kind);
+      // Endpoints are placed as their Service: a change of either may change the list.
+      const services = kind === 'endpoints' ? storeOf('services') : undefined;
+      if (wait !== undefined) await waitForPlacedChange(services === undefined ? [store] : [store, services], wait.after, wait.timeoutMs, wait.signal);
+      return listPlacedObjects(store, placement, kind, sites, services);
     },
   };
 }

@@ -11,8 +11,8 @@ import { authenticateAgent } from './agent-authentication.js';
 import type { AgentLeases } from './agent-leases.js';
 import type { BoundPodSource } from './bound-pod-watch.js';
 import { streamBoundPods } from './bound-pod-stream.js';
-import { parsePlacedObjectKind, type PlacedObjectKind, type PlacedObjectList } from './placed-objects.js';
-import { parsePodBatch, parsePodEventBatch, type SitePodWrites } from './site-pod-writes.js';
+import { parsePlacedObjectKind, parsePlacedObjectWait, type PlacedObjectKind, type PlacedObjectList, type PlacedObjectWait } from './placed-objects.js';
+import { parsePodBatch, parsePodEventBatch, type PodEventItem, type PodWriteResult, type SitePodWrites } from './site-pod-writes.js';
 import type { EventRecorder } from '../controllers/events/event-recorder.js';
 import type { SiteRegistrar } from './site-registrar.js';
 import { parseTokenRequest, type TokenService } from './token-service.js';
@@ -25,13 +25,18 @@ export interface SiteApiDependencies {
   readonly agents: AgentDirectory;
   readonly podWrites: SitePodWrites;
   readonly pods: BoundPodSource;
-  /** The objects placed on an agent's sites (`GET /objects`); without it the path is not served. */
-  readonly placedObjects?: (kind: PlacedObjectKind, sites: ReadonlySet<string>) => PlacedObjectList;
+  /**
+   * The objects placed on an agent's sites (`GET /objects`; with `after`, a long poll that
+   * answers once they may have changed); without it the path is not served.
+   */
+  readonly placedObjects?: (kind: PlacedObjectKind, sites: ReadonlySet<string>, wait?: PlacedObjectWait) => Promise<PlacedObjectList>;
   /**
    * Bootstrap tokens of the identity service for pods bound to the agent's sites
    * (`POST /pods/identity-token`); without it the path is not served. Failures are StatusErrors.
    */
   readonly podIdentityTokens?: (agentSites: ReadonlySet<string>, body: unknown) => Promise<unknown>;
+  /** Records a site proxy's Events on Services placed on the agent's sites (`POST /services/events`); without it the path is not served. */
+  readonly serviceEvents?: (sites: ReadonlySet<string>, items: readonly PodEventItem[]) => Promise<PodWriteResult[]>;
   /** Where the sites' pod Events go (`POST /pods/events`); without it the path is not served. */
   readonly events?: EventRecorder;
   /** The platform CA PEM. */
@@ -135,8 +140,20 @@ export function registerSiteApi(app: FastifyInstance, deps: SiteApiDependencies)
       if (placedObjects !== undefined) {
         scope.get('/objects', async (request, reply) => {
           const agent = await authenticateAgent(deps.agents, request.raw.socket);
-          const kind = parsePlacedObjectKind((request.query as Record<string, unknown>)['kind']);
-          return sendJson(reply, 200, placedObjects(kind, agent.sites));
+          const query = request.query as Record<string, unknown>;
+          const kind = parsePlacedObjectKind(query['kind']);
+          // A long poll ends early when the agent goes away or the server closes.
+          const gone = new AbortController();
+          const onClose = (): void => gone.abort();
+          request.raw.socket.once('close', onClose);
+          streams.add(gone);
+          try {
+            const list = await placedObjects(kind, agent.sites, parsePlacedObjectWait(query, gone.signal));
+            return request.raw.socket.destroyed ? reply : sendJson(reply, 200, list);
+          } finally {
+            streams.delete(gone);
+            request.raw.socket.off('close', onClose);
+          }
         });
       }
 
@@ -160,6 +177,14 @@ export function registerSiteApi(app: FastifyInstance, deps: SiteApiDependencies)
           const agent = await authenticateAgent(deps.agents, request.raw.socket);
           const items = parsePodEventBatch(jsonBody(request));
           return sendJson(reply, 200, { results: await deps.podWrites.events(agent.sites, items, events) });
+        });
+      }
+
+      const serviceEvents = deps.serviceEvents;
+      if (serviceEvents !== undefined) {
+        scope.post('/services/events', { config: { requestLogLevel: 'debug' } }, async (request, reply) => {
+          const agent = await authenticateAgent(deps.agents, request.raw.socket);
+          return sendJson(reply, 200, { results: await serviceEvents(agent.sites, parsePodEventBatch(jsonBody(request))) });
         });
       }
 

@@ -12,13 +12,15 @@ import type { ProxyEndpoints, ProxyService } from './proxy-model.js';
  * (not reach them: the proxy refuses connections by source cluster); refusing DNS by source
  * too is a packet filter in the site namespace, left to the wiring.
  *
- * Names: `<service>.<namespace>.svc.cluster.local` and `<service>.<namespace>`; the bare
+ * Names (pods' resolv.conf: runtimes/runc/pod-dns.ts): `<service>.<namespace>.svc.cluster.local` and `<service>.<namespace>`; the bare
  * `<service>` resolves through the pod's search path (`<its namespace>.svc.cluster.local`
  * first), as in Kubernetes — a bare name in the hosts file would be ambiguous across
  * namespaces. A headless Service's names give its ready endpoints' addresses.
  */
 
 const CLUSTER_DOMAIN = 'cluster.local';
+/** The group dnsmasq runs as, which alone may read the hosts files besides root. */
+export const DNS_GROUP = 'nogroup';
 
 /** The cluster's hosts file (sorted), for dnsmasq's `--hostsdir`: re-read on change, no signal needed. */
 export function clusterHostsFile(services: readonly ProxyService[], endpoints: readonly ProxyEndpoints[]): string {
@@ -60,10 +62,8 @@ export function dnsmasqArguments(paths: DnsmasqPaths): string[] {
     '--local-ttl=0',
     '--log-facility=-',
     `--pid-file=${paths.pidFile}`,
+    // Unprivileged once its socket is bound; the hosts folder is readable by this group only.
+    '--user=nobody',
+    `--group=${DNS_GROUP}`,
   ];
-}
-
-/** A pod's /etc/resolv.conf: its cluster's server and Kubernetes' search path and ndots. */
-export function podResolvConf(nameserver: string, namespace: string): string {
-  return [`nameserver ${nameserver}`, `search ${namespace}.svc.${CLUSTER_DOMAIN} svc.${CLUSTER_DOMAIN} ${CLUSTER_DOMAIN}`, 'options ndots:5', ''].join('\n');
 }

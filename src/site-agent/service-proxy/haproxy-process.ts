@@ -3,6 +3,7 @@ import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { haproxyCommand, masterReloads, runtimeCommand } from './haproxy-cli.js';
 import { renderHaproxyConfig, sourceFileContents, sourcesFile, type HaproxyConfigPaths } from './haproxy-config.js';
+import { stopLeftover } from './leftover-process.js';
 import { diffProxyPlans } from './proxy-diff.js';
 import type { ProxyPlan } from './proxy-plan.js';
 
@@ -46,7 +47,7 @@ const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
  * master it started, by pid.
  */
 export class HaproxyProcess {
-  readonly paths: HaproxyConfigPaths & { readonly config: string; readonly masterSocket: string };
+  readonly paths: HaproxyConfigPaths & { readonly config: string; readonly masterSocket: string; readonly pidFile: string };
   private child: ChildProcess | undefined;
   private exited: Promise<void> | undefined;
   private output = '';
@@ -54,7 +55,7 @@ export class HaproxyProcess {
 
   constructor(private readonly options: HaproxyProcessOptions) {
     const dir = options.dir;
-    this.paths = { config: join(dir, 'haproxy.cfg'), statsSocket: join(dir, 'stats.sock'), masterSocket: join(dir, 'master.sock'), sourcesDir: join(dir, 'sources') };
+    this.paths = { config: join(dir, 'haproxy.cfg'), statsSocket: join(dir, 'stats.sock'), masterSocket: join(dir, 'master.sock'), sourcesDir: join(dir, 'sources'), pidFile: join(dir, 'haproxy.pid') };
   }
 
   /** The master's pid while it runs. */
@@ -67,8 +68,10 @@ export class HaproxyProcess {
     if (this.child !== undefined) throw new HaproxyError('HAProxy is already started');
     await this.writeChecked(plan);
     const { haproxy, ip, netns } = this.options;
+    // A master an earlier agent left (it was killed) still holds the addresses: it goes first.
+    await stopLeftover(this.paths.pidFile, this.paths.config);
     rmSync(this.paths.masterSocket, { force: true });
-    const child = spawn(ip, ['netns', 'exec', netns, haproxy.path, '-W', '-f', this.paths.config, '-S', `${this.paths.masterSocket},mode,600`], {
+    const child = spawn(ip, ['netns', 'exec', netns, haproxy.path, '-W', '-f', this.paths.config, '-S', `${this.paths.masterSocket},mode,600`, '-p', this.paths.pidFile], {
       env: { ...process.env, ...haproxy.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -130,6 +133,7 @@ export class HaproxyProcess {
     this.current = undefined;
     rmSync(this.paths.masterSocket, { force: true });
     rmSync(this.paths.statsSocket, { force: true });
+    rmSync(this.paths.pidFile, { force: true });
   }
 
   /** Writes the cluster source lists and the configuration, refusing it (and keeping the running one) when `haproxy -c` does. */

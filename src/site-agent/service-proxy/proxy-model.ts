@@ -86,9 +86,20 @@ export function proxyServiceOf(cluster: ClusterId, service: KubeObject): ProxySe
   };
 }
 
-/** An Endpoints object of `cluster`, keeping only the addresses `onSite` accepts (the site's pod IPs). */
-export function proxyEndpointsOf(cluster: ClusterId, endpoints: KubeObject, onSite: (ip: string) => boolean): ProxyEndpoints {
-  const ips = (addresses: unknown): string[] => list(addresses).map((address) => text(record(address)['ip'])).filter((ip) => ip !== '' && onSite(ip));
+/** An endpoint address as the site proxy judges it: pod IPs repeat across sites, so its node tells where it is. */
+export interface EndpointAddressView {
+  readonly ip: string;
+  /** The platform Node (`<site>-<node>`) of the pod; absent in hand-made Endpoints. */
+  readonly nodeName?: string;
+}
+
+/** An Endpoints object of `cluster`, keeping only the addresses `onSite` accepts (the site's pods). */
+export function proxyEndpointsOf(cluster: ClusterId, endpoints: KubeObject, onSite: (address: EndpointAddressView) => boolean): ProxyEndpoints {
+  const ips = (addresses: unknown): string[] =>
+    list(addresses)
+      .map(record)
+      .filter((address) => text(address['ip']) !== '' && onSite({ ip: text(address['ip']), ...(text(address['nodeName']) === '' ? {} : { nodeName: text(address['nodeName']) }) }))
+      .map((address) => text(address['ip']));
   return {
     cluster,
     namespace: endpoints.metadata.namespace ?? 'default',

@@ -33,6 +33,12 @@ export function parseCidr(text: string): Ipv4Cidr {
   return { network: address, prefixLength };
 }
 
+/** Whether the dotted address `ip` is inside `cidr`. */
+export function cidrContains(cidr: Ipv4Cidr, ip: string): boolean {
+  const address = parseAddress(ip);
+  return address !== undefined && (address & maskOf(cidr.prefixLength)) >>> 0 === cidr.network;
+}
+
 export function formatCidr(cidr: Ipv4Cidr): string {
   return `${formatAddress(cidr.network)}/${cidr.prefixLength}`;
 }

@@ -51,6 +51,12 @@ export interface PodServices {
   readonly sidecar: { readonly server: string; readonly installation: readonly string[]; readonly main: string; readonly node: string };
   readonly machineMemoryBytes: number;
   readonly oomScoreFloor: number;
+  /**
+   * The name server of a pod's virtual cluster on its site, running when this resolves (the
+   * site's Service data plane, which also lets the pod's address reach its cluster's
+   * Services); absent when the site has no Service data plane.
+   */
+  readonly nameserverFor?: (site: string, cluster: ClusterRef) => Promise<string>;
 }
 
 /** A pod's view of its site and the runtime's services. */

@@ -1,8 +1,10 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { KubeObject } from '../../../apimachinery/object.js';
 import type { Container, PodSpec } from '../../../api/pod-spec-types.js';
 import { ContainerConfigError, type PodObjectSource } from './container-env.js';
 import type { BindMount } from './container-spec.js';
+import { podResolvConfFile } from './pod-dns-files.js';
 import type { RuncSiteParts } from './pod-parts.js';
 import { containerBinds } from './volumes/container-binds.js';
 import { volumeContents } from './volumes/volume-contents.js';
@@ -29,11 +31,12 @@ export async function setUpPodVolumes(site: RuncSiteParts, objects: PodObjectSou
   return dirs;
 }
 
-/** A container's volume mounts as binds, after the pod's hosts file; a mount that cannot be made is a config error. */
+/** A container's volume mounts as binds, after the pod's hosts and resolv.conf files; a mount that cannot be made is a config error. */
 export async function containerMounts(pod: KubeObject, container: Container, podDir: string, volumeDirs: ReadonlyMap<string, string>): Promise<BindMount[]> {
   const hosts: BindMount = { source: join(podDir, 'etc-hosts'), destination: '/etc/hosts', readOnly: true };
+  const resolv: BindMount[] = existsSync(podResolvConfFile(podDir)) ? [{ source: podResolvConfFile(podDir), destination: '/etc/resolv.conf', readOnly: true }] : [];
   try {
-    return [hosts, ...(await containerBinds(pod, container, volumeDirs))];
+    return [hosts, ...resolv, ...(await containerBinds(pod, container, volumeDirs))];
   } catch (error) {
     throw new ContainerConfigError(error instanceof Error ? error.message : String(error));
   }

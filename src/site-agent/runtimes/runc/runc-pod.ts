@@ -13,6 +13,7 @@ import type { ContainerRecord, ContainerTermination, PodRecord } from './pod-rec
 import { containerFiles, podContainerId, type PodSandbox } from './pod-sandbox.js';
 import { podPhase, renderPodStatus } from './pod-status.js';
 import { podHostsFile } from './pod-hosts.js';
+import { writePodResolvConf } from './pod-dns-files.js';
 import { goSeconds } from '../kube-time.js';
 import { removePodTraces } from './pod-cleanup.js';
 import { nextRestartDelay, restartWaitUntil, type RestartBackoff } from './crash-backoff.js';
@@ -117,6 +118,11 @@ export class RuncPod {
 
   get uid(): string {
     return this.record.uid;
+  }
+
+  /** The pod's virtual cluster and address, once it has a sandbox. */
+  get network(): { readonly cluster: ClusterRef; readonly ip: string } | undefined {
+    return this.record.podIP === undefined ? undefined : { cluster: this.cluster, ip: this.record.podIP };
   }
 
   /** The name of the site the pod runs on. */
@@ -278,6 +284,7 @@ export class RuncPod {
       this.sandbox = await site.sandboxes.create({ uid: this.uid, hostname: this.record.name.slice(0, 63), address });
       this.record.podIP = this.sandbox.address;
       await writeFile(join(this.podDir, 'etc-hosts'), podHostsFile(this.sandbox.address, this.record.name), { mode: 0o644 });
+      await writePodResolvConf(this.podDir, specOf(this.pod), this.cluster, (cluster) => this.parts.services.nameserverFor?.(site.name, cluster));
       delete this.record.failure;
       return true;
     } catch (error) {

@@ -22,6 +22,8 @@ export interface RuncRuntimeOptions {
   /** The prepared sites, by name (see {@link openRuncSite}). */
   readonly sites: ReadonlyMap<string, RuncSiteParts & { close(): void; destroy(): Promise<void> }>;
   readonly services: Omit<PodServices, 'machineMemoryBytes'> & { readonly machineMemoryBytes?: number };
+  /** Each site's Service data plane, told when the site's pods come and go (and every resync). */
+  readonly proxies?: ReadonlyMap<string, { trigger(): void; close(): Promise<void> }>;
 }
 
 /**
@@ -55,6 +57,18 @@ export class RuncRuntime implements PodRuntime {
     return this.pods.keys();
   }
 
+  /** The addresses of `site`'s pods now, by virtual cluster (`tenant:namespace:name`). */
+  podAddresses(site: string): Map<string, string[]> {
+    const byCluster = new Map<string, string[]>();
+    for (const worker of this.pods.values()) {
+      const network = worker.site === site ? worker.network : undefined;
+      if (network === undefined) continue;
+      const id = `${network.cluster.tenant}:${network.cluster.namespace}:${network.cluster.name}`;
+      byCluster.set(id, [...(byCluster.get(id) ?? []), network.ip]);
+    }
+    return byCluster;
+  }
+
   apply(cluster: ClusterRef, pod: KubeObject): void {
     const key = podKeyOf(cluster, pod.metadata.name ?? '');
     let worker = this.pods.get(key);
@@ -80,17 +94,22 @@ export class RuncRuntime implements PodRuntime {
     this.pods.delete(key);
     this.streams.release(worker.uid);
     void worker.remove(FORGOTTEN_GRACE_MS);
+    this.options.proxies?.get(worker.site)?.trigger();
   }
 
   listed(): void {
     void this.collectOrphans().catch((error: unknown) => this.services.logger.warn({ err: error }, 'removing orphaned pod sandboxes failed'));
   }
 
-  /** Stops following the pods; their containers keep running for the next agent to adopt. */
-  close(): void {
+  /**
+   * Stops following the pods; their containers keep running for the next agent to adopt. The
+   * sites' Service proxies and DNS servers stop (the next agent starts them again).
+   */
+  async close(): Promise<void> {
     this.cancelRelist();
     this.streams.close();
     for (const worker of this.pods.values()) worker.detach();
+    await Promise.all([...(this.options.proxies?.values() ?? [])].map((proxy) => proxy.close()));
     for (const site of this.options.sites.values()) site.close();
   }
 
@@ -102,6 +121,7 @@ export class RuncRuntime implements PodRuntime {
     this.pods.clear();
     await Promise.all(workers.map((worker) => worker.remove(1000)));
     await this.collectOrphans();
+    for (const proxy of this.options.proxies?.values() ?? []) await proxy.close();
     for (const site of this.options.sites.values()) {
       site.close();
       await site.destroy();
@@ -115,6 +135,7 @@ export class RuncRuntime implements PodRuntime {
       if (resync || worker.hasExited()) worker.trigger();
       if (resync) void worker.rotateLogs();
     }
+    if (resync) for (const proxy of this.options.proxies?.values() ?? []) proxy.trigger();
     this.cancelRelist = this.options.services.timers.schedule(() => this.relistTick(), RELIST_MS);
   }
 

@@ -104,6 +104,19 @@ export function findSocat(): Program {
   throw new RuntimeUnavailableError(`attaching to a container's stdin needs socat (Debian package ${DEBIAN_PACKAGE['socat']}) on the site: run "node scripts/provision-tools.mjs --for runtime" in ${INSTALLATION} or "apt-get install socat"`);
 }
 
+/**
+ * HAProxy and dnsmasq, a runc site's Service data plane (the proxy and the cluster DNS
+ * servers), or what is missing with how to get it: without them the site runs its pods but
+ * its Services carry no traffic and no name resolves.
+ */
+export function findServicePrograms(): { readonly haproxy: Program; readonly dnsmasq: Program } | { readonly missing: string } {
+  const haproxy = findProgram('haproxy');
+  const dnsmasq = findProgram('dnsmasq');
+  if (haproxy !== undefined && dnsmasq !== undefined) return { haproxy, dnsmasq };
+  const missing = [...(haproxy === undefined ? ['haproxy (Debian package haproxy)'] : []), ...(dnsmasq === undefined ? ['dnsmasq (Debian package dnsmasq-base)'] : [])];
+  return { missing: `${missing.join(' and ')}: run "node scripts/provision-tools.mjs --for runtime" in ${INSTALLATION} or "apt-get install haproxy dnsmasq-base"` };
+}
+
 /** The installation's root and its command-line entry point (the sidecar container runs `edgeplane sidecar` from them). */
 export function installation(): { readonly dirs: readonly string[]; readonly main: string } {
   const modules = realpathSync(join(INSTALLATION, 'node_modules'));

@@ -10,6 +10,8 @@ import { RuncRuntime } from './runc-runtime.js';
 import { oomScoreFloor } from './oom-score-floor.js';
 import { openRuncSite } from './runc-site.js';
 import { installation, type RuntimePrograms } from './runtime-programs.js';
+import { startServiceProxies } from './start-service-proxies.js';
+import type { ClusterRef } from '../../../apimachinery/cluster-ref.js';
 
 /** The control plane's host and port from its URL. */
 function addressOf(server: string): { host: string; port: number } {
@@ -60,9 +62,11 @@ export async function startRuncRuntime(context: {
     throw error;
   }
   const objects = new PlacedObjectCache((kind) => client.placedObjects(kind), () => timers.now());
-  return new RuncRuntime({
+  const serviceProxies = startServiceProxies({ ...context, sites, runtime: () => runtime });
+  const runtime: RuncRuntime = new RuncRuntime({
     nodes: context.nodes,
     sites,
+    ...(serviceProxies === undefined ? {} : { proxies: serviceProxies.proxies }),
     services: {
       sink: context.sink,
       logger: options.logger,
@@ -71,6 +75,8 @@ export async function startRuncRuntime(context: {
       identityToken: async (pod) => (await client.podIdentityToken(pod)).token,
       sidecar: { server: context.server, installation: installation().dirs, main: installation().main, node: process.execPath },
       oomScoreFloor: oomScoreFloor(),
+      ...(serviceProxies === undefined ? {} : { nameserverFor: (site: string, cluster: ClusterRef) => serviceProxies.nameserverFor(site, cluster) }),
     },
   });
+  return runtime;
 }
