@@ -76,3 +76,19 @@ export function runIn(netns: string, file: string, args: readonly string[], time
 export async function curlIn(netns: string, args: readonly string[]): Promise<Ran> {
   return runIn(netns, toolPath('curl'), ['-s', '--max-time', '3', ...args]);
 }
+
+/**
+ * A gRPC server on 50051 (h2c), written against the wire protocol with node's http2 (the pod
+ * sees the host's node, not this installation's modules): `/test.Echo/Unary` answers
+ * `<pod>:<request>`, `/test.Echo/Stream` sends `<pod>:0…n-1` for a request `n`; each reply
+ * ends with trailers `grpc-status: 0` and `x-pod`. Messages are raw bytes.
+ */
+export const GRPC_SERVER = `const h2=require('http2'),os=require('os');
+const frame=(b)=>{const f=Buffer.alloc(5+b.length);f.writeUInt32BE(b.length,1);b.copy(f,5);return f;};
+h2.createServer().on('stream',(st,h)=>{const parts=[];st.on('data',(d)=>parts.push(d));st.on('end',()=>{
+const msg=Buffer.concat(parts).subarray(5);const path=h[':path'];
+st.respond({':status':200,'content-type':'application/grpc'},{waitForTrailers:true});
+st.on('wantTrailers',()=>st.sendTrailers(path.startsWith('/test.Echo/')?{'grpc-status':'0','x-pod':os.hostname()}:{'grpc-status':'12','grpc-message':'no such method'}));
+if(path==='/test.Echo/Unary')st.end(frame(Buffer.from(os.hostname()+':'+msg.toString())));
+else if(path==='/test.Echo/Stream'){const n=Number(msg.toString())||3;for(let i=0;i<n;i++)st.write(frame(Buffer.from(os.hostname()+':'+i)));st.end();}
+else st.end();});}).listen(50051)`;
