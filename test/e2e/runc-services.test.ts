@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { toolPath } from '../../src/testing/tools.js';
+import { parse as parseYaml } from 'yaml';
 import type { KubeObject } from '../../src/apimachinery/object.js';
 import { podNamespaceName } from '../../src/site-agent/runtimes/runc/site-network.js';
 import { startRuncSiteEnv, type RuncSiteEnv } from './support/runc-site-env.js';
@@ -185,5 +186,44 @@ spec:
       return events.find((e) => e.involvedObject?.kind === 'Service' && e.involvedObject.name === 'dns-udp' && e.source?.component === 'edgeplane-site-proxy');
     }, { timeoutMs: 10_000 });
     assert.match(event.message ?? '', /53\/UDP is not proxied: the site proxy carries TCP only \(site ce-a\)/);
+  });
+
+  it('pods of another virtual cluster on the same site can neither reach the Services nor resolve their names', async () => {
+    // A virtual cluster is one per platform namespace: vk2 lives in namespace team, on the same site.
+    for (const [path, body] of [
+      ['/api/web/namespaces', { metadata: { name: 'team' } }],
+      ['/api/config/namespaces/team/virtual_sites', { metadata: { name: 'edge' }, spec: { site_type: 'CUSTOMER_EDGE', site_selector: { expressions: ['edge'] } } }],
+      ['/api/config/namespaces/team/virtual_k8ss', { metadata: { name: 'vk2' }, spec: { vsite_refs: [{ namespace: 'team', name: 'edge' }] } }],
+    ] as const) {
+      const created = await env.h.call('POST', path, { body });
+      assert.equal(created.status, 200, `${path}: ${created.body}`);
+    }
+    const vk2 = '/api/vk8s/namespaces/team/vk2';
+    const made = await waitFor('a Deployment in vk2', async () => {
+      const answer = await env.h.call('POST', `${vk2}/apis/apps/v1/namespaces/team/deployments`, { body: parseYaml(deploymentYaml('intruder', 'setInterval(()=>{},1e9)', { site: SITE, replicas: 1 })) as unknown });
+      return answer.status === 201 ? true : undefined;
+    }, { timeoutMs: 15_000 });
+    assert.ok(made);
+    const intruder = await waitFor('the vk2 pod running', async () => {
+      const answer = await env.h.call('GET', `${vk2}/api/v1/namespaces/team/pods?labelSelector=app%3Dintruder`);
+      const pod = answer.status === 200 ? answer.json<{ items: Pod[] }>().items.find(isReady) : undefined;
+      return pod;
+    }, { timeoutMs: 60_000 });
+    const netns = podNamespaceName(env.netns(SITE), intruder.metadata.uid ?? '');
+    const ip = await clusterIP('echo');
+    const script = `const c=require('net').connect(9000,'${ip}',()=>c.end('x'));let r='';c.on('data',(d)=>r+=d);c.on('close',()=>console.log(r===''?'nothing':r));c.on('error',(e)=>console.log('ERR '+e.code));`;
+    // Its cluster's own DNS server is there (its names resolve through it) but knows nothing of vk1's Services.
+    const resolv = readFileSync(join(env.home(SITE), 'runc', SITE, 'pods', intruder.metadata.uid ?? '', 'etc-resolv.conf'), 'utf8');
+    const own = /nameserver (\S+)/.exec(resolv)?.[1] ?? '';
+    const vk1Resolv = readFileSync(join(env.home(SITE), 'runc', SITE, 'pods', ((await readyPods('client'))[0] as Pod).metadata.uid ?? '', 'etc-resolv.conf'), 'utf8');
+    assert.notEqual(own, /nameserver (\S+)/.exec(vk1Resolv)?.[1], 'each virtual cluster has its own name server');
+    const lookup = await runIn(netns, process.execPath, ['-e', `const r=new (require('dns').Resolver)();r.setServers(['${own}']);r.resolve4('echo.default.svc.cluster.local',(e,a)=>console.log(e?e.code:a.join()))`]);
+    assert.equal(lookup.stdout.trim(), 'ENOTFOUND');
+    const refused = await runIn(netns, process.execPath, ['-e', script]);
+    assert.match(refused.stdout.trim().split('\n')[0] ?? '', /^(ERR ECONNRESET|ERR ECONNREFUSED|nothing)$/, `refused without an answer: ${refused.stdout}`);
+    const allowed = await runIn(client, process.execPath, ['-e', script]);
+    assert.match(allowed.stdout.trim(), /^echo-\S+ 1$/, 'the same connection from a vk1 pod is served');
+    const deleted = await env.h.call('DELETE', '/api/config/namespaces/team/virtual_k8ss/vk2');
+    assert.equal(deleted.status, 200, deleted.body);
   });
 });
