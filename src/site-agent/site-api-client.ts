@@ -8,6 +8,9 @@ import type { BootstrapToken, HeartbeatResponse, PodEventReport, PodRef, PodStat
 
 const REQUEST_TIMEOUT_MS = 30_000;
 
+/** The kinds the agent reads from `GET /api/sites/v1/objects`. */
+export type PlacedObjectKind = 'configmaps' | 'secrets' | 'persistentvolumeclaims';
+
 /** The answer of `GET /api/sites/v1/objects?kind=…`. */
 export interface PlacedObjects {
   readonly resourceVersion: string;
@@ -77,7 +80,7 @@ export class SiteApiClient {
   }
 
   /** ConfigMaps or Secrets (…) placed on this agent's sites, across its tenants' virtual clusters (`GET /api/sites/v1/objects`). */
-  placedObjects(kind: 'configmaps' | 'secrets'): Promise<PlacedObjects> {
+  placedObjects(kind: PlacedObjectKind): Promise<PlacedObjects> {
     return new Promise<PlacedObjects>((resolve, reject) => {
       const path = `/api/sites/v1/objects?kind=${kind}`;
       const req = request(`${this.server}${path}`, { method: 'GET', agent: this.agent, timeout: REQUEST_TIMEOUT_MS, headers: { accept: 'application/json' } }, (res) => {

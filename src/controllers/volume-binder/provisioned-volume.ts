@@ -1,19 +1,11 @@
 import type { KubeObject } from '../../apimachinery/object.js';
 import type { ObjectReference, PersistentVolumeClaimSpec, PersistentVolumeSpec } from '../../vk8s/kinds/core-types.js';
 import { SITE_NAME_LABEL } from '../../site-api/site-model.js';
+import { siteVolumeFolder } from '../../site-api/site-volume-folder.js';
 
 /** The provisioner the platform's volumes name in `pv.kubernetes.io/provisioned-by` (docs/RUNTIME.md). */
 export const SITE_LOCAL_PROVISIONER = 'edgeplane.io/site-local';
 const PROVISIONED_BY_ANNOTATION = 'pv.kubernetes.io/provisioned-by';
-
-/**
- * The folder of a claim's volume on a site, under the site's persistent-volume root
- * (a runc site's `<home>/runc/<site>/persistent-volumes`): `pvc-<claim uid>`, so a claim
- * deleted and made again under the same name gets a new, empty folder.
- */
-export function siteVolumeFolder(claimUid: string): string {
-  return `pvc-${claimUid}`;
-}
 
 /** The reference kube's provisioner puts in a volume's claimRef (the claim as it was when provisioned). */
 function claimReference(claim: KubeObject): ObjectReference {
