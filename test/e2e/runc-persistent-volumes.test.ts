@@ -56,19 +56,19 @@ describe('persistent volumes on a runc site', () => {
     assert.equal(await env.ok(['get', 'pv', volumeName, '-o', 'jsonpath={.spec.local.path}']), `/persistent-volumes/${volumeName}`);
 
     await env.ok(['apply', '-f', '-'], WRITER);
-    await waitFor('the pod wrote into its claim', async () => (existsSync(join(folder, 'file')) ? true : undefined), { timeoutMs: 60_000 });
+    await waitFor('the pod wrote into its claim', () => Promise.resolve(existsSync(join(folder, 'file')) ? true : undefined), { timeoutMs: 60_000 });
     assert.equal(readFileSync(join(folder, 'file'), 'utf8'), 'kept\n');
 
     await env.ok(['delete', 'deployment', 'writer']);
     await waitFor('the pod gone', async () => (((await env.read<{ items: Pod[] }>('api/v1/namespaces/default/pods'))?.items.length ?? 1) === 0 ? true : undefined), { timeoutMs: 60_000 });
-    await waitFor('nothing of the pod left', async () => (podLeftovers(env, 'ce-a').length === 0 ? true : undefined), { timeoutMs: 30_000 });
+    await waitFor('nothing of the pod left', () => Promise.resolve(podLeftovers(env, 'ce-a').length === 0 ? true : undefined), { timeoutMs: 30_000 });
     await env.restartAgent('ce-a');
     await new Promise((resolve) => setTimeout(resolve, 1500));
     assert.equal(readFileSync(join(folder, 'file'), 'utf8'), 'kept\n', 'the data of a claim that exists outlives its pod and the agent\'s restart');
 
     await env.ok(['delete', 'pvc', 'data']);
     await waitFor('the volume deleted', async () => ((await env.read(`api/v1/persistentvolumes/${volumeName}`)) === undefined ? true : undefined));
-    await waitFor('the claim\'s folder removed', async () => (existsSync(folder) ? undefined : true), { timeoutMs: 30_000 });
+    await waitFor('the claim\'s folder removed', () => Promise.resolve(existsSync(folder) ? undefined : true), { timeoutMs: 30_000 });
     assert.deepEqual(podLeftovers(env, 'ce-a'), []);
   });
 });

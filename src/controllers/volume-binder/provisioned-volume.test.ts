@@ -43,7 +43,8 @@ describe('provisioned volume rules', () => {
     const volume = provisionedVolume(claim, 'v', ['a']);
     const bound = boundVolume({ ...volume, status: { phase: 'Pending' } });
     assert.deepEqual(bound?.status, { phase: 'Bound' });
-    assert.equal(boundVolume(bound as KubeObject), undefined);
+    assert.ok(bound !== undefined);
+    assert.equal(boundVolume(bound), undefined);
   });
 
   it('a provisioned volume is reclaimed when its claim is gone or made again, never otherwise', () => {

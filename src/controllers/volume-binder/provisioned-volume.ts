@@ -4,7 +4,7 @@ import { SITE_NAME_LABEL } from '../../site-api/site-model.js';
 import { siteVolumeFolder } from '../../site-api/site-volume-folder.js';
 
 /** The provisioner the platform's volumes name in `pv.kubernetes.io/provisioned-by` (docs/RUNTIME.md). */
-export const SITE_LOCAL_PROVISIONER = 'edgeplane.io/site-local';
+const SITE_LOCAL_PROVISIONER = 'edgeplane.io/site-local';
 const PROVISIONED_BY_ANNOTATION = 'pv.kubernetes.io/provisioned-by';
 
 /** The reference kube's provisioner puts in a volume's claimRef (the claim as it was when provisioned). */
@@ -43,7 +43,7 @@ export function provisionedVolume(claim: KubeObject, name: string, sites: readon
 }
 
 /** Whether the platform provisioned `volume` (only those does it bind and delete). */
-export function isProvisioned(volume: KubeObject): boolean {
+function isProvisioned(volume: KubeObject): boolean {
   return volume.metadata.annotations?.[PROVISIONED_BY_ANNOTATION] === SITE_LOCAL_PROVISIONER;
 }
 
