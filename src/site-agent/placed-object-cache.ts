@@ -1,24 +1,32 @@
 import type { ClusterRef } from '../apimachinery/cluster-ref.js';
 import type { KubeObject } from '../apimachinery/object.js';
-import type { PlacedObjects } from './site-api-client.js';
+import type { PlacedObjectKind, PlacedObjects } from './site-api-client.js';
 
-type Kind = 'configmaps' | 'secrets';
+type Kind = PlacedObjectKind;
+const KINDS: readonly Kind[] = ['configmaps', 'secrets', 'persistentvolumeclaims'];
 
-/** ConfigMaps and Secrets of one virtual cluster, by name. */
+/** An object and those of the agent's sites it is placed on. */
+export interface PlacedObject {
+  readonly object: KubeObject;
+  readonly sites: readonly string[];
+}
+
+/** ConfigMaps, Secrets and PersistentVolumeClaims of one virtual cluster, by name. */
 export interface ClusterObjects {
   configMap(namespace: string, name: string): KubeObject | undefined;
   secret(namespace: string, name: string): KubeObject | undefined;
+  claim(namespace: string, name: string): PlacedObject | undefined;
 }
 
 const clusterKey = (cluster: ClusterRef): string => `${cluster.tenant}/${cluster.namespace}/${cluster.name}`;
 
 /**
- * The ConfigMaps and Secrets placed on the agent's sites, as kubelet's TTL cache of them: read
- * again from the site API when older than `ttlMs` (a pod's start waits for that read), so a
- * change reaches new containers within the TTL. Secrets stay in memory only.
+ * The ConfigMaps, Secrets and claims placed on the agent's sites, as kubelet's TTL cache of
+ * them: read again from the site API when older than `ttlMs` (a pod's start waits for that
+ * read), so a change reaches new containers within the TTL. Secrets stay in memory only.
  */
 export class PlacedObjectCache {
-  private readonly byKind = new Map<Kind, Map<string, KubeObject>>();
+  private readonly byKind = new Map<Kind, Map<string, PlacedObject>>();
   private fetchedAt = Number.NEGATIVE_INFINITY;
   private refreshing: Promise<void> | undefined;
 
@@ -32,17 +40,21 @@ export class PlacedObjectCache {
   async of(cluster: ClusterRef): Promise<ClusterObjects> {
     if (this.now() - this.fetchedAt > this.ttlMs) await this.refresh();
     const prefix = `${clusterKey(cluster)}/`;
-    const find = (kind: Kind, name: string): KubeObject | undefined => this.byKind.get(kind)?.get(prefix + name);
-    return { configMap: (_namespace, name) => find('configmaps', name), secret: (_namespace, name) => find('secrets', name) };
+    const find = (kind: Kind, name: string): PlacedObject | undefined => this.byKind.get(kind)?.get(prefix + name);
+    return {
+      configMap: (_namespace, name) => find('configmaps', name)?.object,
+      secret: (_namespace, name) => find('secrets', name)?.object,
+      claim: (_namespace, name) => find('persistentvolumeclaims', name),
+    };
   }
 
   private refresh(): Promise<void> {
     this.refreshing ??= (async () => {
       try {
         const started = this.now();
-        for (const kind of ['configmaps', 'secrets'] as const) {
+        for (const kind of KINDS) {
           const list = await this.list(kind);
-          this.byKind.set(kind, new Map(list.items.map((item) => [`${clusterKey(item.cluster)}/${item.object.metadata.name ?? ''}`, item.object])));
+          this.byKind.set(kind, new Map(list.items.map((item) => [`${clusterKey(item.cluster)}/${item.object.metadata.name ?? ''}`, { object: item.object, sites: item.sites }])));
         }
         this.fetchedAt = started;
       } finally {

@@ -10,7 +10,7 @@ import { SimulatedRuntime } from './runtimes/simulated/simulated-runtime.js';
 import { SiteApiClient } from './site-api-client.js';
 import type { PodEventReport, PodRef, PodStatusItem, RegisterSite } from '../site-api/site-api-types.js';
 import { EventSender } from './event-sender.js';
-import { startRuncRuntime } from './runtimes/runc/start-runc-runtime.js';
+import { startRuncRuntime, type RuncAgentOptions } from './runtimes/runc/start-runc-runtime.js';
 import { findRuntimePrograms, type RuntimePrograms } from './runtimes/runc/runtime-programs.js';
 import { sitesWithRuntime, type RegisteredRuntime } from './site-specs.js';
 import { type SiteTimers, systemTimers } from '../common/timers.js';
@@ -42,7 +42,7 @@ export interface SiteAgentOptions {
   /** Closing stops and removes the runtime's pods and networks (the embedded default's local sites), instead of leaving them for the next agent. */
   readonly removePodsOnClose?: boolean;
   /** The runc runtime's options. */
-  readonly runc?: { readonly hostImage: boolean; readonly podCidr?: string };
+  readonly runc?: RuncAgentOptions;
   readonly logger: Logger;
   readonly timers?: SiteTimers;
   readonly random?: () => number;

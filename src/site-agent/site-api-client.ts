@@ -8,8 +8,8 @@ import type { BootstrapToken, HeartbeatResponse, PodEventReport, PodRef, PodStat
 
 const REQUEST_TIMEOUT_MS = 30_000;
 
-/** What `GET /api/sites/v1/objects?kind=…` lists. */
-type PlacedObjectKind = 'configmaps' | 'secrets' | 'services' | 'endpoints';
+/** The kinds the agent reads from `GET /api/sites/v1/objects`. */
+export type PlacedObjectKind = 'configmaps' | 'secrets' | 'persistentvolumeclaims' | 'services' | 'endpoints';
 
 /** The answer of `GET /api/sites/v1/objects?kind=…`. */
 export interface PlacedObjects {
@@ -80,7 +80,7 @@ export class SiteApiClient {
   }
 
   /**
-   * ConfigMaps, Secrets, Services or Endpoints placed on this agent's sites, across its
+   * ConfigMaps, Secrets, claims, Services or Endpoints placed on this agent's sites, across its
    * tenants' virtual clusters (`GET /api/sites/v1/objects`). With `wait`, a long poll: the
    * server answers once something may have changed after `wait.after` (an earlier list's
    * resourceVersion), or after `wait.timeoutSeconds`.

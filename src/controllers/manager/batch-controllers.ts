@@ -71,7 +71,7 @@ export function volumeBinderController(): ControllerStarter {
     start: (c) =>
       startVolumeBinderController({
         ...common(c, 'volume-binder'),
-        informers: { persistentVolumeClaims: termInformer(c, c.informers.persistentVolumeClaims) },
+        informers: { persistentVolumeClaims: termInformer(c, c.informers.persistentVolumeClaims), persistentVolumes: termInformer(c, c.informers.persistentVolumes) },
         placement: termPlacement(c),
       }),
   };

@@ -21,6 +21,7 @@ export interface SharedInformers {
   readonly jobs: ObjectInformer;
   readonly cronJobs: ObjectInformer;
   readonly persistentVolumeClaims: ObjectInformer;
+  readonly persistentVolumes: ObjectInformer;
   readonly services: ObjectInformer;
   readonly endpoints: ObjectInformer;
   /** Metadata only (no controller reads more of these kinds; see ObjectInformerOptions.metadataOnly). */

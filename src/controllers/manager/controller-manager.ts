@@ -85,6 +85,7 @@ export async function startControllerManager(options: ControllerManagerOptions):
     jobs: informer('batch', 'jobs'),
     cronJobs: informer('batch', 'cronjobs'),
     persistentVolumeClaims: informer('', 'persistentvolumeclaims'),
+    persistentVolumes: informer('', 'persistentvolumes'),
     services: informer('', 'services'),
     endpoints: informer('', 'endpoints'),
     secrets: informer('', 'secrets', true),

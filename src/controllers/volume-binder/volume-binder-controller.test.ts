@@ -6,6 +6,7 @@ import type { KubeObject } from '../../apimachinery/object.js';
 import { eventually, site, startControllerWorld, testCluster, userScope, type ControllerWorld } from '../testing/controller-harness.js';
 import type { ObjectInformer } from '../runtime/object-informer.js';
 import type { ClaimStatusView } from './claim-binding.js';
+import { provisionedVolume } from './provisioned-volume.js';
 import { startVolumeBinderController } from './volume-binder-controller.js';
 
 const claim = (name: string, labels?: Record<string, string>): KubeObject => ({
@@ -18,6 +19,7 @@ const claim = (name: string, labels?: Record<string, string>): KubeObject => ({
 describe('volume binder over a memory store', () => {
   let world: ControllerWorld;
   let claims: ObjectInformer;
+  let volumes: ObjectInformer;
   let store: GenericStore;
   let controller: { stop(): Promise<void> };
   const phase = (name: string): string | undefined => (claims.get(testCluster, name)?.status as ClaimStatusView | undefined)?.phase;
@@ -30,7 +32,8 @@ describe('volume binder over a memory store', () => {
     world = await startControllerWorld();
     store = world.storeOf({ group: '', resource: 'persistentvolumeclaims' });
     claims = await world.informer({ group: '', resource: 'persistentvolumeclaims' });
-    controller = startVolumeBinderController({ informers: { persistentVolumeClaims: claims }, storage: world.storage, placement: world.placement, events: world.events, logger: world.logger });
+    volumes = await world.informer({ group: '', resource: 'persistentvolumes' });
+    controller = startVolumeBinderController({ informers: { persistentVolumeClaims: claims, persistentVolumes: volumes }, storage: world.storage, placement: world.placement, events: world.events, logger: world.logger });
   });
   after(async () => {
     await controller?.stop();
@@ -58,5 +61,41 @@ describe('volume binder over a memory store', () => {
     world.placement.placeObject('data', [site('c')]);
     await eventually('the breakdown follows placement', () => Object.keys(JSON.parse(claims.get(testCluster, 'data')?.metadata.annotations?.[SITE_STATUS_ANNOTATION] ?? '{}') as object).join() === 'c');
     assert.equal(phase('data'), 'Bound');
+  });
+
+  it('volume binder provisions a Bound PersistentVolume for a claim, deletes it with the claim, and a claim made again gets a new one', async () => {
+    const made = await create({ ...claim('cache', { 'svc.io/siteName': 'a' }), spec: { accessModes: ['ReadWriteOnce'], storageClassName: 'local', resources: { requests: { storage: '1Gi' } } } });
+    const name = `pvc-${made.metadata.uid ?? ''}`;
+    await eventually('the volume is Bound', () => (volumes.get(testCluster, name)?.status as { phase?: string } | undefined)?.phase === 'Bound');
+    const volume = volumes.get(testCluster, name) as KubeObject;
+    const spec = volume.spec as Record<string, unknown>;
+    assert.deepEqual(spec['claimRef'], { kind: 'PersistentVolumeClaim', namespace: testCluster.namespace, name: 'cache', uid: made.metadata.uid, apiVersion: 'v1', resourceVersion: made.metadata.resourceVersion });
+    assert.deepEqual(spec['capacity'], { storage: '1Gi' });
+    assert.equal(spec['storageClassName'], 'local');
+    assert.equal(spec['persistentVolumeReclaimPolicy'], 'Delete');
+    assert.deepEqual(spec['nodeAffinity'], { required: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'svc.io/siteName', operator: 'In', values: ['a'] }] }] } });
+    assert.equal(volume.metadata.annotations?.['pv.kubernetes.io/provisioned-by'], 'edgeplane.io/site-local');
+    await eventually('the claim is Bound to it', () => phase('cache') === 'Bound');
+
+    await store.delete(userScope(), 'cache', {});
+    await eventually('the volume is deleted with its claim', () => volumes.get(testCluster, name) === undefined);
+    const again = await create(claim('cache', { 'svc.io/siteName': 'a' }));
+    await eventually('a new volume for the new claim', () => (volumes.get(testCluster, `pvc-${again.metadata.uid ?? ''}`)?.status as { phase?: string } | undefined)?.phase === 'Bound');
+    assert.equal(volumes.get(testCluster, name), undefined);
+  });
+
+  it('volume reclaimer deletes a provisioned volume whose claim vanished while the controller was away, and keeps the others', async () => {
+    const kept = await create(claim('kept', { 'svc.io/siteName': 'a' }));
+    await eventually('kept is Bound', () => phase('kept') === 'Bound');
+    await controller.stop();
+    const gone = await create(claim('gone', { 'svc.io/siteName': 'a' }));
+    const volumeStore = world.storeOf({ group: '', resource: 'persistentvolumes' });
+    const orphan = provisionedVolume(gone, `pvc-${gone.metadata.uid ?? ''}`, ['a']);
+    volumeStore.strategy.defaults(orphan);
+    await volumeStore.create(userScope(), orphan);
+    await store.delete(userScope(), 'gone', {});
+    controller = startVolumeBinderController({ informers: { persistentVolumeClaims: claims, persistentVolumes: volumes }, storage: world.storage, placement: world.placement, events: world.events, logger: world.logger });
+    await eventually('the orphaned volume is deleted', () => volumes.get(testCluster, `pvc-${gone.metadata.uid ?? ''}`) === undefined);
+    assert.equal((volumes.get(testCluster, `pvc-${kept.metadata.uid ?? ''}`)?.status as { phase?: string } | undefined)?.phase, 'Bound');
   });
 });

@@ -10,11 +10,12 @@ import type { ReconcileResult } from '../runtime/work-loop.js';
 import type { Informer } from '../runtime/object-informer.js';
 import type { ObjectKey } from '../runtime/object-key.js';
 import { boundClaim, boundStatus, isBound, volumeNameFor } from './claim-binding.js';
+import { ensureVolume, type VolumeProvisioningDeps } from './volume-provisioning.js';
 
 const CLAIM_RESOURCE = { group: '', resource: 'persistentvolumeclaims' } as const;
 const COMPONENT = 'persistentvolume-controller';
 
-export interface VolumeBinderDeps {
+export interface VolumeBinderDeps extends VolumeProvisioningDeps {
   readonly claims: Informer;
   readonly writer: ObjectWriter;
   readonly placement: PlacementView;
@@ -31,9 +32,11 @@ export interface VolumeBinderDeps {
  *   listed in its `svc.io/site-status` annotation (kept current as placement changes), and it
  *   is bound as soon as one site holds it; placed nowhere, it stays Pending with a
  *   FailedBinding event.
- * Binding sets spec.volumeName `pvc-<uid>` and kube's bind annotations, then status Bound
- * with the requested access modes and the storage request as capacity. A Bound claim stays
- * Bound (kube never unbinds a claim).
+ * Binding first provisions the claim's PersistentVolume `pvc-<uid>` (provisioned-volume.ts:
+ * claimRef, the sites in its node affinity, reclaim policy Delete; status Bound), then sets the
+ * claim's spec.volumeName and kube's bind annotations, then its status Bound with the
+ * requested access modes and the storage request as capacity. A Bound claim stays Bound (kube
+ * never unbinds a claim); a volume name another claim's volume holds is a FailedBinding.
  */
 export function volumeBinderReconciler(deps: VolumeBinderDeps): (key: ObjectKey) => Promise<ReconcileResult | void> {
   return async (key) => {
@@ -55,6 +58,10 @@ export function volumeBinderReconciler(deps: VolumeBinderDeps): (key: ObjectKey)
       }
     }
     const wasBound = isBound(claim);
+    if ((await ensureVolume(deps, key.cluster, claim, volumeNameFor(claim), sites)) === 'taken') {
+      deps.events.record(key.cluster, claim, 'Warning', 'FailedBinding', `volume "${volumeNameFor(claim)}" is bound to another claim`, COMPONENT);
+      return;
+    }
     const bound = await deps.writer.update(key.cluster, key.name, uid, (current) => boundClaim(current, extra));
     if (bound === 'gone') return;
     const written = await deps.writer.update(

@@ -51,7 +51,8 @@ export interface RuncTestSite {
   readonly hostImage: boolean;
 }
 
-export async function startRuncSiteEnv(sites: readonly RuncTestSite[]): Promise<RuncSiteEnv> {
+/** `claimSweepMs`: the agents' sweep period of the folders of claims that are gone (default: the agent's). */
+export async function startRuncSiteEnv(sites: readonly RuncTestSite[], options: { readonly claimSweepMs?: number } = {}): Promise<RuncSiteEnv> {
   assert.equal(process.getuid?.(), 0, 'the runc runtime tests need root');
   const h = await startConfigHarness({ siteGraceSeconds: 5 });
   const dir = mkdtempSync(join(tmpdir(), 'edgeplane-runc-'));
@@ -69,7 +70,7 @@ export async function startRuncSiteEnv(sites: readonly RuncTestSite[]): Promise<
       server: h.url,
       heartbeatSeconds: 1,
       runtime: 'runc',
-      runc: { hostImage: hostImageOf(site) },
+      runc: { hostImage: hostImageOf(site), ...(options.claimSweepMs === undefined ? {} : { claimSweepMs: options.claimSweepMs }) },
       statusFlushMs: 20,
       logger,
     });

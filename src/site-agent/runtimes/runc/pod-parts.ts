@@ -4,7 +4,7 @@ import type { SiteType } from '../../../site-api/site-model.js';
 import type { ClusterRef, PodRef } from '../../../site-api/site-api-types.js';
 import type { PodRuntimeSink } from '../../pod-runtime.js';
 import type { AddressLeases } from './address-leases.js';
-import type { PodObjectSource } from './container-env.js';
+import type { ClusterObjects } from '../../placed-object-cache.js';
 import type { HostImagePlan } from './host-image.js';
 import type { ImageStore } from './image-store.js';
 import type { VolumeSetup } from './volumes/volume-setup.js';
@@ -44,8 +44,8 @@ export interface PodServices {
   readonly sink: PodRuntimeSink;
   readonly logger: Logger;
   readonly timers: SiteTimers;
-  /** The ConfigMaps and Secrets of a pod's virtual cluster (fresh within a few seconds). */
-  readonly objectsOf: (cluster: ClusterRef) => Promise<PodObjectSource>;
+  /** The ConfigMaps, Secrets and claims of a pod's virtual cluster (fresh within a few seconds). */
+  readonly objectsOf: (cluster: ClusterRef) => Promise<ClusterObjects>;
   /** A bootstrap token for the pod's sidecar, minted by the control plane for this pod's uid. */
   readonly identityToken: (pod: PodRef) => Promise<string>;
   readonly sidecar: { readonly server: string; readonly installation: readonly string[]; readonly main: string; readonly node: string };

@@ -2,32 +2,36 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { KubeObject } from '../../../apimachinery/object.js';
 import type { Container, PodSpec } from '../../../api/pod-spec-types.js';
-import { ContainerConfigError, type PodObjectSource } from './container-env.js';
+import type { ClusterObjects } from '../../placed-object-cache.js';
+import { ContainerConfigError } from './container-env.js';
 import type { BindMount } from './container-spec.js';
 import { podResolvConfFile } from './pod-dns-files.js';
 import type { RuncSiteParts } from './pod-parts.js';
+import { claimFolder } from './volumes/claim-folder.js';
+import { recordClaimFolders } from './volumes/claim-folder-use.js';
 import { containerBinds } from './volumes/container-binds.js';
 import { volumeContents } from './volumes/volume-contents.js';
-import { volumeDir } from './volumes/volume-kind.js';
+import { volumeDir, volumeKind } from './volumes/volume-kind.js';
 import type { ConfigMapObject, SecretObject, VolumeSources } from './volumes/volume-types.js';
 
 /**
  * Sets up (or refreshes: configMap and secret updates propagate so) every volume of `pod` in
- * its folder; the host folder of each, by volume name. Throws the first volume's failure.
+ * its folder; the host folder of each, by volume name. The claim folders it uses are recorded
+ * in the pod's folder first (the site never removes them while the pod's traces exist).
+ * Throws the first volume's failure.
  */
-export async function setUpPodVolumes(site: RuncSiteParts, objects: PodObjectSource, pod: KubeObject, podDir: string, namespace: string): Promise<Map<string, string>> {
-  const layout = { podDir, pvRoot: site.pvRoot, namespace };
+export async function setUpPodVolumes(site: RuncSiteParts, objects: ClusterObjects, pod: KubeObject, podDir: string, namespace: string): Promise<Map<string, string>> {
+  const layout = { podDir, pvRoot: site.pvRoot, claimFolder: (claimName: string) => claimFolder(claimName, objects.claim(namespace, claimName), site.name) };
   const sources: VolumeSources = {
     configMap: (ns, name) => Promise.resolve(objects.configMap(ns, name) as ConfigMapObject | undefined),
     secret: (ns, name) => Promise.resolve(objects.secret(ns, name) as SecretObject | undefined),
     nodeAllocatable: site.allocatable,
   };
-  const dirs = new Map<string, string>();
-  for (const volume of ((pod['spec'] ?? {}) as PodSpec).volumes ?? []) {
-    const dir = volumeDir(layout, volume);
-    await site.volumes.setUpVolume(dir, volume, await volumeContents(pod, volume, sources));
-    dirs.set(volume.name ?? '', dir);
-  }
+  const volumes = ((pod['spec'] ?? {}) as PodSpec).volumes ?? [];
+  const dirs = new Map(volumes.map((volume) => [volume.name ?? '', volumeDir(layout, volume)]));
+  const claimDirs = volumes.filter((volume) => volumeKind(volume) === 'persistentVolumeClaim').map((volume) => dirs.get(volume.name ?? '') ?? '');
+  await recordClaimFolders(podDir, claimDirs.map((dir) => dir.slice(site.pvRoot.length + 1)));
+  for (const volume of volumes) await site.volumes.setUpVolume(dirs.get(volume.name ?? '') ?? '', volume, await volumeContents(pod, volume, sources));
   return dirs;
 }
 

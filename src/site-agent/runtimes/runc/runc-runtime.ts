@@ -9,6 +9,8 @@ import { removePodTraces } from './pod-cleanup.js';
 import type { PodServices, RuncSiteParts } from './pod-parts.js';
 import { RuncPod } from './runc-pod.js';
 import { RuncPodStreams } from './streams/runc-pod-streams.js';
+import type { PlacedObjects } from '../../site-api-client.js';
+import { ClaimFolderSweeper } from './volumes/claim-folder-sweep.js';
 
 /** How often running containers are checked for exits the file watches missed (kubelet's PLEG relist period). */
 const RELIST_MS = 1000;
@@ -24,18 +26,23 @@ export interface RuncRuntimeOptions {
   readonly services: Omit<PodServices, 'machineMemoryBytes'> & { readonly machineMemoryBytes?: number };
   /** Each site's Service data plane, told when the site's pods come and go (and every resync). */
   readonly proxies?: ReadonlyMap<string, { trigger(): void; close(): Promise<void> }>;
+  /** The claims placed on the agent's sites (the site API), read by each sweep of the folders of claims that are gone. */
+  readonly claimSweep?: { readonly list: () => Promise<PlacedObjects>; readonly intervalMs: number };
 }
 
 /**
  * The runc runtime: real pods on the agent's runc sites, one {@link RuncPod} worker per pod.
  * Pods an earlier agent started are adopted by their workers; once the pod watch has listed
- * everything, sandboxes no pod owns are removed.
+ * everything, sandboxes no pod owns are removed, and the sweeps of the folders of claims that
+ * are gone begin (volumes/claim-folder-sweep.ts).
  */
 export class RuncRuntime implements PodRuntime {
   private readonly pods = new Map<string, RuncPod>();
   private readonly services: PodServices;
   private cancelRelist: () => void;
   private ticks = 0;
+  private cancelSweep: (() => void) | undefined;
+  private closed = false;
   /** Logs, exec, attach, cp and port-forward of the pods (see streams/). */
   readonly streams: RuncPodStreams;
 
@@ -99,6 +106,24 @@ export class RuncRuntime implements PodRuntime {
 
   listed(): void {
     void this.collectOrphans().catch((error: unknown) => this.services.logger.warn({ err: error }, 'removing orphaned pod sandboxes failed'));
+    if (this.cancelSweep === undefined && this.options.claimSweep !== undefined) this.scheduleSweep(this.options.claimSweep);
+  }
+
+  /** Sweeps the claim folders every `intervalMs`, one sweep at a time, until the runtime closes. */
+  private scheduleSweep(options: NonNullable<RuncRuntimeOptions['claimSweep']>): void {
+    const sites = [...this.options.sites.values()].map((site) => ({ name: site.name, pvRoot: site.pvRoot, podsDir: site.sandboxes.podDir('') }));
+    const sweeper = new ClaimFolderSweeper(sites, options.list, this.services.logger);
+    const next = (): void => {
+      this.cancelSweep = this.services.timers.schedule(() => {
+        void sweeper
+          .sweep()
+          .catch((error: unknown) => this.services.logger.warn({ err: error }, 'sweeping the folders of claims that are gone failed'))
+          .finally(() => {
+            if (!this.closed) next();
+          });
+      }, options.intervalMs);
+    };
+    next();
   }
 
   /**
@@ -106,6 +131,8 @@ export class RuncRuntime implements PodRuntime {
    * sites' Service proxies and DNS servers stop (the next agent starts them again).
    */
   async close(): Promise<void> {
+    this.closed = true;
+    this.cancelSweep?.();
     this.cancelRelist();
     this.streams.close();
     for (const worker of this.pods.values()) worker.detach();
@@ -115,6 +142,8 @@ export class RuncRuntime implements PodRuntime {
 
   /** Stops every pod (1 s grace) and removes it and the sites' networks: nothing of the runtime stays on the machine. */
   async destroy(): Promise<void> {
+    this.closed = true;
+    this.cancelSweep?.();
     this.cancelRelist();
     this.streams.close();
     const workers = [...this.pods.values()];

@@ -13,6 +13,14 @@ import { installation, type RuntimePrograms } from './runtime-programs.js';
 import { startServiceProxies } from './start-service-proxies.js';
 import type { ClusterRef } from '../../../apimachinery/cluster-ref.js';
 
+/** The runc runtime's options of an agent. */
+export interface RuncAgentOptions {
+  readonly hostImage: boolean;
+  readonly podCidr?: string;
+  /** How often the sites' folders of claims that are gone are looked for (default 60 s; a folder goes at the second sweep that finds it unused). */
+  readonly claimSweepMs?: number;
+}
+
 /** The control plane's host and port from its URL. */
 function addressOf(server: string): { host: string; port: number } {
   const url = new URL(server);
@@ -29,7 +37,7 @@ export async function startRuncRuntime(context: {
     readonly home: string;
     readonly sites: readonly RegisterSite[];
     readonly logger: Logger;
-    readonly runc?: { readonly hostImage: boolean; readonly podCidr?: string };
+    readonly runc?: RuncAgentOptions;
   };
   readonly programs: RuntimePrograms;
   readonly client: SiteApiClient;
@@ -67,6 +75,7 @@ export async function startRuncRuntime(context: {
     nodes: context.nodes,
     sites,
     ...(serviceProxies === undefined ? {} : { proxies: serviceProxies.proxies }),
+    claimSweep: { list: () => client.placedObjects('persistentvolumeclaims'), intervalMs: options.runc?.claimSweepMs ?? 60_000 },
     services: {
       sink: context.sink,
       logger: options.logger,

@@ -26,19 +26,20 @@ const pod: VolumePod = {
     ],
   },
 };
-const layout = { podDir: join(root, 'pods', 'u1'), pvRoot: join(root, 'pv'), namespace: 'shop' };
+const layout = { podDir: join(root, 'pods', 'u1'), pvRoot: join(root, 'pv'), claimFolder: (claim: string) => (claim === 'evil' ? '..' : `pvc-${claim}`) };
 const dirs = new Map((pod.spec?.volumes ?? []).map((volume) => [volume.name ?? '', volumeDir(layout, volume)]));
 for (const dir of dirs.values()) mkdirSync(dir, { recursive: true, mode: 0o777 });
 const dir = (name: string): string => dirs.get(name) ?? '';
 const container = (volumeMounts: Container['volumeMounts']): Container => ({ name: 'app', volumeMounts });
 
 describe('volume folders', () => {
-  it('lays pod volumes out as kubelet does and claims under the site\'s PV root by namespace and claim name', () => {
+  it('lays pod volumes out as kubelet does and claims under the site\'s PV root by their folder', () => {
     assert.equal(dir('creds'), join(root, 'pods/u1/volumes/kubernetes.io~secret/creds'));
     assert.equal(dir('scratch'), join(root, 'pods/u1/volumes/kubernetes.io~empty-dir/scratch'));
     assert.equal(dir('info'), join(root, 'pods/u1/volumes/kubernetes.io~downward-api/info'));
-    assert.equal(dir('data'), join(root, 'pv/shop/data'));
+    assert.equal(dir('data'), join(root, 'pv/pvc-data'));
     assert.throws(() => volumeDir(layout, { name: 'x', persistentVolumeClaim: { claimName: '../etc' } }), VolumeError);
+    assert.throws(() => volumeDir(layout, { name: 'x', persistentVolumeClaim: { claimName: 'evil' } }), VolumeError);
   });
 });
 

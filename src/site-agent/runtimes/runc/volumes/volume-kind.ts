@@ -58,23 +58,25 @@ export interface VolumeLayout {
   readonly podDir: string;
   /** The site's persistent volume root. */
   readonly pvRoot: string;
-  readonly namespace: string;
+  /** The folder under `pvRoot` of the claim a pod names (see claim-folder.ts); throws a VolumeError when there is none yet. */
+  readonly claimFolder: (claimName: string) => string;
 }
 
 /**
  * The host folder of a pod's volume. Pod-scoped volumes live under the pod, as kubelet lays them
  * out (`<podDir>/volumes/kubernetes.io~secret/<name>`). A persistentVolumeClaim is the site's
- * directory `<pvRoot>/<namespace>/<claimName>`, keyed by the claim's namespace and name (the
- * pod names its claim only by name; claim names are unique per namespace) — the site's PV
- * objects point at the same folder and own its lifetime.
+ * folder `<pvRoot>/pvc-<claim uid>` (the claim's PersistentVolume names it; the site removes
+ * it once the claim is gone: claim-folder-sweep.ts).
  */
 export function volumeDir(layout: VolumeLayout, volume: Volume): string {
   const kind = volumeKind(volume);
   const name = volume.name ?? '';
   if (kind === 'persistentVolumeClaim') {
     const claim = volume.persistentVolumeClaim?.claimName ?? '';
-    if (!safeSegment(claim) || !safeSegment(layout.namespace)) throw new VolumeError(`volume "${name}": invalid persistentVolumeClaim name "${claim}"`);
-    return join(layout.pvRoot, layout.namespace, claim);
+    if (!safeSegment(claim)) throw new VolumeError(`volume "${name}": invalid persistentVolumeClaim name "${claim}"`);
+    const folder = layout.claimFolder(claim);
+    if (!safeSegment(folder)) throw new VolumeError(`volume "${name}": invalid persistentVolumeClaim folder "${folder}"`);
+    return join(layout.pvRoot, folder);
   }
   if (!safeSegment(name)) throw new VolumeError(`invalid volume name "${name}"`);
   return join(layout.podDir, POD_VOLUMES_DIR, PLUGIN_DIR[kind], name);

@@ -23,7 +23,7 @@ after(async () => {
   rmSync(root, { recursive: true, force: true });
 });
 
-const layout = { podDir: join(root, 'pods', 'p1'), pvRoot: join(root, 'pv'), namespace: 'shop' };
+const layout = { podDir: join(root, 'pods', 'p1'), pvRoot: join(root, 'pv'), claimFolder: (claim: string) => `pvc-${claim}` };
 const file = (path: string, text: string | Buffer, mode = 0o644): VolumeFile => ({ path, data: Buffer.isBuffer(text) ? text : Buffer.from(text), mode });
 /** The mounts at `dir`: file system type, whether nosuid and nodev, and the size option (kernels differ in the other options they list). */
 const mountsAt = async (dir: string): Promise<string[]> =>
