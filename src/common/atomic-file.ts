@@ -40,8 +40,9 @@ export interface AtomicFile {
 async function writeDurable(path: string, { contents, mode, owner }: AtomicFile): Promise<void> {
   const handle = await open(path, 'w', mode);
   try {
-    if (owner !== undefined) await handle.chown(owner.uid, owner.gid);
     await handle.chmod(mode);
+    // After the chmod: once the file is another user's, only CAP_FOWNER could change its mode.
+    if (owner !== undefined) await handle.chown(owner.uid, owner.gid);
     await handle.writeFile(contents);
     await handle.sync();
   } finally {
