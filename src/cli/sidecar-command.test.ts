@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { IdentityTestServer } from '../sidecar/testing/identity-test-server.js';
 import { TcpRelay } from '../client/testing/tcp-relay.js';
-import { parseDurationMs } from './sidecar-command.js';
+import { parseDurationMs, parseIdentityOwner } from './sidecar-command.js';
 
 const BIN = new URL('../../../bin/edgeplane.js', import.meta.url).pathname;
 
@@ -99,5 +99,11 @@ describe('edgeplane sidecar', () => {
   it('sidecar durations accept ms, s, m and h', () => {
     assert.deepEqual(['500ms', '30', '30s', '5m', '1.5h'].map(parseDurationMs), [500, 30_000, 30_000, 300_000, 5_400_000]);
     assert.throws(() => parseDurationMs('5 minutes'), /"5 minutes" is not a duration like 500ms, 30s, 5m or 1h/);
+  });
+
+  it('--identity-owner takes <uid>:<gid> as numbers', () => {
+    assert.deepEqual(parseIdentityOwner('1000:2000'), { uid: 1000, gid: 2000 });
+    assert.deepEqual(parseIdentityOwner('0:0'), { uid: 0, gid: 0 });
+    for (const bad of ['1000', 'app:app', '1000:', '-1:0', '4294967295:0']) assert.throws(() => parseIdentityOwner(bad), /is not <uid>:<gid>/, bad);
   });
 });

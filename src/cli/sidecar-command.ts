@@ -2,12 +2,13 @@ import { untilSignal } from './until-signal.js';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { type ConnectTo, parseConnectTo } from '../client/connect-to.js';
 import { createLogger, LOG_FORMATS, LOG_LEVELS, type LogFormat } from '../observability/logger.js';
-import { DEFAULT_IDENTITY_DIR, DEFAULT_SECRET_CACHE_LIMITS, MAX_SECRET_CACHE_ENTRIES, DEFAULT_SIDECAR_POLICY, KEY_ALGORITHMS, type KeyAlgorithm, startSidecar } from '../sidecar/index.js';
+import { DEFAULT_IDENTITY_DIR, type IdentityOwner, DEFAULT_SECRET_CACHE_LIMITS, MAX_SECRET_CACHE_ENTRIES, DEFAULT_SIDECAR_POLICY, KEY_ALGORITHMS, type KeyAlgorithm, startSidecar } from '../sidecar/index.js';
 
 interface SidecarOptions {
   server?: string;
   tokenFile?: string;
   identityDir: string;
+  identityOwner?: IdentityOwner;
   listen?: string[];
   caFile?: string;
   connectTo?: ConnectTo;
@@ -53,6 +54,14 @@ function cacheEntries(value: string): number {
   return n;
 }
 
+/** `<uid>:<gid>` → the owner the identity files are given to. */
+export function parseIdentityOwner(value: string): IdentityOwner {
+  const match = /^(\d{1,10}):(\d{1,10})$/.exec(value.trim());
+  const [uid, gid] = [Number(match?.[1]), Number(match?.[2])];
+  if (match === null || uid > 0xfffffffe || gid > 0xfffffffe) throw new InvalidArgumentError(`"${value}" is not <uid>:<gid> (numbers, e.g. 1000:1000)`);
+  return { uid, gid };
+}
+
 function connectTo(value: string): ConnectTo {
   try {
     return parseConnectTo(value);
@@ -69,6 +78,11 @@ export function sidecarCommand(): Command {
     .addOption(new Option('--server <url>', 'control plane URL').env('EDGEPLANE_SERVER'))
     .addOption(new Option('--token-file <file>', 'file holding the bootstrap token (read again at each attempt)').env('EDGEPLANE_TOKEN_FILE'))
     .addOption(new Option('--identity-dir <dir>', 'folder the identity files are written to').env('EDGEPLANE_IDENTITY_DIR').default(DEFAULT_IDENTITY_DIR))
+    .addOption(
+      new Option('--identity-owner <uid:gid>', 'give the identity files to this user and group, keys 0640 so the group reads them too (needs CAP_CHOWN); default: the sidecar\'s own user, keys 0600')
+        .env('EDGEPLANE_IDENTITY_OWNER')
+        .argParser(parseIdentityOwner),
+    )
     .addOption(new Option('--listen <host:port>', 'loopback address to serve on; repeat for several (default 127.0.0.1:8070, and [::1]:8070 when the host has it)').argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value]))
     .addOption(new Option('--ca-file <file>', "CA bundle to trust for the control plane (default: its CA, checked against the token's ca_pin)"))
     .addOption(
@@ -102,8 +116,8 @@ Endpoints (no credentials; loopback only):
     200 text/plain: the Base64 of the secret; 400/403/404/415/5xx text/plain: why (docs/SIDECAR.md).
     Blindfold values are kept in memory for their policy's decrypt_cache_timeout.
 
-Files in the identity folder: server.key, client.key (0600), server.crt, client.crt
-(leaf + chain), server_ca.crt, client_ca.crt (0644). The sidecar runs until SIGINT or SIGTERM.
+Files in the identity folder: server.key, client.key (0600; 0640 with --identity-owner),
+server.crt, client.crt (leaf + chain), server_ca.crt, client_ca.crt (0644). The sidecar runs until SIGINT or SIGTERM.
 
 --connect-to: the identity requests, the CA fetch and unseal calls dial host:port; SNI, Host and
 the certificate check use --server's host (no SNI when that is an IP address). Vault is dialled
@@ -122,6 +136,7 @@ file's folder, and no file elsewhere: it runs on a read-only root file system.`,
         server: o.server,
         tokenFile: o.tokenFile,
         identityDir: o.identityDir,
+        ...(o.identityOwner === undefined ? {} : { identityOwner: o.identityOwner }),
         ...(o.listen === undefined ? {} : { listen: o.listen }),
         ...(o.caFile === undefined ? {} : { caFile: o.caFile }),
         ...(o.connectTo === undefined ? {} : { connectTo: o.connectTo }),

@@ -28,18 +28,21 @@ export function writeFileAtomic(path: string, contents: string | Uint8Array, mod
   }
 }
 
-/** One file of {@link writeFilesAtomic}: its name in the folder, contents and exact mode. */
+/** One file of {@link writeFilesAtomic}: its name in the folder, contents and exact mode, and the owner to give it (needs CAP_CHOWN unless it is the writer). */
 export interface AtomicFile {
   readonly name: string;
   readonly contents: string | Uint8Array;
   readonly mode: number;
+  readonly owner?: { readonly uid: number; readonly gid: number };
 }
 
-/** A temporary file with exactly `mode`, written and fsynced. */
-async function writeDurable(path: string, contents: string | Uint8Array, mode: number): Promise<void> {
+/** A temporary file with exactly `mode` (and `owner`, given before any byte is written), written and fsynced. */
+async function writeDurable(path: string, { contents, mode, owner }: AtomicFile): Promise<void> {
   const handle = await open(path, 'w', mode);
   try {
     await handle.chmod(mode);
+    // After the chmod: once the file is another user's, only CAP_FOWNER could change its mode.
+    if (owner !== undefined) await handle.chown(owner.uid, owner.gid);
     await handle.writeFile(contents);
     await handle.sync();
   } finally {
@@ -60,7 +63,7 @@ async function writeDurable(path: string, contents: string | Uint8Array, mode: n
  */
 export async function writeFilesAtomic(dir: string, files: readonly AtomicFile[]): Promise<void> {
   const temporary = (file: AtomicFile): string => join(dir, `${file.name}.${process.pid}.tmp`);
-  const written = await Promise.allSettled(files.map((file) => writeDurable(temporary(file), file.contents, file.mode)));
+  const written = await Promise.allSettled(files.map((file) => writeDurable(temporary(file), file)));
   try {
     const failed = written.find((result) => result.status === 'rejected');
     if (failed !== undefined) throw failed.reason instanceof Error ? failed.reason : new Error(String(failed.reason));

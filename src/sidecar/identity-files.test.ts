@@ -40,6 +40,17 @@ describe('identity files', () => {
     assert.deepEqual(modes, { 'client.crt': '644', 'client.key': '600', 'client_ca.crt': '644', 'server.crt': '644', 'server.key': '600', 'server_ca.crt': '644' });
   });
 
+  it('identity files given to an owner are its, keys 0640 (its group reads them), from their first byte on', async () => {
+    const dir = join(root, 'owned');
+    await writeIdentityFiles(dir, material, { uid: 1000, gid: 2000 });
+    const owners = Object.fromEntries(readdirSync(dir).map((name) => {
+      const s = statSync(join(dir, name));
+      return [name, `${s.uid}:${s.gid} ${(s.mode & 0o777).toString(8)}`];
+    }));
+    assert.deepEqual(owners, { 'client.crt': '1000:2000 644', 'client.key': '1000:2000 640', 'client_ca.crt': '1000:2000 644', 'server.crt': '1000:2000 644', 'server.key': '1000:2000 640', 'server_ca.crt': '1000:2000 644' });
+    assert.deepEqual(identityFilesOf(material, { uid: 1, gid: 2 }).map((f) => f.owner), Array(6).fill({ uid: 1, gid: 2 }), 'the temporary files are chowned, so no file is ever the writer\'s');
+  });
+
   it('identity files get their modes whatever the umask, and leave no temporary file', async () => {
     const dir = join(root, 'umask');
     const previous = process.umask(0o077);

@@ -1,7 +1,7 @@
 import type { Logger } from '../observability/logger.js';
 import type { SiteTimers } from '../common/timers.js';
 import { acceptIdentityBundle } from './accept-identity-bundle.js';
-import { writeIdentityFiles } from './identity-files.js';
+import { type IdentityOwner, writeIdentityFiles } from './identity-files.js';
 import type { IdentityIssuer } from './identity-issuer.js';
 import type { IdentityMaterial } from './identity-material.js';
 import { createIdentityRequest, type IdentityRequest, type KeyAlgorithm } from './identity-request.js';
@@ -15,6 +15,8 @@ export interface SidecarDriverOptions {
   readonly issuer: IdentityIssuer;
   /** The folder the identity files are written to (and resumed from). */
   readonly identityDir: string;
+  /** Whom the files are given to (default: the sidecar's own user, keys 0600). */
+  readonly identityOwner?: IdentityOwner;
   readonly policy: SidecarPolicy;
   /** Wall-clock ms and one-shot timers; fake ones in tests. */
   readonly timers: SiteTimers;
@@ -153,7 +155,7 @@ export class SidecarDriver implements SidecarView {
     try {
       const material = await this.obtain(kind);
       if (this.finished()) return;
-      await writeIdentityFiles(this.options.identityDir, material);
+      await writeIdentityFiles(this.options.identityDir, material, this.options.identityOwner);
       // A deadline may have halted it, or stop() been called, while the files were written.
       if (this.finished()) return;
       this.material = material;

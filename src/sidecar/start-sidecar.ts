@@ -4,7 +4,7 @@ import { createLogger, type Logger } from '../observability/logger.js';
 import { type SiteTimers, systemTimers } from '../common/timers.js';
 import { readBootstrapToken } from './bootstrap-token.js';
 import { HttpsIdentityIssuer } from './https-identity-issuer.js';
-import { DEFAULT_IDENTITY_DIR, removeStaleTemporaryFiles } from './identity-files.js';
+import { DEFAULT_IDENTITY_DIR, type IdentityOwner, removeStaleTemporaryFiles } from './identity-files.js';
 import type { IdentityIssuer } from './identity-issuer.js';
 import type { KeyAlgorithm } from './identity-request.js';
 import { DEFAULT_LOOPBACK_ADDRESSES, type LoopbackAddress, parseLoopbackAddress, serveOnLoopback } from './loopback-listener.js';
@@ -37,6 +37,8 @@ export interface StartSidecarOptions {
   readonly connectTo?: string | ConnectTo;
   /** Default `/svc/secrets/identity`. */
   readonly identityDir?: string;
+  /** Give the identity files to this user and group, keys 0640 (needs CAP_CHOWN); default the sidecar's own, keys 0600. */
+  readonly identityOwner?: IdentityOwner;
   /** Loopback `host:port` values or addresses; default 127.0.0.1:8070 and [::1]:8070 when available. Port 0 picks one. */
   readonly listen?: readonly (string | LoopbackAddress)[];
   /**
@@ -146,6 +148,7 @@ export async function startSidecar(options: StartSidecarOptions): Promise<Runnin
   const driver = new SidecarDriver({
     issuer: issuerFor(options, trust, connectTo),
     identityDir,
+    ...(options.identityOwner === undefined ? {} : { identityOwner: options.identityOwner }),
     policy: sidecarPolicy(options.policy),
     timers,
     random: options.random ?? Math.random,

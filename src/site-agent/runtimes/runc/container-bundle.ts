@@ -9,6 +9,7 @@ import { prepareRoot } from './host-image.js';
 import type { ResolvedImage } from './image-store.js';
 import type { PodParts } from './pod-parts.js';
 import { makeContainerFolders, type PodSandbox } from './pod-sandbox.js';
+import { isSidecar, sidecarPodSpec } from './sidecar-launch.js';
 import type { ContainerFiles } from './runc-containers.js';
 import { workloadLaunch } from './workload-launch.js';
 
@@ -51,7 +52,8 @@ export async function writeContainerBundle(parts: PodParts, request: BundleReque
   } else {
     rootfs = await mountContainerRoot(image.rootfs, request.instanceDir, readOnlyRoot, binds);
   }
-  const spec = (request.pod['spec'] ?? {}) as PodSpec;
+  const podSpec = (request.pod['spec'] ?? {}) as PodSpec;
+  const spec = isSidecar(container) ? sidecarPodSpec(podSpec) : podSpec;
   const launch = workloadLaunch(spec, request.launched, {
     rootfs,
     image: image?.config ?? {},

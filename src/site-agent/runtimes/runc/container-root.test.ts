@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -61,6 +61,30 @@ describe('container roots (overlayfs, as root)', () => {
     await unmountContainerRoot(root);
     assert.ok(!(await currentMounts()).some((m) => m.mountPoint.startsWith(container)));
     assert.deepEqual(readdirSync(container), []);
+  });
+
+  it("shows the image's owner and mode on / and on the folders holding mount points (non-root users can reach them)", async () => {
+    const owned = join(work, 'owned-image');
+    mkdirSync(join(owned, 'home/app'), { recursive: true });
+    chmodSync(owned, 0o751);
+    chownSync(join(owned, 'home/app'), 1000, 1000);
+    chmodSync(join(owned, 'home/app'), 0o750);
+    const data = join(work, 'owned-data');
+    mkdirSync(data);
+    const attributes = (path: string): string => {
+      const s = statSync(path);
+      return `${s.uid}:${s.gid} ${(s.mode & 0o7777).toString(8)}`;
+    };
+    const writable = await mountContainerRoot(owned, join(work, 'c3'), false, [{ source: data, destination: '/home/app/data', readOnly: false }]);
+    assert.equal(attributes(writable), '0:0 751', 'the root is the image\'s, not the 0700 of the container\'s layer');
+    assert.equal(attributes(join(writable, 'home/app')), '1000:1000 750');
+    const readOnly = await mountContainerRoot(owned, join(work, 'c4'), true, [{ source: data, destination: '/home/app/data', readOnly: false }]);
+    assert.equal(attributes(readOnly), '0:0 751');
+    assert.equal(attributes(join(readOnly, 'home/app')), '1000:1000 750', 'a mount point\'s parent keeps the image\'s owner');
+    assert.equal(attributes(join(readOnly, 'home')), attributes(join(owned, 'home')));
+    assert.equal(attributes(join(work, 'c3', 'root')), '0:0 700', "the container's layers stay out of host users' reach");
+    await unmountContainerRoot(writable);
+    await unmountContainerRoot(readOnly);
   });
 
   it('refuses to unmount a path it did not make', async () => {

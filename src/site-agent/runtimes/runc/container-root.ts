@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { lstat, mkdir, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, chown, lstat, mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { BindMount } from './container-spec.js';
 import { currentMounts } from './mount-table.js';
@@ -38,6 +38,26 @@ async function makeMountPoints(root: string, mountPoints: readonly BindMount[]):
   }
 }
 
+/** Gives `dir` the owner and mode of `model` (a folder of the image), when the image has that folder. */
+async function takeAttributes(dir: string, model: string): Promise<void> {
+  const image = await lstat(model).catch(() => undefined);
+  if (image === undefined || !image.isDirectory()) return;
+  await chown(dir, image.uid, image.gid);
+  await chmod(dir, image.mode & 0o7777);
+}
+
+/**
+ * Overlayfs shows a merged folder with the owner and mode of its topmost layer's copy: each
+ * folder of the mount-point layer (its root included) takes those of the image's folder at the
+ * same path, so the layer changes what the container sees of the image nowhere.
+ */
+async function mirrorImageFolders(layer: string, imageRootfs: string, relative = ''): Promise<void> {
+  await takeAttributes(join(layer, relative), join(imageRootfs, relative));
+  for (const entry of await readdir(join(layer, relative), { withFileTypes: true })) {
+    if (entry.isDirectory()) await mirrorImageFolders(layer, imageRootfs, join(relative, entry.name));
+  }
+}
+
 /**
  * A container's root file system over an image's unpacked root, as an overlayfs mount in
  * `<containerDir>/root/merged` (the path returned). Writable: the image root is the lower
@@ -46,7 +66,9 @@ async function makeMountPoints(root: string, mountPoints: readonly BindMount[]):
  * upper layer at all — the kernel refuses every write — over a small layer of the mount
  * points the container needs (`mountPoints`: its volumes, /etc/hosts…, plus /proc, /dev, /sys),
  * since runc cannot make them in a read-only root. Already mounted (an agent restart): the
- * mount is kept and its path returned.
+ * mount is kept and its path returned. The root folder (and, read-only, each folder of the
+ * mount-point layer) has the image's owner and mode — overlayfs shows the top layer's, and
+ * a 0700 layer folder would shut every non-root user out of `/`.
  */
 export async function mountContainerRoot(imageRootfs: string, containerDir: string, readOnly: boolean, mountPoints: readonly BindMount[] = []): Promise<string> {
   const base = join(containerDir, 'root');
@@ -62,9 +84,12 @@ export async function mountContainerRoot(imageRootfs: string, containerDir: stri
     const points = join(base, 'mount-points');
     await mkdir(points, { recursive: true });
     await makeMountPoints(points, mountPoints);
+    await mirrorImageFolders(points, imageRootfs);
     options = `ro,lowerdir=${points}:${imageRootfs}`;
   } else {
     for (const dir of ['upper', 'work']) await mkdir(join(base, dir), { recursive: true, mode: 0o700 });
+    // `base` stays 0700: host users cannot reach the container's layer.
+    await takeAttributes(join(base, 'upper'), imageRootfs);
     options = `lowerdir=${imageRootfs},upperdir=${join(base, 'upper')},workdir=${join(base, 'work')}`;
   }
   await run('mount', ['-t', 'overlay', 'overlay', '-o', options, merged]);

@@ -45,7 +45,7 @@ export async function runProbe(handler: Handler, timeoutMs: number, target: Prob
 }
 
 /** kubelet's `extractPort`: a number, a named port of the container, or a number written as a string. */
-function containerPort(port: number | string | undefined, container: Pick<Container, 'ports'>): number {
+export function containerPort(port: number | string | undefined, container: Pick<Container, 'ports'>): number {
   let value: number;
   if (typeof port === 'number') value = port;
   else if (typeof port === 'string') {
@@ -58,7 +58,7 @@ function containerPort(port: number | string | undefined, container: Pick<Contai
   throw new Error(`invalid port number: ${value}`);
 }
 
-function hostPort(host: string, port: number): string {
+export function hostPort(host: string, port: number): string {
   return isIPv6(host) ? `[${host}]:${port}` : `${host}:${port}`;
 }
 
@@ -110,6 +110,7 @@ async function execProbe(command: readonly string[], timeoutMs: number, target: 
   }
 }
 
+/** One HTTP GET's answer (`httpGet`): the status, a redirect's target, at most 10 KiB of the body. */
 interface HttpAnswer {
   readonly status: number;
   readonly location: string | undefined;
@@ -149,7 +150,8 @@ async function httpProbe(target: { url: URL; shown: string }, headers: ReadonlyA
   }
 }
 
-function httpGet(url: URL, headers: ReadonlyArray<{ name?: string; value?: string }>, deadline: number, dial: Dial): Promise<HttpAnswer> {
+/** One GET of `url` through `dial`, no keep-alive, TLS unverified; kubelet's User-Agent unless `headers` name one; rejects with Go's words after `deadline`. */
+export function httpGet(url: URL, headers: ReadonlyArray<{ name?: string; value?: string }>, deadline: number, dial: Dial): Promise<HttpAnswer> {
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
   const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
   const names = new Set(headers.map((header) => (header.name ?? '').toLowerCase()));

@@ -18,8 +18,7 @@ import { goSeconds } from '../kube-time.js';
 import { removePodTraces } from './pod-cleanup.js';
 import { nextRestartDelay, restartWaitUntil, type RestartBackoff } from './crash-backoff.js';
 import { ContainerCommandError, type ContainerFiles } from './runc-containers.js';
-import { isSidecar, parseSidecarState, SIDECAR_CONTAINER as SIDECAR_NAME, sidecarProcess, sidecarStateFile, sidecarTokenFile } from './sidecar-launch.js';
-import { mountTmpfs } from './tmpfs-mounts.js';
+import { isSidecar, SIDECAR_CONTAINER as SIDECAR_NAME } from './sidecar-launch.js';
 import { ContainerProbes } from './probe-state.js';
 import { runDueProbes } from './pod-probe-runner.js';
 import { PodEvents } from './pod-events.js';
@@ -27,6 +26,8 @@ import { containerMounts, setUpPodVolumes } from './pod-volume-mounts.js';
 import { rotateContainerLogIfNeeded } from './container-log-rotation.js';
 import { VolumeError } from './volumes/volume-error.js';
 import { writeContainerBundle } from './container-bundle.js';
+import { prepareSidecarStart, readSidecarState } from './sidecar-start.js';
+import { hookTarget, runLifecycleHook } from './lifecycle-hooks.js';
 import type { PodStreamView } from './streams/pod-stream-view.js';
 import { containerStdio, NO_STDIO, type ContainerStdio } from './container-stdio.js';
 
@@ -315,7 +316,7 @@ export class RuncPod {
         return;
       }
       if (!this.instances.has(SIDECAR_NAME) && (this.mayStart(SIDECAR_NAME, record, now))) await this.start(sidecar, record, now);
-      await this.readSidecarState(record);
+      await readSidecarState(this.runDir, record, this.events);
       if (!record.ready) return;
     }
     if (this.record.initializedAt === undefined) {
@@ -381,13 +382,9 @@ export class RuncPod {
       const binds = await containerMounts(this.pod, container, this.podDir, this.volumeDirs);
       let launchContainer = container;
       if (sidecar) {
-        await mountTmpfs(this.runDir, { sizeBytes: 1 << 20 });
-        const token = await services.identityToken({ cluster: this.cluster, name: this.record.name, uid: this.uid });
-        await writeFile(sidecarTokenFile(this.runDir), token, { mode: 0o600 });
-        await rm(sidecarStateFile(this.runDir), { force: true });
-        const process = sidecarProcess({ ...services.sidecar, connectTo: site.relay, runDir: this.runDir });
-        binds.push(...process.binds);
-        launchContainer = { ...container, command: process.args, args: [] };
+        const prepared = await prepareSidecarStart(this.parts, this.pod, { cluster: this.cluster, name: this.record.name, uid: this.uid }, this.runDir, this.events, container);
+        binds.push(...prepared.binds);
+        launchContainer = prepared.launched;
         this.watchSidecar();
       }
       const rootfs = await writeContainerBundle(this.parts, {
@@ -428,6 +425,7 @@ export class RuncPod {
       record.imageID = image === undefined ? 'host://' : `${parseImageReference(record.image).repository}@${image.digest}`;
       record.started = !tracked || (this.probes.get(name)?.started ?? true);
       record.ready = !sidecar && (!tracked || (this.probes.get(name)?.ready ?? false));
+      if (container.lifecycle?.postStart != null) await this.postStart(container, id);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       if (error instanceof ContainerConfigError) {
@@ -486,15 +484,6 @@ export class RuncPod {
       labels: this.pod.metadata.labels ?? {},
       annotations: this.pod.metadata.annotations ?? {},
     };
-  }
-
-  private async readSidecarState(record: ContainerRecord): Promise<void> {
-    const state = parseSidecarState(await readFile(sidecarStateFile(this.runDir), 'utf8').catch(() => undefined));
-    const ready = record.current.kind === 'running' && (state?.state === 'READY' || state?.state === 'DEGRADED');
-    if (state?.state === 'HALTED') {
-      this.events.once('\0sidecar', 'Warning', 'SidecarHalted', `The workload sidecar halted${state.reason === undefined ? '' : ` (${state.reason})`}: the pod has no identity and is not ready`);
-    } else if (ready) this.events.forget('\0sidecar');
-    record.ready = ready;
   }
 
   /** Records the exits of containers whose exit file conmon has written. */
@@ -560,14 +549,25 @@ export class RuncPod {
     services.sink.terminated(this.key, { cluster: this.cluster, name: this.record.name, uid: this.uid });
   }
 
-  /** Runs the container's preStop exec hook, bounded by the grace period. */
+  /** Runs the container's preStop hook (exec or httpGet), bounded by the grace period; a failure is a FailedPreStopHook Event. */
   private async preStop(name: string, deadline: number): Promise<void> {
     const container = (specOf(this.pod).containers ?? []).find((c) => c.name === name);
-    const command = container?.lifecycle?.preStop?.exec?.command;
     const instance = this.instances.get(name);
-    if (command === undefined || command === null || instance === undefined) return;
-    const timeout = Math.max(0, deadline - this.parts.services.timers.now());
-    await this.parts.site.containers.exec(instance.id, command, timeout).catch((error: unknown) => this.parts.services.logger.info({ pod: this.key, container: name, err: error }, 'preStop hook failed'));
+    if (container?.lifecycle?.preStop == null || instance === undefined) return;
+    const failure = await runLifecycleHook(container.lifecycle.preStop, deadline - this.parts.services.timers.now(), hookTarget(this.parts.site, this.record, container, instance.id));
+    if (failure !== undefined) this.events.record('Warning', 'FailedPreStopHook', failure);
+  }
+
+  /** kubelet's postStart: right after the start, within the grace period; a failure is a FailedPostStartHook Event and the container killed (preStop, SIGTERM, grace, SIGKILL), its restart policy deciding the rest. */
+  private async postStart(container: Container, id: string): Promise<void> {
+    const { timers } = this.parts.services;
+    const graceMs = (specOf(this.pod).terminationGracePeriodSeconds ?? 30) * 1000;
+    const failure = await runLifecycleHook(container.lifecycle?.postStart ?? {}, graceMs, hookTarget(this.parts.site, this.record, container, id));
+    if (failure === undefined) return;
+    this.events.record('Warning', 'FailedPostStartHook', failure);
+    this.events.record('Normal', 'Killing', 'FailedPostStartHook');
+    await this.preStop(container.name ?? '', timers.now() + graceMs);
+    await this.stopContainers([container.name ?? ''], timers.now() + graceMs);
   }
 
   private watchExit(name: string, instance: Instance): void {

@@ -1,5 +1,5 @@
 import { dirname } from 'node:path';
-import type { Container } from '../../../api/pod-spec-types.js';
+import type { Container, PodSpec, SecurityContext } from '../../../api/pod-spec-types.js';
 import { IDENTITY_MOUNT_PATH, SIDECAR_CONTAINER_NAME } from '../../../api/sidecar-injection.js';
 import type { BindMount } from './container-spec.js';
 
@@ -24,6 +24,12 @@ export interface SidecarFacts {
   readonly runDir: string;
 }
 
+/** Whom the sidecar gives the identity files to (`--identity-owner <uid>:<gid>`; see identity-owner.ts). */
+export interface IdentityOwner {
+  readonly uid: number;
+  readonly gid: number;
+}
+
 export function isSidecar(container: Container): boolean {
   return container.name === SIDECAR_CONTAINER;
 }
@@ -41,9 +47,12 @@ export function sidecarTokenFile(runDir: string): string {
  * The injected container's process: `edgeplane sidecar` of this installation, reaching the
  * control plane through the site's relay, its bootstrap token and state in a folder only it
  * sees. Its identity folder is the pod's `/svc/secrets/identity` volume (a volume mount of
- * the injected spec). Pure.
+ * the injected spec); given an `owner`, it hands the files to that user and group. It runs as
+ * root — its token and state stay root's and out of reach of the workload's users, who cannot
+ * signal or trace it — with no capability but CAP_CHOWN, and that only to give the files
+ * away; a read-only root, no new privileges. Pure.
  */
-export function sidecarProcess(facts: SidecarFacts): { readonly args: string[]; readonly binds: BindMount[] } {
+export function sidecarProcess(facts: SidecarFacts, owner?: IdentityOwner): { readonly args: string[]; readonly binds: BindMount[]; readonly securityContext: SecurityContext } {
   const binds: BindMount[] = [
     ...facts.installation.map((dir) => ({ source: dir, destination: dir, readOnly: true })),
     { source: facts.runDir, destination: SIDECAR_RUN_DIR, readOnly: false },
@@ -60,10 +69,28 @@ export function sidecarProcess(facts: SidecarFacts): { readonly args: string[]; 
       '--token-file', sidecarTokenFile(SIDECAR_RUN_DIR),
       '--state-file', sidecarStateFile(SIDECAR_RUN_DIR),
       '--identity-dir', IDENTITY_MOUNT_PATH,
+      ...(owner === undefined ? [] : ['--identity-owner', `${owner.uid}:${owner.gid}`]),
       '--log-format', 'json',
     ],
     binds,
+    securityContext: {
+      runAsUser: 0,
+      runAsGroup: 0,
+      readOnlyRootFilesystem: true,
+      allowPrivilegeEscalation: false,
+      capabilities: { drop: ['ALL'], add: owner === undefined ? [] : ['CHOWN'] },
+    },
   };
+}
+
+/**
+ * The pod's spec as the sidecar's launch reads it: without the pod's security context, whose
+ * users, groups, fsGroup and runAsNonRoot are the workload's (the sidecar is the platform's
+ * container, as a runtime's infra container is). Pure.
+ */
+export function sidecarPodSpec(spec: PodSpec): PodSpec {
+  const { securityContext: _workloads, ...rest } = spec;
+  return rest;
 }
 
 /** The sidecar's state as its state file says (`READY`, `DEGRADED`, `HALTED`, `INITIALIZING`), with the reason it gives. */

@@ -57,6 +57,18 @@ function imageUser(user: string | undefined): { uid?: number; gid?: number } {
 }
 
 /**
+ * The user a container's processes run as: its security context's `runAsUser`, else the pod's,
+ * else the image's numeric user, else root; undefined when the image names its user (a
+ * container that cannot start: see {@link workloadLaunch}). Pure.
+ */
+export function containerUid(spec: PodSpec, container: Container, imageUserName: string | undefined): number | undefined {
+  const given = container.securityContext?.runAsUser ?? spec.securityContext?.runAsUser;
+  if (given !== undefined) return given;
+  if (imageUserName === undefined || imageUserName === '') return 0;
+  return imageUser(imageUserName).uid;
+}
+
+/**
  * A workload container's launch: its process (args, environment over the image's, working
  * directory, user and groups from the container's then the pod's security context, then the
  * image's numeric user), capabilities, no-new-privileges, resources, OOM score, and the
@@ -70,10 +82,8 @@ export function workloadLaunch(spec: PodSpec, container: Container, context: Lau
   const privileged = security?.privileged === true;
   if (privileged && !context.allowPrivileged) throw new ContainerConfigError('privileged containers are not allowed on regional edge sites');
   const fromImage = imageUser(context.image.user);
-  if (context.image.user !== undefined && context.image.user !== '' && fromImage.uid === undefined && security?.runAsUser === undefined && podSecurity?.runAsUser === undefined) {
-    throw new ContainerConfigError(`the image's user "${context.image.user}" is not numeric: give runAsUser`);
-  }
-  const uid = security?.runAsUser ?? podSecurity?.runAsUser ?? fromImage.uid ?? 0;
+  const uid = containerUid(spec, container, context.image.user);
+  if (uid === undefined) throw new ContainerConfigError(`the image's user "${context.image.user ?? ''}" is not numeric: give runAsUser`);
   const gid = security?.runAsGroup ?? podSecurity?.runAsGroup ?? fromImage.gid ?? 0;
   const groups = [...(podSecurity?.supplementalGroups ?? []), ...(podSecurity?.fsGroup === undefined ? [] : [podSecurity.fsGroup])];
   const runAsNonRoot = (security?.['runAsNonRoot'] ?? podSecurity?.['runAsNonRoot']) === true;
