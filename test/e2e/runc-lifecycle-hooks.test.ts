@@ -15,8 +15,14 @@ interface Pod extends KubeObject {
   status?: { containerStatuses?: Array<{ name: string; restartCount: number; state: Record<string, unknown> }> };
 }
 
+/** The Deployment and the claim its hooks write their notes into (the claim's folder outlives the pod). */
 function deployment(name: string, command: readonly string[], lifecycle: string, grace: number): string {
-  return `apiVersion: apps/v1
+  return `apiVersion: v1
+kind: PersistentVolumeClaim
+metadata: {name: hooks-${name}, annotations: {svc.io/sites: "system/${SITE}"}}
+spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}
+---
+apiVersion: apps/v1
 kind: Deployment
 metadata: {name: ${name}, annotations: {svc.io/sites: "system/${SITE}"}}
 spec:
@@ -44,6 +50,7 @@ describe('lifecycle hooks of pods on a runc site', () => {
   after(async () => {
     if (env === undefined) return;
     await env.ok(['delete', 'deployment', '--all']).catch(() => '');
+    await env.ok(['delete', 'pvc', '--all']).catch(() => '');
     await waitFor('pods gone', () => Promise.resolve(env.runtime(SITE).size === 0 ? true : undefined), { timeoutMs: 30_000 }).catch(() => undefined);
     const left = podLeftovers(env, SITE);
     await env.close();
@@ -52,19 +59,25 @@ describe('lifecycle hooks of pods on a runc site', () => {
 
   const podOf = async (app: string): Promise<Pod | undefined> => (await env.read<{ items: Pod[] }>(`api/v1/namespaces/default/pods?labelSelector=app%3D${app}`))?.items[0];
   /** The file the pod's hooks and server write, in the claim's folder on the site (it outlives the pod). */
-  const notes = (app: string): string => {
-    const file = join(env.home(SITE), 'runc', SITE, 'persistent-volumes', 'default', `hooks-${app}`, 'hooks');
+  const volumes = new Map<string, string>();
+  const notes = async (app: string): Promise<string> => {
+    if (!volumes.has(app)) {
+      const claim = await env.read<{ spec?: { volumeName?: string } }>(`api/v1/namespaces/default/persistentvolumeclaims/hooks-${app}`);
+      if (claim?.spec?.volumeName === undefined) return '';
+      volumes.set(app, claim.spec.volumeName);
+    }
+    const file = join(env.home(SITE), 'runc', SITE, 'persistent-volumes', volumes.get(app) ?? '', 'hooks');
     return existsSync(file) ? readFileSync(file, 'utf8') : '';
   };
 
   it('runs an exec postStart hook right after the start, and on deletion an httpGet preStop hook before SIGTERM', async () => {
     await env.ok(['apply', '-f', '-'], deployment('served', ['node', '-e', SERVER], '{postStart: {exec: {command: ["sh", "-c", "echo post-start >> /data/hooks"]}}, preStop: {httpGet: {path: /stop, port: 8080}}}', 10));
     await waitFor('served running', async () => ((await podOf('served'))?.status?.containerStatuses?.find((c) => c.name === 'c')?.state['running'] !== undefined ? true : undefined), { timeoutMs: 60_000 });
-    assert.equal(notes('served'), 'post-start\n', 'the postStart hook ran once the container started');
+    assert.equal(await notes('served'), 'post-start\n', 'the postStart hook ran once the container started');
     // The server listens a moment after its start: the hook is not retried, so wait before deleting.
     await waitFor('the server listens', async () => ((await env.kubectl(['exec', (await podOf('served'))?.metadata.name ?? '', '-c', 'c', '--', 'node', '-e', "require('http').get('http://127.0.0.1:8080/ping',(r)=>process.exit(r.statusCode===200?0:1)).on('error',()=>process.exit(1))"])).status === 0 ? true : undefined));
     await env.ok(['delete', 'deployment', 'served', '--wait=false']);
-    const written = await waitFor('the pod stopped', () => Promise.resolve(notes('served').includes('sigterm') ? notes('served') : undefined), { timeoutMs: 30_000, describe: () => notes('served') });
+    const written = await waitFor('the pod stopped', async () => ((await notes('served')).includes('sigterm') ? notes('served') : undefined), { timeoutMs: 30_000, describe: () => notes('served') });
     assert.equal(written, 'post-start\nrequest /ping undefined\nrequest /stop Go-http-client/1.1\nsigterm\n', 'the preStop GET came before SIGTERM');
   });
 

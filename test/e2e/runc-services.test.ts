@@ -20,7 +20,7 @@ interface Service extends KubeObject {
 }
 
 const SITE = 'ce-a';
-const GRPC_CLIENT = fileURLToPath(new URL('../../../test/e2e/support/grpc-echo-client.mjs', import.meta.url));
+const GRPC_CLIENT = fileURLToPath(new URL('./support/grpc-echo-client.js', import.meta.url));
 /** An HTTPS server on 8443 with the Secret mounted at /tls: says the pod and the server name the client asked for. */
 const TLS_SERVER = `const fs=require('fs'),os=require('os');require('https').createServer({key:fs.readFileSync('/tls/tls.key'),cert:fs.readFileSync('/tls/tls.crt')},(q,s)=>s.end(os.hostname()+' '+q.socket.servername)).listen(8443)`;
 const isReady = (pod: Pod): boolean => pod.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') === true;
