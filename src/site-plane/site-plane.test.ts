@@ -222,6 +222,56 @@ describe('site plane over HTTPS', () => {
     assert.equal((await h.call('GET', '/api/sites/v1/objects?kind=configmaps')).status, 401);
   });
 
+  it('site API: Endpoints go where their Service is placed, a long poll answers on a change, and the site proxy\'s Events land on placed Services only', async () => {
+    const scope = { cluster: CLUSTER, dryRun: false, fieldManager: 'test' };
+    const storeOf = (resource: string) => {
+      const store = h.storage.storeFor({ group: '', resource });
+      assert.ok(store !== undefined);
+      return store;
+    };
+    const create = async (resource: string, object: KubeObject): Promise<KubeObject> => {
+      const store = storeOf(resource);
+      store.strategy.defaults(object);
+      return store.create(scope, object);
+    };
+    placement.placeObject('svc-here', [placedSite('edge-a', 'CUSTOMER_EDGE')]);
+    placement.placeObject('svc-far', [placedSite('paris')]);
+    const here = await create('services', { apiVersion: 'v1', kind: 'Service', metadata: { name: 'svc-here' }, spec: { ports: [{ port: 80 }] } });
+    await create('services', { apiVersion: 'v1', kind: 'Service', metadata: { name: 'svc-far' }, spec: { ports: [{ port: 80 }] } });
+    const endpoints = (name: string, ip: string): KubeObject => ({ apiVersion: 'v1', kind: 'Endpoints', metadata: { name }, subsets: [{ addresses: [{ ip }], ports: [{ port: 8080 }] }] });
+    await create('endpoints', endpoints('svc-here', '10.244.0.2'));
+    await create('endpoints', endpoints('svc-far', '10.244.0.3'));
+    await create('endpoints', endpoints('no-service', '10.244.0.4'));
+    type Listed = { resourceVersion: string; items: Array<{ sites: string[]; object: KubeObject }> };
+    const listed = await h.call('GET', '/api/sites/v1/objects?kind=endpoints', agent);
+    assert.equal(listed.status, 200, listed.body);
+    const first = listed.json<Listed>();
+    assert.deepEqual(first.items.map((i) => [i.sites, i.object.metadata.name]), [[['edge-a'], 'svc-here']]);
+
+    // Nothing changes: the poll answers at its timeout with the same list.
+    const quiet = Date.now();
+    const unchanged = await h.call('GET', `/api/sites/v1/objects?kind=endpoints&after=${first.resourceVersion}&timeoutSeconds=1`, agent);
+    assert.ok(Date.now() - quiet >= 900, 'it waited');
+    assert.deepEqual(unchanged.json<Listed>().items.map((i) => i.object.metadata.name), ['svc-here']);
+    // A change answers the poll at once (long before its 20 s).
+    const started = Date.now();
+    const polled = h.call('GET', `/api/sites/v1/objects?kind=endpoints&after=${first.resourceVersion}&timeoutSeconds=20`, agent);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await storeOf('endpoints').update(scope, 'svc-here', (current) => ({ ...current, subsets: [{ addresses: [{ ip: '10.244.0.9' }], ports: [{ port: 8080, protocol: 'TCP' }] }] }));
+    const changed = (await polled).json<Listed>();
+    assert.ok(Date.now() - started < 5000, `answered after ${Date.now() - started} ms`);
+    assert.deepEqual((changed.items[0]?.object['subsets'] as Array<{ addresses: Array<{ ip: string }> }>)[0]?.addresses, [{ ip: '10.244.0.9' }]);
+    for (const bad of ['after=x', 'after=1&timeoutSeconds=-1']) assert.equal((await h.call('GET', `/api/sites/v1/objects?kind=endpoints&${bad}`, agent)).status, 400, bad);
+
+    const report = (name: string, uid: string) => ({ cluster: CLUSTER, name, uid, type: 'Warning', reason: 'ProxyConflict', message: 'port 53/UDP is not proxied' });
+    const far = await storeOf('services').get(CLUSTER, 'svc-far');
+    const posted = await h.call('POST', '/api/sites/v1/services/events', { body: { items: [report('svc-here', here.metadata.uid ?? ''), report('svc-far', far.metadata.uid ?? ''), report('svc-here', 'old-uid')] }, ...agent });
+    assert.equal(posted.status, 200, posted.body);
+    assert.deepEqual(posted.json<{ results: Array<{ code?: number }> }>().results.map((r) => r.code ?? 200), [200, 403, 409]);
+    assert.deepEqual(events.recorded.filter((e) => e.reason === 'ProxyConflict').map((e) => [e.object, e.host]), [['Service/svc-here', 'edge-a']]);
+    assert.equal((await h.call('POST', '/api/sites/v1/services/events', { body: { items: [report('svc-here', here.metadata.uid ?? '')] } })).status, 401);
+  });
+
   it('site agents heartbeat over mTLS; a site that stops goes FAILED with Nodes NotReady and pods not Ready, and comes back', async () => {
     const heartbeat = (): Promise<{ status: number; body: string }> => h.call('POST', '/api/sites/v1/heartbeat', { body: { sites: ['edge-a'] }, ...agent });
     const beat = await heartbeat();
