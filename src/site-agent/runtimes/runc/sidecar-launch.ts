@@ -16,7 +16,7 @@ export interface SidecarFacts {
   readonly connectTo: string;
   /** The folders of the installation whose `edgeplane sidecar` runs (bound read-only at the same paths). */
   readonly installation: readonly string[];
-  /** Its command-line entry point (`…/cli/main.js`). */
+  /** The sidecar's entry point (`…/cli/sidecar-entry.js`: `edgeplane sidecar` alone). */
   readonly main: string;
   /** The node binary. */
   readonly node: string;
@@ -54,7 +54,6 @@ export function sidecarProcess(facts: SidecarFacts): { readonly args: string[]; 
     args: [
       facts.node,
       facts.main,
-      'sidecar',
       '--server', facts.server,
       '--connect-to', facts.connectTo,
       '--token-file', sidecarTokenFile(SIDECAR_RUN_DIR),
