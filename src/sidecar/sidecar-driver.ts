@@ -1,4 +1,4 @@
-import type { Logger } from '../observability/logger.js';
+import type { LevelLogger } from '../observability/line-logger.js';
 import type { SiteTimers } from '../common/timers.js';
 import { acceptIdentityBundle } from './accept-identity-bundle.js';
 import { writeIdentityFiles } from './identity-files.js';
@@ -20,7 +20,7 @@ export interface SidecarDriverOptions {
   readonly timers: SiteTimers;
   /** Numbers in [0, 1) for the jitter of renewals and retries. */
   readonly random: () => number;
-  readonly logger: Logger;
+  readonly logger: LevelLogger;
   readonly keyAlgorithm?: KeyAlgorithm;
   /** Start from an identity an earlier run left in `identityDir` when it is still valid (default true). */
   readonly resume?: boolean;

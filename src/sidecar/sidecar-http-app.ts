@@ -1,5 +1,5 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import type { Logger } from '../observability/logger.js';
+import type { LevelLogger } from '../observability/line-logger.js';
 import { credentialsEndpoint, trustEndpoint } from './credential-endpoints.js';
 import { isLoopbackHost } from './loopback-host.js';
 import { RouteTable } from './route-table.js';
@@ -12,7 +12,7 @@ export const IDENTITY_ENDPOINTS: readonly SidecarEndpoint[] = [statusEndpoint, c
 
 export interface SidecarAppOptions {
   readonly view: SidecarView;
-  readonly logger: Logger;
+  readonly logger: LevelLogger;
   /** Default `IDENTITY_ENDPOINTS`. */
   readonly endpoints?: readonly SidecarEndpoint[];
   /** Largest request body accepted, in bytes (default 1 MiB). */
