@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import type { BootstrapToken } from '../src/site-api/identity-bundle.js';
 import { createLogger } from '../src/observability/logger.js';
 import { startControlPlane } from '../src/server/control-plane.js';
+import { SIDECAR_NODE_FLAGS } from '../src/site-agent/runtimes/runc/sidecar-launch.js';
 import { registerTestSites } from '../src/site-plane/testing/register-test-sites.js';
 import { controlPlaneCaller } from './control-plane-caller.js';
 import { fmtMiB, processCpuSeconds, processRssBytes } from './proc-stats.js';
@@ -35,8 +36,9 @@ same node binary and --node-flags): spawn to listening, its CPU seconds then, it
 Options:
   --starts N          starts per entry point (default 10)
   --settle S          seconds between READY (or listening) and the second RSS reading (default 1)
-  --node-flags FLAGS  flags for every node process started, e.g. "--max-semi-space-size=1"
-                      or "--cpu-prof --cpu-prof-dir=/tmp/prof" (default none)
+  --node-flags FLAGS  flags for every node process started (default the runc runtime's
+                      SIDECAR_NODE_FLAGS: ${SIDECAR_NODE_FLAGS.join(' ')}); --node-flags= for none, or e.g.
+                      "--node-flags=--cpu-prof --cpu-prof-dir=/tmp/prof"
   -h, --help          this text`;
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -101,7 +103,7 @@ function summaryRow(name: string, starts: readonly Start[], bare: readonly Start
 
 /** `npm run bench -- sidecar-start`: the CPU, time and memory of one sidecar process's start, lean entry vs the full CLI, next to bare node:http. */
 export async function benchSidecarStart(args: string[]): Promise<void> {
-  const { values } = parseArgs({ args, options: { starts: { type: 'string', default: '10' }, settle: { type: 'string', default: '1' }, 'node-flags': { type: 'string', default: '' }, help: { type: 'boolean', short: 'h', default: false } } });
+  const { values } = parseArgs({ args, options: { starts: { type: 'string', default: '10' }, settle: { type: 'string', default: '1' }, 'node-flags': { type: 'string', default: SIDECAR_NODE_FLAGS.join(' ') }, help: { type: 'boolean', short: 'h', default: false } } });
   if (values.help) return void console.log(HELP);
   const starts = Number(values.starts);
   const settle = Number(values.settle);
@@ -147,7 +149,7 @@ export async function benchSidecarStart(args: string[]): Promise<void> {
         if (counted) results[name].push(start);
       }
     }
-    const flags = nodeFlags.length === 0 ? '' : ` (node ${nodeFlags.join(' ')})`;
+    const flags = nodeFlags.length === 0 ? ' (no node flags)' : ` (node ${nodeFlags.join(' ')})`;
     printTable(`Sidecar start: ${starts} starts per entry point, one at a time${flags}; load average at the end ${loadavg()[0]?.toFixed(2)}`, [...summaryRow('lean', results.lean, bare, settle), ...summaryRow('full CLI', results['full CLI'], bare, settle)]);
   } finally {
     await controlPlane.close();

@@ -1,6 +1,5 @@
 /** The command-line words of logging, without pino: the sidecar's entry point loads this, not pino. */
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /** `json`: one JSON object per line; `pretty`: readable lines (pretty-log.ts); `auto`: pretty on a terminal, JSON otherwise. */
 export const LOG_FORMATS = ['auto', 'json', 'pretty'] as const;
