@@ -36,17 +36,15 @@ same node binary and --node-flags): spawn to listening, its CPU seconds then, it
 Options:
   --starts N          starts per entry point (default 10)
   --settle S          seconds between READY (or listening) and the second RSS reading (default 1)
+  --full-cli BIN      the edgeplane command of the full-CLI starts (default this checkout's
+                      bin/edgeplane.js; e.g. an older build's, to compare with it)
   --node-flags FLAGS  flags for every node process started (default the runc runtime's
                       SIDECAR_NODE_FLAGS: ${SIDECAR_NODE_FLAGS.join(' ')}); --node-flags= for none, or e.g.
                       "--node-flags=--cpu-prof --cpu-prof-dir=/tmp/prof"
   -h, --help          this text`;
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const ENTRIES = {
-  lean: [join(ROOT, 'dist', 'src', 'cli', 'sidecar-entry.js')],
-  'full CLI': [join(ROOT, 'bin', 'edgeplane.js'), 'sidecar'],
-} as const;
-type EntryName = keyof typeof ENTRIES;
+type EntryName = 'lean' | 'full CLI';
 
 interface Start {
   readonly wallMs: number;
@@ -103,13 +101,14 @@ function summaryRow(name: string, starts: readonly Start[], bare: readonly Start
 
 /** `npm run bench -- sidecar-start`: the CPU, time and memory of one sidecar process's start, lean entry vs the full CLI, next to bare node:http. */
 export async function benchSidecarStart(args: string[]): Promise<void> {
-  const { values } = parseArgs({ args, options: { starts: { type: 'string', default: '10' }, settle: { type: 'string', default: '1' }, 'node-flags': { type: 'string', default: SIDECAR_NODE_FLAGS.join(' ') }, help: { type: 'boolean', short: 'h', default: false } } });
+  const { values } = parseArgs({ args, options: { starts: { type: 'string', default: '10' }, settle: { type: 'string', default: '1' }, 'node-flags': { type: 'string', default: SIDECAR_NODE_FLAGS.join(' ') }, 'full-cli': { type: 'string', default: join(ROOT, 'bin', 'edgeplane.js') }, help: { type: 'boolean', short: 'h', default: false } } });
   if (values.help) return void console.log(HELP);
   const starts = Number(values.starts);
   const settle = Number(values.settle);
   if (!Number.isInteger(starts) || starts < 1) throw new Error(`--starts must be a whole number ≥ 1, not "${values.starts}"`);
   if (!(settle >= 0)) throw new Error(`--settle must be a number of seconds, not "${values.settle}"`);
   const nodeFlags = values['node-flags'].split(/\s+/).filter((f) => f !== '');
+  const entries: Record<EntryName, string[]> = { lean: [join(ROOT, 'dist', 'src', 'cli', 'sidecar-entry.js')], 'full CLI': [values['full-cli'], 'sidecar'] };
   progress(`load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
 
   const home = mkdtempSync(join(tmpdir(), 'edgeplane-bench-sidecar-start-'));
@@ -139,18 +138,18 @@ export async function benchSidecarStart(args: string[]): Promise<void> {
       progress(`${counted ? `start ${i}/${starts}` : 'warm-up'}: bare node:http, lean, full CLI`);
       const b = await measureStart([...nodeFlags, '-e', bareScript], (out) => out.includes('listening'), settle * 1000);
       if (counted) bare.push(b);
-      for (const name of Object.keys(ENTRIES) as EntryName[]) {
+      for (const name of Object.keys(entries) as EntryName[]) {
         await mint();
         const dir = join(home, `run-${i}-${name.replace(' ', '-')}`);
         const stateFile = join(dir, 'state.json');
         const isReady = (): boolean => existsSync(stateFile) && readFileSync(stateFile, 'utf8').includes('"READY"');
         const sidecarArgs = ['--server', controlPlane.url, '--token-file', tokenFile, '--identity-dir', join(dir, 'identity'), '--state-file', stateFile, '--listen', '127.0.0.1:0', '--log-format', 'json'];
-        const start = await measureStart([...nodeFlags, ...ENTRIES[name], ...sidecarArgs], isReady, settle * 1000);
+        const start = await measureStart([...nodeFlags, ...entries[name], ...sidecarArgs], isReady, settle * 1000);
         if (counted) results[name].push(start);
       }
     }
     const flags = nodeFlags.length === 0 ? ' (no node flags)' : ` (node ${nodeFlags.join(' ')})`;
-    printTable(`Sidecar start: ${starts} starts per entry point, one at a time${flags}; load average at the end ${loadavg()[0]?.toFixed(2)}`, [...summaryRow('lean', results.lean, bare, settle), ...summaryRow('full CLI', results['full CLI'], bare, settle)]);
+    printTable(`Sidecar start: ${starts} starts per entry point, one at a time${flags}; full CLI: ${values['full-cli']}; load average at the end ${loadavg()[0]?.toFixed(2)}`, [...summaryRow('lean', results.lean, bare, settle), ...summaryRow('full CLI', results['full CLI'], bare, settle)]);
   } finally {
     await controlPlane.close();
     rmSync(home, { recursive: true, force: true });
