@@ -6,6 +6,7 @@ import { benchConfig } from './config.js';
 import { benchIdentity } from './identity.js';
 import { benchPlacement } from './placement.js';
 import { benchRuntime } from './runtime.js';
+import { benchSidecarStart } from './sidecar-start.js';
 import { benchStore } from './store.js';
 import { benchStreams } from './streams.js';
 import { benchUnseal } from './unseal.js';
@@ -16,6 +17,7 @@ const areas: Record<string, { description: string; run: (args: string[]) => Prom
   identity: { description: 'identity service and sidecar: CSR-to-certificate issuance rate over HTTPS and sidecar start → READY p50/p99 vs openssl speed ecdsap256 in the same run', run: benchIdentity },
   placement: { description: 'multi-site placement: one Deployment rolled out to 1,000 and 10,000 simulated sites (time, peak RSS, API p99)', run: benchPlacement },
   runtime: { description: 'runc site: pod create → Running/Ready one at a time and 50 at once vs raw runc, sidecar RSS vs bare node:http, agent CPU with 200 idle pods', run: benchRuntime },
+  'sidecar-start': { description: 'one sidecar process start → READY: wall time, CPU seconds and RSS of the lean entry point and the full CLI vs bare node:http in the same run', run: benchSidecarStart },
   store: { description: 'store port: writes/s, reads/s, watch latency per backend vs raw better-sqlite3 and etcd3', run: benchStore },
   streams: { description: 'pod streams through the site tunnel: kubectl port-forward 1 GiB and 32 connections, exec and logs -f latency vs the pod IP, runc exec and tail -F in the same run', run: benchStreams },
   unseal: { description: 'sidecar POST /secret/unseal: cache miss (control plane, RSA-3072) and hit, p50/p99 and rate vs openssl speed rsa3072 in the same run', run: benchUnseal },

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { SIDECAR_CONTAINER_NAME } from '../src/api/sidecar-injection.js';
 import { findRuntimePrograms } from '../src/site-agent/runtimes/runc/runtime-programs.js';
+import { SIDECAR_NODE_FLAGS } from '../src/site-agent/runtimes/runc/sidecar-launch.js';
 import { PodTimeline, type PodTimes } from './pod-timeline.js';
 import { cgroupCpuSeconds, fmtMiB, machineBusySeconds, processCpuSeconds, processRssBytes } from './proc-stats.js';
 import { rawRuncStarts, type RawStarts } from './raw-runc.js';
@@ -57,7 +58,8 @@ Baselines from the same run, on the same machine:
                  returns. No sandbox, veth, sidecar, control plane or status. The machine's
                  busy CPU seconds during the at-once batch are the CPU baseline.
   node:http      a bare \`node -e "require('http').createServer(…).listen(0)"\` (the same node
-                 binary), its VmRSS once it listens.
+                 binary, with the V8 flags the sidecar runs with: SIDECAR_NODE_FLAGS), its VmRSS
+                 once it listens.
   idle agent     the same agent process with no pods, over --idle-agent-seconds, before any pod.
 
 Options:
@@ -125,7 +127,8 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 /** VmRSS of a bare node:http server in its own process, once it listens (and a moment after, as the sidecars are measured long after their start). */
 async function bareNodeHttpRss(): Promise<number> {
   const script = "require('http').createServer((q,s)=>s.end('ok')).listen(0,'127.0.0.1',()=>console.log('listening'))";
-  const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  // The sidecar's V8 flags too, so the ratio is what the sidecar's code adds to node's floor (they change little here: this server runs nothing hot).
+  const child = spawn(process.execPath, [...SIDECAR_NODE_FLAGS, '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
   try {
     await new Promise<void>((resolve, reject) => {
       child.stdout.on('data', (chunk: Buffer) => (chunk.toString().includes('listening') ? resolve() : undefined));

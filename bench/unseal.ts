@@ -15,16 +15,18 @@ import { blindfoldEncrypt } from '../src/secrets/blindfold-encrypt.js';
 import { encryptionTargetFrom } from '../src/secrets/encryption-target.js';
 import { startControlPlane, type ControlPlane } from '../src/server/control-plane.js';
 import { registerTestSites } from '../src/site-plane/testing/register-test-sites.js';
+import { SIDECAR_NODE_FLAGS } from '../src/site-agent/runtimes/runc/sidecar-launch.js';
 import { toolPath } from '../src/testing/tools.js';
 import { fmtMs, fmtRate, printTable, progress, type Row, withCpu } from './stats.js';
 import { runWrk } from './wrk.js';
 
 const HELP = `Usage: npm run bench -- unseal [options]
 
-POST /secret/unseal through the real sidecar — \`edgeplane sidecar\`, its own process as in a
-pod, on loopback HTTP — to a real control plane in this process (SQLite in a temporary home,
-the identity service and the secret API as \`edgeplane server\` runs them), over mTLS with the
-pod's client certificate. Setup: a site, a pod bound to it, its bootstrap token from the site
+POST /secret/unseal through the real sidecar — \`edgeplane sidecar\`, its own process as a runc
+pod runs it (dist/src/cli/sidecar-entry.js with the runtime's SIDECAR_NODE_FLAGS), on loopback
+HTTP — to a real control plane in this process (SQLite in a temporary home, the identity service
+and the secret API as \`edgeplane server\` runs them), over mTLS with the pod's client
+certificate. Setup: a site, a pod bound to it, its bootstrap token from the site
 API, the sidecar started with it (READY), and two secret policies allowing the tenant's
 workloads: one without decrypt_cache_timeout (the sidecar must not cache: every request is a
 miss) and one with 1h. Load: wrk (a separate native process) on the sidecar's loopback port.
@@ -69,7 +71,7 @@ const GOAL_MISS_FRACTION_OF_RAW = 0.5;
 const GOAL_HIT_P99_MS = 1;
 /** The most connections at which the cache-hit goal is judged; more is a saturation point, reported only. */
 const GOAL_HIT_MAX_CONNECTIONS = 4;
-const EDGEPLANE_BIN = fileURLToPath(new URL('../../bin/edgeplane.js', import.meta.url));
+const SIDECAR_ENTRY = fileURLToPath(new URL('../src/cli/sidecar-entry.js', import.meta.url));
 const SITE = 'bench-site';
 const API = '/api/secret_management';
 
@@ -172,10 +174,10 @@ interface SidecarProcess {
   stop(): Promise<void>;
 }
 
-/** `edgeplane sidecar` as its own process; resolves once it is READY. */
+/** `edgeplane sidecar` as its own process, as a runc pod runs it; resolves once it is READY. */
 async function startSidecarProcess(server: string, tokenFile: string, identityDir: string, clockTicks: number, profileDir?: string): Promise<SidecarProcess> {
-  const nodeArgs = profileDir === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', profileDir];
-  const child = spawn(process.execPath, [...nodeArgs, EDGEPLANE_BIN, 'sidecar', '--server', server, '--token-file', tokenFile, '--identity-dir', identityDir, '--listen', '127.0.0.1:0', '--log-level', 'info'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const nodeArgs = [...SIDECAR_NODE_FLAGS, ...(profileDir === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', profileDir])];
+  const child = spawn(process.execPath, [...nodeArgs, SIDECAR_ENTRY, '--server', server, '--token-file', tokenFile, '--identity-dir', identityDir, '--listen', '127.0.0.1:0', '--log-level', 'info'], { stdio: ['ignore', 'pipe', 'pipe'] });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   let stderr = '';
   child.stderr?.on('data', (c: Buffer) => (stderr += c.toString()));

@@ -1,10 +1,11 @@
-import { Command, CommanderError } from 'commander';
+import { Command } from 'commander';
 import { readBuildInfo } from '../server/build-info.js';
 import { ServerError } from './api-client.js';
 import { configCommand } from './config-command.js';
 import { identityCommand } from './identity-command.js';
 import { imageCommand } from './image-command.js';
 import { kubeconfigCommand } from './kubeconfig-command.js';
+import { runProgram } from './run-program.js';
 import { secretCommand } from './secret-command.js';
 import { serverCommand } from './server-command.js';
 import { sidecarCommand } from './sidecar-command.js';
@@ -35,21 +36,5 @@ export async function main(argv: readonly string[]): Promise<number> {
   program.addCommand(secretCommand());
   program.addCommand(identityCommand());
   program.addCommand(storeCommand());
-  const exitOverrideAll = (command: Command): void => {
-    command.exitOverride();
-    command.commands.forEach(exitOverrideAll);
-  };
-  exitOverrideAll(program);
-  try {
-    await program.parseAsync([...argv]);
-    return typeof process.exitCode === 'number' ? process.exitCode : 0;
-  } catch (error) {
-    if (error instanceof CommanderError) return error.exitCode;
-    if (error instanceof ServerError) {
-      process.stderr.write(`Error from server (${error.reason}): ${error.message}\n`);
-      return 1;
-    }
-    process.stderr.write(`edgeplane: ${error instanceof Error ? error.message : String(error)}\n`);
-    return 1;
-  }
+  return runProgram(program, argv, (error) => (error instanceof ServerError ? `Error from server (${error.reason}): ${error.message}` : undefined));
 }

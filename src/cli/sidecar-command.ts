@@ -1,7 +1,8 @@
 import { untilSignal } from './until-signal.js';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { type ConnectTo, parseConnectTo } from '../client/connect-to.js';
-import { createLogger, LOG_FORMATS, LOG_LEVELS, type LogFormat } from '../observability/logger.js';
+import { createLineLogger } from '../observability/line-logger.js';
+import { LOG_FORMATS, LOG_LEVELS, type LogFormat } from '../observability/log-options.js';
 import { DEFAULT_IDENTITY_DIR, type IdentityOwner, DEFAULT_SECRET_CACHE_LIMITS, MAX_SECRET_CACHE_ENTRIES, DEFAULT_SIDECAR_POLICY, KEY_ALGORITHMS, type KeyAlgorithm, startSidecar } from '../sidecar/index.js';
 
 interface SidecarOptions {
@@ -131,7 +132,7 @@ file's folder, and no file elsewhere: it runs on a read-only root file system.`,
     )
     .action(async (o: SidecarOptions) => {
       if (o.server === undefined || o.tokenFile === undefined) throw new Error('sidecar needs --server and --token-file (run `edgeplane sidecar --help`)');
-      const logger = createLogger({ level: o.logLevel, name: 'edgeplane-sidecar', format: o.logFormat });
+      const logger = createLineLogger({ level: o.logLevel, name: 'edgeplane-sidecar', format: o.logFormat });
       const sidecar = await startSidecar({
         server: o.server,
         tokenFile: o.tokenFile,

@@ -1,10 +1,10 @@
-import type { Logger } from '../observability/logger.js';
+import type { LevelLogger } from '../observability/line-logger.js';
 
 /**
  * Resolves once `stop` has run after the first SIGINT or SIGTERM (a failed stop is logged and
  * sets exit code 1); a second signal exits at once with 1. For long-running commands.
  */
-export function untilSignal(stop: () => Promise<void>, logger: Logger): Promise<void> {
+export function untilSignal(stop: () => Promise<void>, logger: LevelLogger): Promise<void> {
   return new Promise((done) => {
     let signals = 0;
     const onSignal = (signal: NodeJS.Signals): void => {

@@ -1,13 +1,9 @@
-import { pino, type Logger, type LevelWithSilent } from 'pino';
+import { pino, type Logger } from 'pino';
+import { LOG_LEVELS, type LogFormat, REDACTED_KEYS, REDACTION_CENSOR } from './log-options.js';
 import { prettyDestination, wantsColor } from './pretty-log.js';
 
 export type { Logger } from 'pino';
-
-export const LOG_LEVELS: readonly LevelWithSilent[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
-
-/** `json`: one JSON object per line; `pretty`: readable lines (pretty-log.ts); `auto`: pretty on a terminal, JSON otherwise. */
-export const LOG_FORMATS = ['auto', 'json', 'pretty'] as const;
-export type LogFormat = (typeof LOG_FORMATS)[number];
+export { LOG_FORMATS, LOG_LEVELS, type LogFormat } from './log-options.js';
 
 /**
  * The process logger (pino). On stdout that is a terminal, lines a person reads; otherwise
@@ -17,7 +13,7 @@ export type LogFormat = (typeof LOG_FORMATS)[number];
  */
 export function createLogger(options: { level?: string; name?: string; destination?: NodeJS.WritableStream; format?: LogFormat } = {}): Logger {
   const level = options.level ?? 'info';
-  if (!LOG_LEVELS.includes(level as LevelWithSilent)) {
+  if (!(LOG_LEVELS as readonly string[]).includes(level)) {
     throw new Error(`log level "${level}" is not one of ${LOG_LEVELS.join(', ')}`);
   }
   const out: NodeJS.WritableStream & { isTTY?: boolean } = options.destination ?? process.stdout;
@@ -29,10 +25,7 @@ export function createLogger(options: { level?: string; name?: string; destinati
       name: options.name ?? 'edgeplane',
       base: { pid: process.pid },
       timestamp: pino.stdTimeFunctions.isoTime,
-      redact: {
-        paths: ['*.authorization', '*.Authorization', '*.token', '*.password', '*.secret', '*.privateKey', '*.key'],
-        censor: '[redacted]',
-      },
+      redact: { paths: REDACTED_KEYS.map((key) => `*.${key}`), censor: REDACTION_CENSOR },
     },
     pretty ? prettyDestination(out, { color: wantsColor(out) }) : out,
   );

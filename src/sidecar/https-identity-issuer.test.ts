@@ -128,6 +128,11 @@ describe('identity service client', () => {
     const [header, , signature] = token.split('.');
     const badPin = `${header}.${Buffer.from(JSON.stringify({ ca_pin: 'md5:1' })).toString('base64url')}.${signature}`;
     assert.throws(() => decodeBootstrapToken(badPin), /"ca_pin" is not sha256:<64 hex digits>/);
+    for (const payload of ['[1]', '"text"', 'null', '{"sub":']) {
+      assert.throws(() => decodeBootstrapToken(`${header}.${Buffer.from(payload).toString('base64url')}.${signature}`), /is not a JWT/, payload);
+    }
+    assert.throws(() => decodeBootstrapToken(`${header}.${token.split('.')[1]}.${signature}.x.y`), /is not a JWT/, 'five parts (a JWE)');
+    assert.throws(() => decodeBootstrapToken(`${header}.e30+.${signature}`), /is not a JWT/, 'not base64url');
   });
 });
 

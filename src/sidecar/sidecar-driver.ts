@@ -1,4 +1,4 @@
-import type { Logger } from '../observability/logger.js';
+import type { LevelLogger } from '../observability/line-logger.js';
 import type { SiteTimers } from '../common/timers.js';
 import { acceptIdentityBundle } from './accept-identity-bundle.js';
 import { type IdentityOwner, writeIdentityFiles } from './identity-files.js';
@@ -22,7 +22,7 @@ export interface SidecarDriverOptions {
   readonly timers: SiteTimers;
   /** Numbers in [0, 1) for the jitter of renewals and retries. */
   readonly random: () => number;
-  readonly logger: Logger;
+  readonly logger: LevelLogger;
   readonly keyAlgorithm?: KeyAlgorithm;
   /** Start from an identity an earlier run left in `identityDir` when it is still valid (default true). */
   readonly resume?: boolean;

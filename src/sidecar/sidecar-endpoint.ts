@@ -29,7 +29,7 @@ export interface SidecarResponse {
  */
 export interface SidecarEndpoint {
   readonly method: 'GET' | 'POST';
-  /** A route pattern (find-my-way syntax), e.g. `/trust/pki/:bundle`. */
+  /** A route pattern (`RouteTable`: `:name` matches one segment), e.g. `/trust/pki/:bundle`. */
   readonly url: string;
   /** How the 404 message lists it, e.g. `/trust/pki/{server_ca|client_ca}`. */
   readonly display: string;

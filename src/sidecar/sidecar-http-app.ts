@@ -1,8 +1,8 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import FindMyWay, { type HTTPMethod } from 'find-my-way';
-import type { Logger } from '../observability/logger.js';
+import type { LevelLogger } from '../observability/line-logger.js';
 import { credentialsEndpoint, trustEndpoint } from './credential-endpoints.js';
 import { isLoopbackHost } from './loopback-host.js';
+import { RouteTable } from './route-table.js';
 import { type SidecarEndpoint, type SidecarRequest, type SidecarResponse, textResponse } from './sidecar-endpoint.js';
 import type { SidecarView } from './sidecar-view.js';
 import { statusEndpoint } from './status-endpoint.js';
@@ -12,7 +12,7 @@ export const IDENTITY_ENDPOINTS: readonly SidecarEndpoint[] = [statusEndpoint, c
 
 export interface SidecarAppOptions {
   readonly view: SidecarView;
-  readonly logger: Logger;
+  readonly logger: LevelLogger;
   /** Default `IDENTITY_ENDPOINTS`. */
   readonly endpoints?: readonly SidecarEndpoint[];
   /** Largest request body accepted, in bytes (default 1 MiB). */
@@ -20,7 +20,7 @@ export interface SidecarAppOptions {
 }
 
 /** The methods the API can route, in the order `Allow` lists them; GET brings HEAD. */
-const ROUTED_METHODS: readonly HTTPMethod[] = ['GET', 'HEAD', 'POST'];
+const ROUTED_METHODS: readonly string[] = ['GET', 'HEAD', 'POST'];
 const EMPTY = Buffer.alloc(0);
 
 /**
@@ -67,7 +67,7 @@ function readBody(req: IncomingMessage, limit: number, done: (body: Buffer | und
 
 /**
  * The sidecar's HTTP API as a node:http request listener (`serveOnLoopback` binds it), routed
- * by find-my-way (fastify's router) without fastify's request/reply layer: on the cache-hit
+ * by `RouteTable`, without fastify's request/reply layer: on the cache-hit
  * path of `POST /secret/unseal` that layer cost about 40 % of the requests per second
  * (`npm run bench -- unseal`; see docs/SIDECAR.md). No credential is asked for: reachability
  * (loopback inside the pod) is the access control, and a `Host` that is not a loopback name
@@ -80,11 +80,10 @@ export function buildSidecarApp(options: SidecarAppOptions): RequestListener {
   const { view, logger } = options;
   const endpoints = options.endpoints ?? IDENTITY_ENDPOINTS;
   const bodyLimit = options.bodyLimit ?? 1024 * 1024;
-  const router = FindMyWay();
-  const unused = (): void => undefined;
+  const router = new RouteTable<SidecarEndpoint>();
   for (const endpoint of endpoints) {
-    router.on(endpoint.method, endpoint.url, unused, endpoint);
-    if (endpoint.method === 'GET') router.on('HEAD', endpoint.url, unused, endpoint);
+    router.add(endpoint.method, endpoint.url, endpoint);
+    if (endpoint.method === 'GET') router.add('HEAD', endpoint.url, endpoint);
   }
   const listing = endpoints.map((e) => `${e.method} ${e.display}`).join(', ');
   const debug = logger.isLevelEnabled('debug');
@@ -112,12 +111,12 @@ export function buildSidecarApp(options: SidecarAppOptions): RequestListener {
       req.resume();
       return send(textResponse(403, `the edgeplane sidecar answers only requests for a loopback host (127.0.0.1, localhost, [::1]), not "${req.headers.host ?? ''}"\n`));
     }
-    const found = (ROUTED_METHODS as readonly string[]).includes(method) ? router.find(method as HTTPMethod, path) : null;
+    const found = ROUTED_METHODS.includes(method) ? router.find(method, path) : null;
     if (found === null) {
       req.resume();
       return send(unrouted(method, path));
     }
-    const endpoint = found.store as SidecarEndpoint;
+    const endpoint = found.value;
     readBody(req, bodyLimit, (body) => {
       if (body === undefined) {
         res.shouldKeepAlive = false; // the rest of the body is not read: this connection ends here

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { type ConnectTo, parseConnectTo } from '../client/connect-to.js';
-import { createLogger, type Logger } from '../observability/logger.js';
+import { type LevelLogger, SILENT_LOGGER } from '../observability/line-logger.js';
 import { type SiteTimers, systemTimers } from '../common/timers.js';
 import { readBootstrapToken } from './bootstrap-token.js';
 import { HttpsIdentityIssuer } from './https-identity-issuer.js';
@@ -50,7 +50,7 @@ export interface StartSidecarOptions {
   /** Algorithm of the pod's key pairs (default ECDSA_P256). */
   readonly keyAlgorithm?: KeyAlgorithm;
   /** Default: a logger that logs nothing. */
-  readonly logger?: Logger;
+  readonly logger?: LevelLogger;
   readonly timers?: SiteTimers;
   readonly random?: () => number;
   /** Where identities come from; default the identity service at `server` over HTTPS. */
@@ -136,7 +136,7 @@ function readinessOf(driver: SidecarDriver, stopped: Promise<void>): Promise<voi
  */
 export async function startSidecar(options: StartSidecarOptions): Promise<RunningSidecar> {
   const identityDir = resolve(options.identityDir ?? DEFAULT_IDENTITY_DIR);
-  const logger = options.logger ?? createLogger({ level: 'silent' });
+  const logger = options.logger ?? SILENT_LOGGER;
   const addresses = options.listen === undefined ? DEFAULT_LOOPBACK_ADDRESSES : options.listen.map((a) => (typeof a === 'string' ? parseLoopbackAddress(a) : a));
   if (addresses.length === 0) throw new Error('the sidecar needs at least one loopback address to listen on');
   const timers = options.timers ?? systemTimers();

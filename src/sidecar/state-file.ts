@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { writeFilesAtomic } from '../common/atomic-file.js';
-import type { Logger } from '../observability/logger.js';
+import type { LevelLogger } from '../observability/line-logger.js';
 import type { SidecarState, SidecarStateName } from './sidecar-state.js';
 
 /** What `--state-file` holds: `GET /status`'s word, since when, and why for DEGRADED and HALTED. */
@@ -46,7 +46,7 @@ export class StateFile {
 
   constructor(
     private readonly path: string,
-    private readonly logger: Logger,
+    private readonly logger: LevelLogger,
   ) {}
 
   /** The record last given to the file (tests). */

@@ -1,4 +1,4 @@
-import type { Logger } from '../../observability/logger.js';
+import type { LevelLogger } from '../../observability/line-logger.js';
 import { notReadyResponse, type SidecarEndpoint, type SidecarRequest, type SidecarResponse, TEXT, textResponse } from '../sidecar-endpoint.js';
 import type { SidecarView } from '../sidecar-view.js';
 import { isJsonContentType } from './json-content-type.js';
@@ -34,7 +34,7 @@ function logFields(request: UnsealRequest | undefined): Record<string, string> {
  * type, provider and path, the outcome and where the answer came from, never the secret,
  * the location (a ciphertext) or a credential.
  */
-export function unsealEndpoint(unsealer: SidecarUnsealer, logger: Logger): SidecarEndpoint {
+export function unsealEndpoint(unsealer: SidecarUnsealer, logger: LevelLogger): SidecarEndpoint {
   const refuse = (error: unknown, parsed: UnsealRequest | undefined): SidecarResponse => {
     const failure = unsealFailureOf(error, parsed?.type);
     const fields = { ...logFields(parsed), status: failure.status, code: failure.code, ...(failure.detail === undefined ? {} : { detail: failure.detail }) };

@@ -23,8 +23,8 @@ function findInstallation(): string {
 }
 
 const INSTALLATION = findInstallation();
-/** The command-line entry point of the running build (the sidecar container runs `edgeplane sidecar` from it). */
-const MAIN = fileURLToPath(new URL('../../../cli/entry.js', import.meta.url));
+/** The sidecar's own entry point in the running build (`edgeplane sidecar` without the other commands). */
+const SIDECAR_MAIN = fileURLToPath(new URL('../../../cli/sidecar-entry.js', import.meta.url));
 const NAMES = ['runc', 'conmon', 'catatonit', 'ip'] as const;
 const DEBIAN_PACKAGE: Record<string, string> = { runc: 'runc', conmon: 'conmon', catatonit: 'catatonit', ip: 'iproute2', umoci: 'umoci', socat: 'socat' };
 
@@ -117,9 +117,9 @@ export function findServicePrograms(): { readonly haproxy: Program; readonly dns
   return { missing: `${missing.join(' and ')}: run "node scripts/provision-tools.mjs --for runtime" in ${INSTALLATION} or "apt-get install haproxy dnsmasq-base"` };
 }
 
-/** The installation's root and its command-line entry point (the sidecar container runs `edgeplane sidecar` from them). */
+/** The installation's root and the sidecar's entry point (the sidecar container runs `edgeplane sidecar` from them). */
 export function installation(): { readonly dirs: readonly string[]; readonly main: string } {
   const modules = realpathSync(join(INSTALLATION, 'node_modules'));
   const dirs = modules.startsWith(`${INSTALLATION}/`) ? [INSTALLATION] : [INSTALLATION, modules];
-  return { dirs, main: MAIN };
+  return { dirs, main: SIDECAR_MAIN };
 }
