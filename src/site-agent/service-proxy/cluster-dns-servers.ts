@@ -73,8 +73,7 @@ export class ClusterDnsServers {
       const address = `${DNS_BLOCK}${host}`;
       if (taken.has(address)) continue;
       this.addresses.set(cluster, address);
-      writeFileSync(`${this.file}.next`, JSON.stringify(Object.fromEntries(this.addresses)), { mode: 0o600 });
-      renameSync(`${this.file}.next`, this.file);
+      this.save();
       return address;
     }
     throw new Error(`no DNS listener address is free on this site: ${LAST_HOST - FIRST_HOST + 1} virtual clusters already have one`);
@@ -112,19 +111,24 @@ export class ClusterDnsServers {
 
   /** Stops the servers of clusters not in `keep` and frees their addresses. */
   async retain(keep: ReadonlySet<ClusterId>): Promise<void> {
-    for (const cluster of [...this.addresses.keys()]) {
-      if (keep.has(cluster)) continue;
+    const gone = [...this.addresses.keys()].filter((cluster) => !keep.has(cluster));
+    for (const cluster of gone) {
       await this.stopServer(cluster);
       this.addresses.delete(cluster);
       rmSync(this.clusterDir(cluster), { recursive: true, force: true });
     }
-    writeFileSync(this.file, JSON.stringify(Object.fromEntries(this.addresses)), { mode: 0o600 });
+    if (gone.length > 0) this.save();
   }
 
   /** Stops every server and removes the hosts files (the next agent writes them again). */
   async close(): Promise<void> {
     for (const cluster of [...this.servers.keys()]) await this.stopServer(cluster);
     rmSync(this.options.runDir, { recursive: true, force: true });
+  }
+
+  private save(): void {
+    writeFileSync(`${this.file}.next`, JSON.stringify(Object.fromEntries(this.addresses)), { mode: 0o600 });
+    renameSync(`${this.file}.next`, this.file);
   }
 
   private clusterDir(cluster: ClusterId): string {

@@ -79,7 +79,8 @@ export class SiteServiceProxy {
     const address = this.dns.addressOf(id);
     await this.addresses.add([address]);
     await this.dns.ensure(id, this.hostsOf(id));
-    await this.sync();
+    // A proxy change that fails (an Event says why) must not keep the pod from starting.
+    await this.sync().catch((error: unknown) => this.options.logger.warn({ site: this.options.site, err: error instanceof Error ? error.message : String(error) }, 'Service proxy sync failed'));
     return address;
   }
 
