@@ -99,6 +99,10 @@ export function serverKeywords(backend: PlannedBackend, server: PlannedServer): 
 
 function backendLines(backend: PlannedBackend): string[] {
   const lines = [`backend ${backend.name}`, `  mode ${backend.mode}`, '  balance roundrobin'];
+  // TCP: the kernel moves the bytes between the two sockets (splice through a pipe), not HAProxy's
+  // buffers: half the proxy's CPU for a bulk transfer (1 GiB: 50 % → 78 % of direct on 2 cores).
+  // splice-auto never engaged here; forced splicing costs small exchanges a little more CPU.
+  if (backend.mode === 'tcp') lines.push('  option splice-request', '  option splice-response');
   if (backend.mode === 'http') {
     const body = `no ready endpoint of Service ${backend.service.namespace}/${backend.service.name} port ${backend.port} on this site`;
     lines.push(
