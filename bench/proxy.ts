@@ -41,7 +41,9 @@ bench-flip (80→8080) on flip.
             through bench-tcp, through bench-http, and direct: requests/s, p50/p99.
   grpc      a @grpc/grpc-js client, one channel with --grpc-concurrency unary calls in flight for
             --grpc-seconds s (100-byte messages, after one untimed call): calls/s and p50/p99
-            through bench-grpc vs direct.
+            through bench-grpc vs direct; then again after a reload (a new Service), which
+            turns srv's servers, added at run time (\`add server\`) when its pod became ready,
+            into servers of the configuration file.
   changes   --trials trials of each, timed by a prober in the client pod (a GET on a new
             connection every 10 ms, 300 ms each, until the answer shows the change):
             new Service  its create request → the first 200 from its ClusterIP (then deleted,
@@ -208,7 +210,7 @@ interface Figures {
   machine: { cpus: number; loadAtStart: string; loadAtEnd?: string };
   bulk: Record<string, { proxy: Bulk; direct: Bulk; load: string }>;
   small: Record<string, Small & { load: string }>;
-  grpc?: { proxy: Grpc; direct: Grpc; load: string };
+  grpc?: { proxy: Grpc; direct: Grpc; load: string; afterReload: Grpc };
   changes: Record<string, number[]>;
 }
 
@@ -399,8 +401,14 @@ export async function benchProxy(args: string[]): Promise<void> {
       const l = load();
       const direct = await grpc({ host: srv.ip, port: 50051 });
       const proxy = await grpc({ host: grpcIP, port: 50051 });
-      figures.grpc = { proxy, direct, load: l };
-      rows.push(shareRow(`gRPC unary (@grpc/grpc-js, ${options.grpcConcurrency} in flight), HTTP_PROXY + http2-enable (load ${l})`, fmt(proxy), fmt(direct), GOAL_GRPC_RATE));
+      // A new Service reloads HAProxy: srv's servers, added at run time so far ('add server'), are then lines of the configuration file.
+      progress('gRPC again after a reload (a new Service): srv in the configuration file instead of added at run time');
+      const reloadIP = await createService(env, { name: 'bench-reload', app: 'srv', ports: [[80, 8080]] });
+      await prober.until(http(reloadIP), 'up');
+      const reloaded = await grpc({ host: grpcIP, port: 50051 });
+      figures.grpc = { proxy, direct, load: l, afterReload: reloaded };
+      rows.push(shareRow(`gRPC unary (@grpc/grpc-js, ${options.grpcConcurrency} in flight), HTTP_PROXY + http2-enable, servers added at run time (load ${l})`, fmt(proxy), fmt(direct), GOAL_GRPC_RATE));
+      rows.push(shareRow('… the same after a reload (servers in the configuration file)', fmt(reloaded), fmt(direct)));
     }
 
     if (options.only.has('changes')) {
