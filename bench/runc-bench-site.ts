@@ -29,6 +29,13 @@ export interface BenchSiteShape {
 interface BenchWorkload {
   readonly command: readonly string[];
   readonly cpu: string;
+  /** The container's readinessProbe, as in a pod spec. */
+  readonly readinessProbe?: unknown;
+  /**
+   * The container's CPU and memory limits. Without them the platform gives it the workload
+   * flavor's (tiny: 100m CPU, a CFS quota of 10 ms per 100 ms, and 100Mi).
+   */
+  readonly limits?: { readonly cpu: string; readonly memory: string };
 }
 
 const IDLE: BenchWorkload = { command: ['sleep', '3600'], cpu: '1m' };
@@ -59,6 +66,10 @@ export interface RuncBenchSite {
   readonly kubeconfig: string;
   /** A watch of the virtual cluster's pods. */
   readonly podWatch: Target;
+  /** A request to the virtual cluster's API (`path` below it, e.g. `/api/v1/namespaces/default/services`); throws on a status outside 2xx. */
+  vk8s(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown): Promise<HttpsResponse>;
+  /** A watch of `path` below the virtual cluster's API (with `?watch=true`), for {@link openWatchConnection}. */
+  vk8sWatch(path: string): Target;
   /**
    * A Deployment `name` of `replicas` pods, label `app: name`, each with one container `c` on
    * the host image running `sleep 3600` with small requests (1m CPU: the least cpu.shares), or
@@ -80,7 +91,7 @@ async function must(answer: Promise<HttpsResponse>, what: string): Promise<Https
   return response;
 }
 
-function deployment(name: string, replicas: number, { command, cpu }: BenchWorkload): unknown {
+function deployment(name: string, replicas: number, { command, cpu, readinessProbe, limits }: BenchWorkload): unknown {
   return {
     apiVersion: 'apps/v1',
     kind: 'Deployment',
@@ -93,7 +104,7 @@ function deployment(name: string, replicas: number, { command, cpu }: BenchWorkl
         spec: {
           // sleep, pid 1 of its container, ignores SIGTERM: a short grace keeps deletions short.
           terminationGracePeriodSeconds: 1,
-          containers: [{ name: 'c', image: 'host', command, resources: { requests: { cpu, memory: '4Mi' } } }],
+          containers: [{ name: 'c', image: 'host', command, resources: { requests: { cpu, memory: '4Mi' }, ...(limits === undefined ? {} : { limits }) }, ...(readinessProbe === undefined ? {} : { readinessProbe }) }],
         },
       },
     },
@@ -191,6 +202,9 @@ export async function startRuncBenchSite(shape: BenchSiteShape, log: (line: stri
       home,
       kubeconfig,
       podWatch: { url: h.url, path: `${VK8S}/api/v1/namespaces/default/pods?watch=true`, ca: h.ca, headers: { authorization: `APIToken ${h.adminToken}` } },
+      vk8s: (method, path, body) =>
+        must(h.call(method, `${VK8S}${path}`, { ...(body === undefined ? {} : { body }), ...(method === 'PATCH' ? { headers: { 'content-type': 'application/merge-patch+json' } } : {}) }), `${method} ${path}`),
+      vk8sWatch: (path) => ({ url: h.url, path: `${VK8S}${path}`, ca: h.ca, headers: { authorization: `APIToken ${h.adminToken}` } }),
       createDeployment: async (name, replicas, workload = IDLE) => void (await must(h.call('POST', DEPLOYMENTS, { body: deployment(name, replicas, workload) }), `create Deployment ${name}`)),
       pods: async (app) => {
         const list = (await must(h.call('GET', `${VK8S}/api/v1/namespaces/default/pods?labelSelector=app%3D${encodeURIComponent(app)}`), `list pods of ${app}`)).json<{ items: ListedPod[] }>().items;

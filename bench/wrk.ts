@@ -19,13 +19,18 @@ export interface WrkJob {
   readonly rotate?: ReadonlyArray<{ readonly headers: Record<string, string>; readonly body: string }>;
   readonly connections: number;
   readonly seconds: number;
+  /** Run wrk inside this network namespace (`ip netns exec`, with iproute2's `ip` at `ip`). */
+  readonly netns?: { readonly name: string; readonly ip: string };
 }
 
 export interface WrkResult {
   readonly rate: number;
   readonly p50: number;
   readonly p99: number;
+  /** Answers with a status outside 2xx/3xx. */
   readonly errors: number;
+  /** wrk's socket errors: connect, read, write and timeout together. */
+  readonly socketErrors: number;
 }
 
 const luaString = (s: string): string => JSON.stringify(s);
@@ -70,17 +75,26 @@ end
 `,
   );
   try {
-    const { stdout } = await promisify(execFile)(wrk.path, ['-t1', `-c${job.connections}`, `-d${job.seconds}s`, '--latency', '-s', script, job.url], { env: { ...process.env, ...wrk.env } });
-    const rate = Number(/Requests\/sec:\s+([\d.]+)/.exec(stdout)?.[1]);
-    const ms = (label: string): number => {
-      const m = new RegExp(`\\s${label}%\\s+([\\d.]+)(us|ms|s)`).exec(stdout);
-      if (m === null) return Number.NaN;
-      const value = Number(m[1]);
-      return m[2] === 'us' ? value / 1000 : m[2] === 's' ? value * 1000 : value;
-    };
-    const errors = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(stdout)?.[1] ?? 0);
-    return { rate, p50: ms('50'), p99: ms('99'), errors };
+    const argv = ['-t1', `-c${job.connections}`, `-d${job.seconds}s`, '--latency', '-s', script, job.url];
+    const [file, args] = job.netns === undefined ? [wrk.path, argv] : [job.netns.ip, ['netns', 'exec', job.netns.name, wrk.path, ...argv]];
+    const { stdout } = await promisify(execFile)(file, args, { env: { ...process.env, ...wrk.env } });
+    return parseWrkOutput(stdout);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** The figures of wrk's `--latency` report: requests/s, the p50 and p99 latency in ms, the non-2xx/3xx answers, the socket errors. */
+export function parseWrkOutput(stdout: string): WrkResult {
+  const rate = Number(/Requests\/sec:\s+([\d.]+)/.exec(stdout)?.[1]);
+  const ms = (label: string): number => {
+    const m = new RegExp(`\\s${label}%\\s+([\\d.]+)(us|ms|s)`).exec(stdout);
+    if (m === null) return Number.NaN;
+    const value = Number(m[1]);
+    return m[2] === 'us' ? value / 1000 : m[2] === 's' ? value * 1000 : value;
+  };
+  const socket = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(stdout);
+  const socketErrors = socket === null ? 0 : socket.slice(1).reduce((sum, n) => sum + Number(n), 0);
+  const errors = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(stdout)?.[1] ?? 0);
+  return { rate, p50: ms('50'), p99: ms('99'), errors, socketErrors };
 }

@@ -29,6 +29,8 @@ const proxy = new HaproxyProcess({ haproxy: tool('haproxy'), ip, netns: site, di
 const brokers = { site: new NetnsSocketBroker(ip, site), alpha: new NetnsSocketBroker(ip, pods.alpha), beta: new NetnsSocketBroker(ip, pods.beta) };
 const servers: Server[] = [];
 const seenHeaders: IncomingHttpHeaders[] = [];
+/** Connections each HTTP backend accepted. */
+const httpConnections = new Map<string, number>();
 
 const service = (name: string, port: number, proxyType: ProxyService['proxyType']): ProxyService => ({ cluster: ALPHA, namespace: 'default', name, clusterIP: CLUSTER_IP, proxyType, http2: false, sniNames: [], ports: [{ name: '', protocol: 'TCP', port }] });
 const endpoints = (name: string, port: number, ready: readonly string[], notReady: readonly string[] = []): ProxyEndpoints => ({ cluster: ALPHA, namespace: 'default', name, subsets: [{ ready, notReady, ports: [{ name: '', protocol: 'TCP', port }] }] });
@@ -62,7 +64,10 @@ before(async () => {
       res.end(address);
     });
     const http = await brokers.site.listen(address, 8080);
-    http.on('connection', (socket: Socket) => web.emit('connection', socket));
+    http.on('connection', (socket: Socket) => {
+      httpConnections.set(address, (httpConnections.get(address) ?? 0) + 1);
+      web.emit('connection', socket);
+    });
     servers.push(tcp, http);
   }
   await proxy.start(planProxy(input()));
@@ -167,6 +172,25 @@ describe('HaproxyProcess in a site namespace', () => {
     const bad = { ...service('bad', 7001, 'TCP_PROXY'), clusterIP: '10.96.0.300' };
     await assert.rejects(proxy.apply(planProxy(input({ services: [...services, bad] }))), (error: unknown) => error instanceof HaproxyError && /refused the configuration: .*10\.96\.0\.300/s.test(error.message));
     assert.match(await exchange(brokers.alpha, 5000, ['z']), /^10\.243\.8\.1[12]:z/);
+  });
+
+  it('an HTTP server added at run time (add server) keeps its connection for the next requests', async () => {
+    const added = BACKENDS[1] as string;
+    const result = await proxy.apply(planProxy(input({ endpoints: [endpoints('echo', 7000, BACKENDS), endpoints('web', 8080, [added])] })));
+    assert.equal(result.reloaded, false);
+    assert.ok(result.commands.some((c) => c.startsWith(`add server be:${ALPHA}:default:web:80/${added}:8080 `)), result.commands.join('; '));
+    const before = httpConnections.get(added) ?? 0;
+    // Five requests one after another on one client connection (http-reuse safe reuses within a client's session).
+    const socket = await brokers.alpha.dial(CLUSTER_IP, 80);
+    let received = '';
+    socket.setEncoding('utf8').on('data', (chunk: string) => (received += chunk));
+    socket.resume();
+    for (let i = 1; i <= 5; i++) {
+      socket.write(`GET / HTTP/1.1\r\nHost: web\r\n\r\n`);
+      await waitFor(() => received.split('HTTP/1.1 200').length - 1 === i);
+    }
+    socket.destroy();
+    assert.equal((httpConnections.get(added) ?? 0) - before, 1, 'one server connection for five requests');
   });
 });
 

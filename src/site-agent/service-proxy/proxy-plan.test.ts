@@ -29,15 +29,19 @@ describe('planProxy and renderHaproxyConfig', () => {
     assert.match(frontend, /use_backend be:acme:default:vk1:ns:web:80 if from_0\n {2}use_backend be:beta:default:vk1:ns:db:80 if from_1/);
   });
 
-  it('prints HTTP backends with forwarding headers, reuse, the 503 body and h2 servers, not-ready ones disabled', () => {
+  it('prints HTTP backends with forwarding headers, reuse, the 503 body and h2 servers keeping idle connections, not-ready ones disabled; TCP backends spliced, their servers without pool keywords', () => {
     const config = renderHaproxyConfig(planProxy(base), paths);
     assert.ok(config.includes([
       'backend be:acme:default:vk1:ns:web:80', '  mode http', '  balance roundrobin', '  option forwardfor', '  http-request set-header X-Forwarded-Proto http', '  http-reuse safe',
       '  http-error status 503 content-type text/plain string "no ready endpoint of Service ns/web port 80 on this site"',
-      '  server 10.244.0.2:8080 10.244.0.2:8080 proto h2', '  server 10.244.0.3:8080 10.244.0.3:8080 proto h2', '  server 10.244.0.4:8080 10.244.0.4:8080 proto h2 disabled',
+      '  server 10.244.0.2:8080 10.244.0.2:8080 pool-max-conn -1 pool-purge-delay 5s proto h2',
+      '  server 10.244.0.3:8080 10.244.0.3:8080 pool-max-conn -1 pool-purge-delay 5s proto h2',
+      '  server 10.244.0.4:8080 10.244.0.4:8080 pool-max-conn -1 pool-purge-delay 5s proto h2 disabled',
     ].join('\n')), config);
     assert.match(config, /master-worker\n {2}stats socket \/run\/p\/stats\.sock mode 600 level admin expose-fd listeners\n/);
     assert.match(config, /hard-stop-after 30m/);
+    const db = { cluster: B, namespace: 'ns', name: 'db', subsets: [{ ready: ['10.244.0.7'], notReady: [], ports: [{ name: 'p', protocol: 'TCP', port: 5432 }] }] };
+    assert.match(renderHaproxyConfig(planProxy({ ...base, endpoints: [...base.endpoints, db] }), paths), /backend be:beta:default:vk1:ns:db:80\n {2}mode tcp\n {2}balance roundrobin\n {2}option splice-request\n {2}option splice-response\n {2}server 10\.244\.0\.7:5432 10\.244\.0\.7:5432\n/);
   });
 
   it('routes SNI by the three Service names and the annotation\'s, refusing unknown names', () => {
@@ -79,7 +83,7 @@ describe('diffProxyPlans', () => {
       commands: [
         'add acl /run/p/sources/acme:default:vk1.lst 10.244.0.5',
         `enable server ${be}/10.244.0.4:8080`,
-        `add server ${be}/10.244.0.5:8080 10.244.0.5:8080 proto h2`, `enable server ${be}/10.244.0.5:8080`,
+        `add server ${be}/10.244.0.5:8080 10.244.0.5:8080 pool-max-conn -1 pool-purge-delay 5s proto h2`, `enable server ${be}/10.244.0.5:8080`,
         `disable server ${be}/10.244.0.2:8080`,
         `disable server ${be}/10.244.0.3:8080`, `del server ${be}/10.244.0.3:8080`,
         'del acl /run/p/sources/acme:default:vk1.lst 10.244.0.2',
