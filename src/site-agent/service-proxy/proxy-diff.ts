@@ -5,7 +5,8 @@ import type { PlannedBackend, ProxyPlan } from './proxy-plan.js';
  * What it takes to go from one proxy plan to the next (pure): a reload when anything but
  * servers and cluster sources changed (a frontend, a bind, a route, a backend's mode or
  * options), else HAProxy 2.6 runtime API commands, which keep every connection:
- * - a new endpoint: `add server <backend>/<ip:port> <keywords>` (dynamic servers: 2.6 needs a
+ * - a new endpoint: `add server <backend>/<ip:port> <keywords>` (not for HTTP/2 backends: see
+ *   {@link http2Additions}; dynamic servers: 2.6 needs a
  *   dynamic balancing algorithm, roundrobin is one; no `default-server` is inherited, so the
  *   keywords are the config line's), then `enable server` when it is ready;
  * - readiness: `enable server` / `disable server`;
@@ -58,9 +59,19 @@ function serverCommands(before: PlannedBackend, after: PlannedBackend): { add: s
   return { add, remove };
 }
 
+/**
+ * HTTP/2 backends that gain a server: HAProxy 2.6 opens a new upstream connection per request
+ * to a server added at run time with `proto h2` (`max-reuse` is refused for them), so for
+ * those a reload, which makes the server a configured one, is cheaper than the runtime command.
+ */
+function http2Additions(before: ProxyPlan, after: ProxyPlan): string[] {
+  const old = new Map(before.backends.map((b) => [b.name, new Set(b.servers.map((s) => s.name))]));
+  return after.backends.filter((b) => b.http2 && b.servers.some((s) => old.get(b.name)?.has(s.name) === false)).map((b) => `${b.name} gained an HTTP/2 server`);
+}
+
 export function diffProxyPlans(before: ProxyPlan | undefined, after: ProxyPlan, paths: HaproxyConfigPaths): ProxyChange {
   if (before === undefined) return { reloadReasons: ['first configuration'], commands: [] };
-  const reasons = reloadReasons(before, after);
+  const reasons = [...reloadReasons(before, after), ...http2Additions(before, after)];
   if (reasons.length > 0) return { reloadReasons: reasons, commands: [] };
   const aclAdd: string[] = [];
   const aclDel: string[] = [];

@@ -74,22 +74,27 @@ describe('diffProxyPlans', () => {
   it('needs runtime commands only for endpoint and pod changes', () => {
     const after = planProxy({
       ...base,
+      services: base.services.map((s) => (s.name === 'web' ? { ...s, http2: false } : s)),
       endpoints: [{ cluster: A, namespace: 'ns', name: 'web', subsets: [{ ready: ['10.244.0.4', '10.244.0.5'], notReady: ['10.244.0.2'], ports: [{ name: 'p', protocol: 'TCP', port: 8080 }] }] }],
       clusterPods: { [A]: ['10.244.0.9', '10.244.0.5'], [B]: ['10.244.0.7'] },
     });
     const be = 'be:acme:default:vk1:ns:web:80';
-    assert.deepEqual(diffProxyPlans(before, after, paths), {
+    const h1 = planProxy({ ...base, services: base.services.map((s) => (s.name === 'web' ? { ...s, http2: false } : s)) });
+    assert.deepEqual(diffProxyPlans(h1, after, paths), {
       reloadReasons: [],
       commands: [
         'add acl /run/p/sources/acme:default:vk1.lst 10.244.0.5',
         `enable server ${be}/10.244.0.4:8080`,
-        `add server ${be}/10.244.0.5:8080 10.244.0.5:8080 pool-max-conn -1 pool-purge-delay 5s proto h2`, `enable server ${be}/10.244.0.5:8080`,
+        `add server ${be}/10.244.0.5:8080 10.244.0.5:8080 pool-max-conn -1 pool-purge-delay 5s`, `enable server ${be}/10.244.0.5:8080`,
         `disable server ${be}/10.244.0.2:8080`,
         `disable server ${be}/10.244.0.3:8080`, `del server ${be}/10.244.0.3:8080`,
         'del acl /run/p/sources/acme:default:vk1.lst 10.244.0.2',
       ],
     });
     assert.deepEqual(diffProxyPlans(before, planProxy(base), paths), { reloadReasons: [], commands: [] });
+    // The same new endpoint on the HTTP/2 backend: a reload (runtime-added h2 servers reuse no connection).
+    const h2 = planProxy({ ...base, endpoints: [{ cluster: A, namespace: 'ns', name: 'web', subsets: [{ ready: ['10.244.0.4', '10.244.0.5'], notReady: ['10.244.0.2'], ports: [{ name: 'p', protocol: 'TCP', port: 8080 }] }] }] });
+    assert.deepEqual(diffProxyPlans(before, h2, paths).reloadReasons, [`${be} gained an HTTP/2 server`]);
   });
 
   it('reloads when a frontend, a route or a backend option changes, saying which', () => {
