@@ -226,4 +226,17 @@ spec:
     const deleted = await env.h.call('DELETE', '/api/config/namespaces/team/virtual_k8ss/vk2');
     assert.equal(deleted.status, 200, deleted.body);
   });
+
+  it('after an agent restart the adopted pods reach their Services and names again', async () => {
+    await env.restartAgent(SITE);
+    const ip = await clusterIP('echo');
+    const script = `const c=require('net').connect(9000,'${ip}',()=>c.end('xy'));let r='';c.on('data',(d)=>r+=d);c.on('close',()=>console.log(r));c.on('error',(e)=>console.log('ERR '+e.code));`;
+    const answer = await waitFor('the Service answers again', async () => {
+      const ran = await runIn(client, process.execPath, ['-e', script]);
+      return /^echo-\S+ 2$/.test(ran.stdout.trim()) ? ran.stdout.trim() : undefined;
+    }, { timeoutMs: 20_000 });
+    assert.match(answer, /^echo-\S+ 2$/);
+    const lookup = await env.kubectl(['exec', 'deploy/client', '-c', 'c', '--', 'node', '-e', `require('dns').lookup('echo',(e,a)=>console.log(e?e.code:a))`]);
+    assert.equal(lookup.stdout.trim(), ip, lookup.stderr);
+  });
 });

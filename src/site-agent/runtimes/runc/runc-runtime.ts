@@ -41,6 +41,8 @@ export class RuncRuntime implements PodRuntime {
   private readonly services: PodServices;
   private cancelRelist: () => void;
   private ticks = 0;
+  /** Each site's pod addresses at the last relist, as its proxy was told. */
+  private readonly lastAddresses = new Map<string, string>();
   private cancelSweep: (() => void) | undefined;
   private closed = false;
   /** Logs, exec, attach, cp and port-forward of the pods (see streams/). */
@@ -164,7 +166,13 @@ export class RuncRuntime implements PodRuntime {
       if (resync || worker.hasExited()) worker.trigger();
       if (resync) void worker.rotateLogs();
     }
-    if (resync) for (const proxy of this.options.proxies?.values() ?? []) proxy.trigger();
+    // A site's pod addresses changed (a pod adopted after an agent restart, a sandbox made or
+    // gone): its proxy syncs within this tick; every resync it syncs anyway.
+    for (const [site, proxy] of this.options.proxies ?? []) {
+      const addresses = JSON.stringify([...this.podAddresses(site)].sort());
+      if (resync || addresses !== this.lastAddresses.get(site)) proxy.trigger();
+      this.lastAddresses.set(site, addresses);
+    }
     this.cancelRelist = this.options.services.timers.schedule(() => this.relistTick(), RELIST_MS);
   }
 
