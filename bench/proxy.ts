@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { runProgram as run } from './run-program.js';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -131,18 +132,6 @@ function parseOptions(args: string[]): Options | undefined {
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 const load = (): string => loadavg().map((n) => n.toFixed(2)).join(', ');
 
-/** Runs a program to its end; its stdout, or an error naming its stderr. */
-function run(file: string, args: readonly string[]): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(file, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.once('error', reject);
-    child.once('close', (code) => (code === 0 ? resolve(stdout) : reject(new Error(`${file} ${args.join(' ')} exited ${code}: ${stderr.slice(-500)}`))));
-  });
-}
 
 /** Where a load goes: a Service's ClusterIP (through the proxy) or the pod's IP (direct). */
 interface Target {

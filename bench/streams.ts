@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { runProgram as run } from './run-program.js';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -143,18 +144,6 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 const fmtTime = (ms: number): string => (ms < 1000 ? `${ms.toFixed(1)} ms` : `${(ms / 1000).toFixed(2)} s`);
 const fmtP = (s: { p50: number; p99: number }): string => `p50 ${fmtTime(s.p50)}, p99 ${fmtTime(s.p99)}`;
 
-/** Runs a program to its end; its stdout, or an error naming its stderr. */
-function run(file: string, args: readonly string[], env?: NodeJS.ProcessEnv): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(file, args, { stdio: ['ignore', 'pipe', 'pipe'], ...(env === undefined ? {} : { env }) });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.once('error', reject);
-    child.once('close', (code) => (code === 0 ? resolve(stdout) : reject(new Error(`${file} ${args.join(' ')} exited ${code}: ${stderr.slice(-500)}`))));
-  });
-}
 
 /** Where the client connects: through a kubectl port-forward on this host, or to the pod's IP inside the site's network namespace. */
 interface Path {
