@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { siteCgroupParent } from '../src/site-agent/runtimes/runc/runc-site.js';
 import { findRuntimePrograms, findServicePrograms } from '../src/site-agent/runtimes/runc/runtime-programs.js';
-import { podNamespaceName } from '../src/site-agent/runtimes/runc/site-network.js';
+import { podNamespaceName } from '../src/site-agent/runtimes/runc/network/site-network.js';
 import { cgroupCpuSeconds, machineBusySeconds, processCpuSeconds } from './proc-stats.js';
 import { PROXY_CLIENT, PROXY_POD_SERVER } from './proxy-programs.js';
 import { changeRow, proxyTable, shareRow, type ProxyRow } from './proxy-report.js';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { SIDECAR_CONTAINER_NAME } from '../src/api/sidecar-injection.js';
 import { findRuntimePrograms } from '../src/site-agent/runtimes/runc/runtime-programs.js';
-import { SIDECAR_NODE_FLAGS } from '../src/site-agent/runtimes/runc/sidecar-launch.js';
+import { SIDECAR_NODE_FLAGS } from '../src/site-agent/runtimes/runc/sidecar/sidecar-launch.js';
 import { PodTimeline, type PodTimes } from './pod-timeline.js';
 import { cgroupCpuSeconds, fmtMiB, machineBusySeconds, processCpuSeconds, processRssBytes } from './proc-stats.js';
 import { rawRuncStarts, type RawStarts } from './raw-runc.js';

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { parseArgs } from 'node:util';
 import { Exec, KubeConfig, Log, type V1Status } from '@kubernetes/client-node';
-import { podContainerId } from '../src/site-agent/runtimes/runc/pod-sandbox.js';
+import { podContainerId } from '../src/site-agent/runtimes/runc/sandbox/pod-sandbox.js';
 import { runcStateRoot } from '../src/site-agent/runtimes/runc/runc-site.js';
 import { findRuntimePrograms } from '../src/site-agent/runtimes/runc/runtime-programs.js';
 import { startKubectlPortForward, type KubectlPortForward } from '../src/vk8s/streams/testing/kubectl-processes.js';

@@ -9,7 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { KubeObject } from '../../src/apimachinery/object.js';
 import { SiteStreamError, type PodStreams, type PodStreamTarget, type SiteTerminalSize } from '../../src/site-api/pod-streams.js';
-import { podContainerId } from '../../src/site-agent/runtimes/runc/pod-sandbox.js';
+import { podContainerId } from '../../src/site-agent/runtimes/runc/sandbox/pod-sandbox.js';
 import { runcStateRoot } from '../../src/site-agent/runtimes/runc/runc-site.js';
 import { busyboxImageSpec, writeOciLayout } from '../../src/testing/oci-image-builder.js';
 import { toolPath } from '../../src/testing/tools.js';

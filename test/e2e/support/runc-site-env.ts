@@ -8,7 +8,7 @@ import { createLogger } from '../../../src/observability/logger.js';
 import type { RegisterSite } from '../../../src/site-api/site-api-types.js';
 import { startSiteAgent, type SiteAgent } from '../../../src/site-agent/site-agent.js';
 import type { PodRuntime } from '../../../src/site-agent/pod-runtime.js';
-import { siteNamespaceName } from '../../../src/site-agent/runtimes/runc/site-network.js';
+import { siteNamespaceName } from '../../../src/site-agent/runtimes/runc/network/site-network.js';
 import { runcStateRoot, siteCgroupParent } from '../../../src/site-agent/runtimes/runc/runc-site.js';
 import { removeSiteNetwork, removeSitesCgroupParent } from '../../../src/testing/runc-site-cleanup.js';
 import { kubectlNewest, runKubectl, type KubectlRun } from '../../../src/vk8s/testing/kubectl.js';

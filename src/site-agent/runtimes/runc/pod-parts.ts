@@ -3,16 +3,16 @@ import type { SiteTimers } from '../../../common/timers.js';
 import type { SiteType } from '../../../site-api/site-model.js';
 import type { ClusterRef, PodRef } from '../../../site-api/site-api-types.js';
 import type { PodRuntimeSink } from '../../pod-runtime.js';
-import type { AddressLeases } from './address-leases.js';
+import type { AddressLeases } from './network/address-leases.js';
 import type { ClusterObjects } from '../../placed-object-cache.js';
-import type { HostImagePlan } from './host-image.js';
-import type { ImageStore } from './image-store.js';
+import type { HostImagePlan } from './images/host-image.js';
+import type { ImageStore } from './images/image-store.js';
 import type { VolumeSetup } from './volumes/volume-setup.js';
 import type { ResourceList } from '../../../api/pod-spec-types.js';
-import type { NetnsSocketBroker } from './netns-broker.js';
-import type { PodSandboxes } from './pod-sandbox.js';
-import type { RuncContainers } from './runc-containers.js';
-import type { SiteNetwork } from './site-network.js';
+import type { NetnsSocketBroker } from './network/netns-broker.js';
+import type { PodSandboxes } from './sandbox/pod-sandbox.js';
+import type { RuncContainers } from './containers/runc-containers.js';
+import type { SiteNetwork } from './network/site-network.js';
 
 /** One runc site's machinery, shared by its pods. */
 export interface RuncSiteParts {

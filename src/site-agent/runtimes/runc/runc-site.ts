@@ -1,24 +1,24 @@
 import { mkdir, rm } from 'node:fs/promises';
-import { removeCgroup } from './cgroup-tree.js';
+import { removeCgroup } from '../../host/cgroup-tree.js';
 import { join } from 'node:path';
 import type { Logger } from '../../../observability/logger.js';
 import type { RegisterSite } from '../../../site-api/site-api-types.js';
-import { AddressLeases } from './address-leases.js';
-import { ControlPlaneRelay, RELAY_PORT } from './control-plane-relay.js';
-import { hostImagePlan, inspectHost } from './host-image.js';
-import { ImageStore, siteImageStoreDir } from './image-store.js';
-import { IpCommand } from './ip-command.js';
+import { AddressLeases } from './network/address-leases.js';
+import { ControlPlaneRelay, RELAY_PORT } from './network/control-plane-relay.js';
+import { hostImagePlan, inspectHost } from './images/host-image.js';
+import { ImageStore, siteImageStoreDir } from './images/image-store.js';
+import { IpCommand } from '../../host/ip-command.js';
 import { MountCommand } from './volumes/mount-command.js';
 import { VolumeSetup } from './volumes/volume-setup.js';
-import { parseCidr, type Ipv4Cidr } from './ipv4-cidr.js';
-import { NetnsSocketBroker } from './netns-broker.js';
-import { oomScoreFloor } from './oom-score-floor.js';
+import { parseCidr, type Ipv4Cidr } from './network/ipv4-cidr.js';
+import { NetnsSocketBroker } from './network/netns-broker.js';
+import { oomScoreFloor } from './containers/oom-score-floor.js';
 import type { RuncSiteParts } from './pod-parts.js';
-import { PodSandboxes } from './pod-sandbox.js';
-import { RuncContainers } from './runc-containers.js';
+import { PodSandboxes } from './sandbox/pod-sandbox.js';
+import { RuncContainers } from './containers/runc-containers.js';
 import type { RuntimePrograms } from './runtime-programs.js';
-import { claimSiteCidr, releaseSiteCidr } from './site-cidr-claims.js';
-import { SiteNetwork, siteNamespaceName } from './site-network.js';
+import { claimSiteCidr, releaseSiteCidr } from './network/site-cidr-claims.js';
+import { SiteNetwork, siteNamespaceName } from './network/site-network.js';
 
 export interface RuncSiteOptions {
   /** The agent's home: the site's pods live under `<home>/runc/<site>/`. */

@@ -1,7 +1,7 @@
 import { accessSync, constants, existsSync, readFileSync, realpathSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Program } from './runc-containers.js';
+import type { Program } from './containers/runc-containers.js';
 
 /** The programs a runc site runs. */
 export interface RuntimePrograms {

@@ -7,10 +7,10 @@ import type { RegisterSite } from '../../../site-api/site-api-types.js';
 import type { SiteApiClient } from '../../site-api-client.js';
 import type { RuncSiteParts } from './pod-parts.js';
 import { RuncRuntime } from './runc-runtime.js';
-import { oomScoreFloor } from './oom-score-floor.js';
+import { oomScoreFloor } from './containers/oom-score-floor.js';
 import { openRuncSite } from './runc-site.js';
 import { installation, type RuntimePrograms } from './runtime-programs.js';
-import { startServiceProxies } from './start-service-proxies.js';
+import { startServiceProxies } from '../../service-proxy/start-service-proxies.js';
 import type { ClusterRef } from '../../../apimachinery/cluster-ref.js';
 
 /** The runc runtime's options of an agent. */

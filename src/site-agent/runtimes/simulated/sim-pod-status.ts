@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { goSeconds, rfc3339 } from '../kube-time.js';
+import { goSeconds, rfc3339 } from '../kubelet/go-duration.js';
 import type { SimContainer, SimPodState, SimTermination } from './sim-pod.js';
 
 type Json = Record<string, unknown>;

@@ -1,7 +1,7 @@
-import type { ContainerRecord, PodRecord } from '../pod-record.js';
-import type { ContainerStdio } from '../container-stdio.js';
-import type { ContainerFiles } from '../runc-containers.js';
-import { containerFiles } from '../pod-sandbox.js';
+import type { ContainerRecord, PodRecord } from '../../kubelet/pod-record.js';
+import type { ContainerStdio } from '../containers/container-stdio.js';
+import type { ContainerFiles } from '../containers/runc-containers.js';
+import { containerFiles } from '../sandbox/pod-sandbox.js';
 
 /** What the pod streams need of one pod of a runc site, read from its worker when a stream starts. */
 export interface PodStreamView {

@@ -3,10 +3,10 @@ import { PassThrough } from 'node:stream';
 import { describe, it } from 'node:test';
 import { SiteStreamError, type PodStreamTarget } from '../../../../site-api/pod-streams.js';
 import { podKeyOf } from '../../../pod-key.js';
-import type { ContainerStdio } from '../container-stdio.js';
-import type { PodRecord } from '../pod-record.js';
-import { containerFiles } from '../pod-sandbox.js';
-import type { RuncContainers } from '../runc-containers.js';
+import type { ContainerStdio } from '../containers/container-stdio.js';
+import type { PodRecord } from '../../kubelet/pod-record.js';
+import { containerFiles } from '../sandbox/pod-sandbox.js';
+import type { RuncContainers } from '../containers/runc-containers.js';
 import { RuncPodStreams, type StreamPod } from './runc-pod-streams.js';
 
 const cluster = { tenant: 't', namespace: 'ns', name: 'vk' };

@@ -1,0 +1,90 @@
+import assert from 'node:assert/strict';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { setTimeout as delay } from 'node:timers/promises';
+import { tool, toolPath } from '../../../../testing/tools.js';
+import { containerCapabilities } from '../containers/capabilities.js';
+import { cgroupExists, removeCgroup } from '../../../host/cgroup-tree.js';
+import { containerOciSpec } from '../containers/container-spec.js';
+import { hostImagePlan, inspectHost, prepareRoot } from '../images/host-image.js';
+import { IpCommand } from '../../../host/ip-command.js';
+import { parseCidr, podAddresses } from '../network/ipv4-cidr.js';
+import { containerResources } from '../containers/linux-resources.js';
+import { containerFiles, makeContainerFolders, podContainerId, PodSandboxes } from './pod-sandbox.js';
+import { oomScoreFloor } from '../containers/oom-score-floor.js';
+import { RuncContainers } from '../containers/runc-containers.js';
+import { SiteNetwork, siteNamespaceName } from '../network/site-network.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'pod-sandbox-'));
+const ip = new IpCommand(toolPath('ip'));
+const network = new SiteNetwork(ip, siteNamespaceName(dir, 'edge'), parseCidr('10.244.251.0/29'));
+const containers = new RuncContainers(tool('runc'), tool('conmon'), join(dir, 'runc'));
+const cgroupParent = `/edgeplane-test-${randomBytes(3).toString('hex')}`;
+const sandboxes = new PodSandboxes({ containers, network, catatonit: toolPath('catatonit'), podsDir: join(dir, 'pods'), cgroupParent, oomScoreFloor: oomScoreFloor() });
+
+after(async () => {
+  for (const state of await containers.list().catch(() => [])) await containers.delete(state.id, true).catch(() => undefined);
+  await network.remove();
+  await removeCgroup(cgroupParent);
+  rmSync(dir, { recursive: true, force: true });
+});
+
+test('a pod sandbox holds the pod\'s network, hostname and IPC; a host-image container joins it; removal leaves nothing', async () => {
+  await network.ensure();
+  const uid = randomUUID();
+  const [address] = [...podAddresses(network.cidr)] as [number];
+  const sandbox = await sandboxes.create({ uid, hostname: 'web-0', address });
+  assert.equal(sandbox.address, '10.244.251.2');
+  assert.equal((await containers.state(sandbox.infraId))?.status, 'running');
+
+  const id = podContainerId(uid, 'app');
+  const files = containerFiles(sandbox.dir, 'app');
+  await makeContainerFolders(files);
+  const rootfs = join(sandbox.dir, 'app-root');
+  const plan = hostImagePlan(inspectHost);
+  prepareRoot(rootfs, plan);
+  const spec = containerOciSpec({
+    rootfs,
+    readOnlyRootfs: true,
+    args: ['/bin/sh', '-c', 'hostname; echo pid $$; test -e /etc/shadow && echo shadow visible; ip -o -4 addr show dev eth0 2>/dev/null | wc -l; exit 0'],
+    env: ['PATH=/usr/sbin:/usr/bin:/sbin:/bin'],
+    cwd: '/',
+    uid: 65534,
+    gid: 65534,
+    additionalGids: [],
+    terminal: false,
+    capabilities: containerCapabilities(undefined),
+    noNewPrivileges: true,
+    oomScoreAdj: 1000,
+    resources: containerResources({ limits: { memory: '64Mi' } }, 128),
+    cgroupsPath: `${sandbox.cgroup}/app`,
+    netns: sandbox.netnsPath,
+    ipcNamespace: `/proc/${sandbox.infraPid}/ns/ipc`,
+    utsNamespace: `/proc/${sandbox.infraPid}/ns/uts`,
+    binds: plan.binds,
+    annotations: {},
+  });
+  writeFileSync(join(files.bundle, 'config.json'), JSON.stringify(spec));
+  await containers.create(id, files);
+  await containers.start(id);
+  let code: number | undefined;
+  for (let i = 0; i < 200 && code === undefined; i++) {
+    code = await containers.exitCode(id, files);
+    if (code === undefined) await delay(25);
+  }
+  assert.equal(code, 0);
+  const output = readFileSync(files.log, 'utf8').split('\n').map((line) => line.split(' ').slice(3).join(' '));
+  assert.equal(output[0], 'web-0');
+  assert.equal(output[1], 'pid 1');
+  assert.ok(!output.includes('shadow visible'));
+  await containers.delete(id);
+
+  await sandboxes.remove(uid);
+  assert.equal(existsSync(sandbox.dir), false);
+  assert.equal(await cgroupExists(`${cgroupParent}/${uid}`), false);
+  assert.ok(!(await ip.namespaces()).has(sandbox.netnsPath.split('/').at(-1) as string));
+  assert.deepEqual(await containers.list(), []);
+});

@@ -1,0 +1,188 @@
+import { join } from 'node:path';
+import type { ClusterRef } from '../../apimachinery/cluster-ref.js';
+import type { KubeObject } from '../../apimachinery/object.js';
+import type { Logger } from '../../observability/logger.js';
+import type { PodEventReport } from '../../site-api/site-api-types.js';
+import { clusterHostsFile } from './cluster-dns.js';
+import { ClusterDnsServers } from './cluster-dns-servers.js';
+import { HaproxyProcess } from './haproxy-process.js';
+import type { PlacedServiceFeed } from './placed-service-feed.js';
+import { clusterIdOf, proxyEndpointsOf, proxyServiceOf, type ClusterId, type EndpointAddressView, type ProxyEndpoints, type ProxyService } from './proxy-model.js';
+import { planProxy, type ProxyPlan } from './proxy-plan.js';
+import type { IpCommand } from '../host/ip-command.js';
+import { ServiceAddresses } from './service-addresses.js';
+
+interface Program {
+  readonly path: string;
+  readonly env: Readonly<Record<string, string>>;
+}
+
+export interface SiteServiceProxyOptions {
+  readonly site: string;
+  readonly netns: string;
+  /** Where the proxy and DNS servers keep their files (`<site dir>/service-proxy`). */
+  readonly dir: string;
+  readonly ip: IpCommand;
+  readonly haproxy: Program;
+  readonly dnsmasq: Program;
+  readonly feed: PlacedServiceFeed;
+  /** The site's pod IPs now, by virtual cluster. */
+  readonly pods: () => ReadonlyMap<ClusterId, readonly string[]>;
+  /** Whether an endpoint address is a pod of this site. */
+  readonly onSite: (address: EndpointAddressView) => boolean;
+  /** An Event on a Service (sent in the agent's next batch). */
+  readonly event: (report: PodEventReport) => void;
+  readonly logger: Logger;
+}
+
+interface ServiceRef {
+  readonly cluster: ClusterRef;
+  readonly name: string;
+  readonly uid: string;
+}
+
+const idOf = (cluster: ClusterRef): ClusterId => clusterIdOf(cluster.tenant, cluster.namespace, cluster.name);
+
+/**
+ * A runc site's Service data plane: the site's HAProxy (the Services and ready Endpoints
+ * placed on the site, planned by `planProxy`), one dnsmasq per virtual cluster with pods or
+ * Services here, and the addresses both listen on. Each trigger (the feed changed, a pod
+ * came or went) runs one sync; syncs never overlap and a trigger during one runs another
+ * after it. What the proxy cannot do, or a refused configuration, becomes a Warning Event on
+ * the Service (once per distinct message).
+ */
+export class SiteServiceProxy {
+  private readonly haproxy: HaproxyProcess;
+  private readonly dns: ClusterDnsServers;
+  private readonly addresses: ServiceAddresses;
+  private running: Promise<void> | undefined;
+  private again = false;
+  private closed = false;
+  private reported = new Set<string>();
+  private ready: Promise<void> | undefined;
+
+  constructor(private readonly options: SiteServiceProxyOptions) {
+    const dir = options.dir;
+    this.haproxy = new HaproxyProcess({ haproxy: options.haproxy, ip: options.ip.path, netns: options.netns, dir: join(dir, 'haproxy') });
+    this.dns = new ClusterDnsServers({ dnsmasq: options.dnsmasq, ip: options.ip.path, netns: options.netns, dir: join(dir, 'dns'), runDir: `/run/edgeplane-dns/${options.netns}`, logger: options.logger });
+    this.addresses = new ServiceAddresses(options.ip, options.netns);
+  }
+
+  /**
+   * The name server of `cluster`'s pods on this site, running before this resolves (a pod's
+   * containers start after it, so their first lookup finds it). Also adds the pod's address
+   * to its cluster's proxy sources: the caller has given the pod its address by now.
+   */
+  async nameserverFor(cluster: ClusterRef): Promise<string> {
+    await this.start();
+    const id = idOf(cluster);
+    const address = this.dns.addressOf(id);
+    await this.addresses.add([address]);
+    await this.dns.ensure(id, this.hostsOf(id));
+    // A proxy change that fails (an Event says why) must not keep the pod from starting.
+    await this.sync().catch((error: unknown) => this.options.logger.warn({ site: this.options.site, err: error instanceof Error ? error.message : String(error) }, 'Service proxy sync failed'));
+    return address;
+  }
+
+  /** Runs a sync soon (coalesced with one that is running). */
+  trigger(): void {
+    void this.sync().catch((error: unknown) => this.options.logger.warn({ site: this.options.site, err: error instanceof Error ? error.message : String(error) }, 'Service proxy sync failed'));
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all([this.haproxy.stop(), this.dns.close()]);
+    await this.running?.catch(() => undefined);
+    // A sync that was under way may have started something after the stop above.
+    await Promise.all([this.haproxy.stop(), this.dns.close()]);
+  }
+
+  private start(): Promise<void> {
+    this.ready ??= this.addresses.ensure();
+    return this.ready;
+  }
+
+  /** One sync at a time; a call during one makes it run once more after. */
+  private sync(): Promise<void> {
+    if (this.running !== undefined) {
+      this.again = true;
+      return this.running;
+    }
+    this.running = (async () => {
+      try {
+        do {
+          this.again = false;
+          if (!this.closed) await this.syncOnce();
+        } while (this.again);
+      } finally {
+        this.running = undefined;
+      }
+    })();
+    return this.running;
+  }
+
+  private placed(): { services: ProxyService[]; endpoints: ProxyEndpoints[]; refs: Map<string, ServiceRef> } {
+    const { feed, site, onSite } = this.options;
+    const mine = (items: ReturnType<PlacedServiceFeed['items']>): Array<{ cluster: ClusterRef; object: KubeObject }> => items.filter((item) => item.sites.includes(site));
+    const refs = new Map<string, ServiceRef>();
+    const services = mine(feed.items('services')).map(({ cluster, object }) => {
+      const service = proxyServiceOf(idOf(cluster), object);
+      refs.set(`${service.cluster}:${service.namespace}:${service.name}`, { cluster, name: service.name, uid: object.metadata.uid ?? '' });
+      return service;
+    });
+    const endpoints = mine(feed.items('endpoints')).map(({ cluster, object }) => proxyEndpointsOf(idOf(cluster), object, onSite));
+    return { services, endpoints, refs };
+  }
+
+  private hostsOf(cluster: ClusterId): string {
+    const { services, endpoints } = this.placed();
+    return clusterHostsFile(services.filter((s) => s.cluster === cluster), endpoints.filter((e) => e.cluster === cluster));
+  }
+
+  private async syncOnce(): Promise<void> {
+    await this.start();
+    const { services, endpoints, refs } = this.placed();
+    const pods = this.options.pods();
+    const plan = planProxy({ services, endpoints, clusterPods: Object.fromEntries(pods) });
+    // DNS for every cluster with pods here (their resolv.conf names it) or Services placed here.
+    const clusters = new Set<ClusterId>([...pods.keys(), ...services.map((s) => s.cluster)]);
+    for (const cluster of clusters) await this.addresses.add([this.dns.addressOf(cluster)]);
+    await this.addresses.add(plan.frontends.map((f) => f.address));
+    for (const cluster of clusters) await this.dns.ensure(cluster, clusterHostsFile(services.filter((s) => s.cluster === cluster), endpoints.filter((e) => e.cluster === cluster)));
+    await this.dns.retain(clusters);
+    await this.applyPlan(plan, refs);
+    await this.addresses.retain(new Set([...plan.frontends.map((f) => f.address), ...this.dns.allocated()]));
+    this.report(plan.problems.map((p) => ({ service: `${p.service.cluster}:${p.service.namespace}:${p.service.name}`, reason: 'ProxyConflict', message: p.message })), refs);
+  }
+
+  private async applyPlan(plan: ProxyPlan, refs: ReadonlyMap<string, ServiceRef>): Promise<void> {
+    try {
+      if (plan.frontends.length === 0) await this.haproxy.stop();
+      else if (this.haproxy.pid === undefined) await this.haproxy.start(plan);
+      else {
+        const result = await this.haproxy.apply(plan);
+        if (result.reloaded) this.options.logger.debug({ site: this.options.site, reasons: result.reasons }, 'Service proxy reloaded');
+      }
+    } catch (error) {
+      const message = `the site proxy refused the change: ${error instanceof Error ? error.message : String(error)}`.slice(0, 1000);
+      this.options.logger.warn({ site: this.options.site, err: message }, 'Service proxy change failed');
+      this.report([...refs.keys()].map((service) => ({ service, reason: 'FailedToApplyProxy', message })), refs);
+      throw error;
+    }
+  }
+
+  /** Warning Events, once per distinct (Service, message) while it lasts. */
+  private report(problems: ReadonlyArray<{ service: string; reason: string; message: string }>, refs: ReadonlyMap<string, ServiceRef>): void {
+    const now = new Set<string>();
+    for (const problem of problems) {
+      const ref = refs.get(problem.service);
+      if (ref === undefined) continue;
+      const key = `${ref.uid}\0${problem.message}`;
+      now.add(key);
+      if (this.reported.has(key)) continue;
+      this.options.event({ cluster: ref.cluster, name: ref.name, uid: ref.uid, type: 'Warning', reason: problem.reason, message: `${problem.message} (site ${this.options.site})`.slice(0, 1024) });
+    }
+    if (problems.every((p) => p.reason !== 'FailedToApplyProxy')) this.reported = now;
+    else for (const key of now) this.reported.add(key);
+  }
+}
