@@ -9,16 +9,19 @@ export const realScheduler: Scheduler = (fire, ms) => {
 };
 
 /**
- * Time as the agent sees it: wall-clock milliseconds (timestamps in statuses) and one-shot
- * timers. Injected everywhere so tests drive the agent with fake time.
+ * Time for loops and timers: wall-clock milliseconds and one-shot timers on the same clock.
+ * The site agent and its runtimes take everything they time from one of these (no
+ * `Date.now()` or bare `setTimeout` there), and the control plane's timed controllers
+ * (CronJobs) may be given one, so tests drive them with fake time. (`Clock` in clock.ts is
+ * what the control plane stamps API objects with: a `Date`, and nanoseconds for events.)
  */
-export interface SiteTimers {
+export interface Timers {
   now(): number;
   readonly schedule: Scheduler;
 }
 
 /** The process's clock and timers (timers keep the process alive; everything cancels them on close). */
-export function systemTimers(): SiteTimers {
+export function systemTimers(): Timers {
   return {
     now: () => Date.now(),
     schedule: (fire, ms) => {

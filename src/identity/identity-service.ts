@@ -18,6 +18,7 @@ import { type PodClaim, podClaimProblem, siteOfPod } from './pod-site.js';
 import { PresentedCertificateChecks } from './presented-certificate.js';
 import type { TokenAudit } from './token-audit.js';
 import type { WorkloadSource } from './workload-source.js';
+import { metav1Time } from '../apimachinery/meta-time.js';
 
 const DEFAULT_CERTIFICATE_LIFETIME_MS = 24 * 60 * 60 * 1000;
 
@@ -37,7 +38,6 @@ export interface IdentityServiceDependencies {
 /** What the routes call. */
 export type IdentityOperations = Pick<IdentityService, 'issueWithToken' | 'renew' | 'tokenForAdmin' | 'tokenForSite' | 'authenticatePod'>;
 
-const rfc3339 = (date: Date): string => date.toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 /**
  * The identity service's operations, independent of HTTP: issuance with a bootstrap token,
@@ -121,7 +121,7 @@ export class IdentityService {
     const uid = pod.metadata.uid ?? '';
     const binding: TokenBinding = { tenant: cluster.tenant, namespace: cluster.namespace, vk8s: cluster.name, site, pod: { name, uid } };
     const { token, expiresAt } = await this.deps.tokens.sign(binding, ttlSeconds);
-    return { token, expiresAt: rfc3339(expiresAt), pod: { name, uid }, site };
+    return { token, expiresAt: metav1Time(expiresAt), pod: { name, uid }, site };
   }
 
   private async existingPod(cluster: ClusterRef, name: string): Promise<KubeObject> {

@@ -9,6 +9,7 @@ import { basicConstraints, EXTENDED_KEY_USAGE, extendedKeyUsage, KEY_USAGE, keyI
 import type { IdentityBundle } from '../site-api/identity-bundle.js';
 import { workloadIdentityExtension } from './identity-extension.js';
 import { randomSerialNumber } from './serial-number.js';
+import { metav1Time } from '../apimachinery/meta-time.js';
 
 const END_ENTITY = basicConstraints(false);
 const SERVER_AUTH = extendedKeyUsage([EXTENDED_KEY_USAGE.serverAuth]);
@@ -25,7 +26,6 @@ export interface LeafRequest {
   readonly lifetimeMs: number;
 }
 
-const rfc3339 = (date: Date): string => date.toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 /**
  * Signs a pod's server and client certificates under its tenant's CA: the same subject, SANs,
@@ -63,7 +63,7 @@ export async function issueLeafCertificates(authorities: CertificateAuthorities,
     chain: ca.intermediatePem,
     serverCa: ca.anchorPem,
     clientCa: ca.anchorPem,
-    notBefore: rfc3339(notBefore),
-    notAfter: rfc3339(notAfter),
+    notBefore: metav1Time(notBefore),
+    notAfter: metav1Time(notAfter),
   };
 }

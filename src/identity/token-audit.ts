@@ -6,6 +6,7 @@ import type { GenericStore } from '../registry/generic-store.js';
 import type { ClusterRef } from '../apimachinery/cluster-ref.js';
 import type { Clock } from '../common/clock.js';
 import type { KubeObject } from '../apimachinery/object.js';
+import { metav1Time } from '../apimachinery/meta-time.js';
 
 const TOKEN_ISSUED_REASON = 'IdentityTokenIssued';
 const COMPONENT = 'edgeplane-identity';
@@ -27,7 +28,7 @@ export class TokenAudit {
 
   async tokenIssued(cluster: ClusterRef, pod: KubeObject, principal: Principal, expiresAt: Date): Promise<void> {
     const now = this.clock.now();
-    const message = `bootstrap token for pod ${pod.metadata.name ?? ''} issued to user ${principal.user} (credential ${principal.credential}); it expires at ${expiresAt.toISOString().replace(/\.\d{3}Z$/, 'Z')}`;
+    const message = `bootstrap token for pod ${pod.metadata.name ?? ''} issued to user ${principal.user} (credential ${principal.credential}); it expires at ${metav1Time(expiresAt)}`;
     for (let attempt = 0; ; attempt++) {
       const name = eventName(pod, this.nextNanos(now)) ?? '';
       try {

@@ -1,5 +1,6 @@
 import type { KubeObject } from '../apimachinery/object.js';
 import type { PropagationPolicy, Strategy } from './strategy.js';
+import { metav1Time } from '../apimachinery/meta-time.js';
 
 export const ORPHAN_FINALIZER = 'orphan';
 export const FOREGROUND_FINALIZER = 'foregroundDeletion';
@@ -76,18 +77,13 @@ function marked(current: KubeObject, finalizers: string[], grace: number, now: D
   const metadata = { ...current.metadata };
   if (finalizers.length > 0) metadata.finalizers = finalizers;
   else delete metadata.finalizers;
-  metadata.deletionTimestamp = rfc3339Seconds(new Date(now.getTime() + grace * 1000));
+  metadata.deletionTimestamp = metav1Time(new Date(now.getTime() + grace * 1000));
   metadata.deletionGracePeriodSeconds = grace;
   return { ...current, metadata };
 }
 
 function sameSet(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((x) => b.includes(x));
-}
-
-/** metav1.Time on the wire: RFC 3339 with whole seconds. */
-export function rfc3339Seconds(date: Date): string {
-  return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
 /** After an update: an object marked for deletion whose finalizers are all gone is removed (kube's ShouldDeleteDuringUpdate). */

@@ -5,7 +5,7 @@ import { isStoreError } from '../store/errors.js';
 import type { KeyValue, Store } from '../store/types.js';
 import type { WatchCache } from '../store/watch-cache.js';
 import { cloneObject, jsonEqual, type KubeObject } from '../apimachinery/object.js';
-import { planDeletion, rfc3339Seconds, shouldRemoveAfterUpdate, type DeleteRequest } from './deletion.js';
+import { planDeletion, shouldRemoveAfterUpdate, type DeleteRequest } from './deletion.js';
 import { readConsistentFrom } from './consistent-read.js';
 import type { FieldManagement } from './field-management.js';
 import { clusterPrefix, objectKey } from './keys.js';
@@ -14,6 +14,7 @@ import type { ObjectCodec } from './object-codec.js';
 import { storeErrorToStatus } from './store-errors.js';
 import type { AllocationContext, Strategy, StrategyContext } from './strategy.js';
 import type { ClusterRef } from '../apimachinery/cluster-ref.js';
+import { metav1Time } from '../apimachinery/meta-time.js';
 
 /** Who asks and how: the cluster, dry-run, and the field manager recorded in managedFields. */
 export interface RequestScope {
@@ -142,7 +143,7 @@ export class GenericStore {
   }
 
   private context(cluster: ClusterRef): StrategyContext {
-    return { cluster, now: rfc3339Seconds(this.deps.clock.now()) };
+    return { cluster, now: metav1Time(this.deps.clock.now()) };
   }
 
   /** POST: `object` is decoded and defaulted; its namespace already matches the request. */

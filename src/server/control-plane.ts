@@ -30,7 +30,7 @@ import type { SiteInventory } from '../controllers/placement/site-inventory.js';
 import { startClusterJanitor } from '../vk8s/cluster-janitor.js';
 import { createEventRecorder } from '../controllers/events/event-recorder.js';
 import { defaultControllers, startControllerManager } from '../controllers/manager/controller-manager.js';
-import type { Scheduler } from '../common/timers.js';
+import type { Timers } from '../common/timers.js';
 import { garbageCollectorController } from '../controllers/manager/garbage-collector-controller.js';
 import { clusterSiteStatusController } from '../controllers/cluster-site-status/cluster-site-status-controller.js';
 import { virtualK8sStatusWriter } from '../controllers/cluster-site-status/virtual-k8s-status-writer.js';
@@ -97,7 +97,7 @@ export interface ControlPlaneOptions {
    * Timers on `clock`'s time, for what sleeps until a wall-clock time (CronJob schedules):
    * tests that move the clock pass timers that fire when it passes their time. Default real timers.
    */
-  readonly clockTimers?: { readonly schedule: Scheduler; readonly now: () => number };
+  readonly clockTimers?: Timers;
   /**
    * Secrets (issue 7): replaces what the secret service takes from the identity service — the
    * sealer of the blindfold private keys and the verifier of pods' client certificates (tests

@@ -1,5 +1,5 @@
 import type { LevelLogger } from '../observability/line-logger.js';
-import type { SiteTimers } from '../common/timers.js';
+import type { Timers } from '../common/timers.js';
 import { acceptIdentityBundle } from './accept-identity-bundle.js';
 import { type IdentityOwner, writeIdentityFiles } from './identity-files.js';
 import type { IdentityIssuer } from './identity-issuer.js';
@@ -19,7 +19,7 @@ export interface SidecarDriverOptions {
   readonly identityOwner?: IdentityOwner;
   readonly policy: SidecarPolicy;
   /** Wall-clock ms and one-shot timers; fake ones in tests. */
-  readonly timers: SiteTimers;
+  readonly timers: Timers;
   /** Numbers in [0, 1) for the jitter of renewals and retries. */
   readonly random: () => number;
   readonly logger: LevelLogger;

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { type ConnectTo, parseConnectTo } from '../client/connect-to.js';
 import { type LevelLogger, SILENT_LOGGER } from '../observability/line-logger.js';
-import { type SiteTimers, systemTimers } from '../common/timers.js';
+import { type Timers, systemTimers } from '../common/timers.js';
 import { readBootstrapToken } from './bootstrap-token.js';
 import { HttpsIdentityIssuer } from './https-identity-issuer.js';
 import { DEFAULT_IDENTITY_DIR, type IdentityOwner, removeStaleTemporaryFiles } from './identity-files.js';
@@ -51,7 +51,7 @@ export interface StartSidecarOptions {
   readonly keyAlgorithm?: KeyAlgorithm;
   /** Default: a logger that logs nothing. */
   readonly logger?: LevelLogger;
-  readonly timers?: SiteTimers;
+  readonly timers?: Timers;
   readonly random?: () => number;
   /** Where identities come from; default the identity service at `server` over HTTPS. */
   readonly issuer?: IdentityIssuer;

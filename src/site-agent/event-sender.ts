@@ -1,5 +1,5 @@
 import type { Logger } from '../observability/logger.js';
-import type { SiteTimers } from '../common/timers.js';
+import type { Timers } from '../common/timers.js';
 import type { PodEventReport, PodStatusResult } from '../site-api/site-api-types.js';
 
 /** The most Events waiting to be sent; beyond, new ones are dropped (a pod in a hot loop must not grow the agent). */
@@ -19,7 +19,7 @@ export class EventSender {
 
   constructor(
     private readonly post: (items: readonly PodEventReport[]) => Promise<readonly PodStatusResult[]>,
-    private readonly timers: SiteTimers,
+    private readonly timers: Timers,
     private readonly logger: Logger,
   ) {}
 

@@ -1,12 +1,12 @@
 import type { Logger } from '../observability/logger.js';
 import type { HeartbeatResponse } from '../site-api/site-api-types.js';
-import type { SiteTimers } from '../common/timers.js';
+import type { Timers } from '../common/timers.js';
 
 export interface HeartbeatLoopOptions {
   readonly client: { heartbeat(sites: readonly string[]): Promise<HeartbeatResponse> };
   readonly sites: readonly string[];
   readonly intervalMs: number;
-  readonly timers: SiteTimers;
+  readonly timers: Timers;
   readonly logger: Logger;
 }
 

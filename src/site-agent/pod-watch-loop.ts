@@ -4,14 +4,14 @@ import type { PodRuntime } from './pod-runtime.js';
 import { retryDelayMs, sleep } from './retry-delay.js';
 import { SiteApiError } from './site-api-error.js';
 import type { PodWatchEvent } from '../site-api/site-api-types.js';
-import type { SiteTimers } from '../common/timers.js';
+import type { Timers } from '../common/timers.js';
 
 export interface PodWatchLoopOptions {
   readonly client: { watchPods(resourceVersion: string | undefined, signal: AbortSignal): Promise<AsyncIterable<PodWatchEvent>> };
   readonly runtime: PodRuntime;
   /** Drops reports still waiting for a pod that is gone. */
   readonly forget: (key: string) => void;
-  readonly timers: SiteTimers;
+  readonly timers: Timers;
   readonly logger: Logger;
   readonly signal: AbortSignal;
   readonly random?: () => number;

@@ -13,7 +13,7 @@ import { EventSender } from './event-sender.js';
 import { startRuncRuntime, type RuncAgentOptions } from './runtimes/runc/start-runc-runtime.js';
 import { findRuntimePrograms, type RuntimePrograms } from './runtimes/runc/runtime-programs.js';
 import { sitesWithRuntime, type RegisteredRuntime } from './site-specs.js';
-import { type SiteTimers, systemTimers } from '../common/timers.js';
+import { type Timers, systemTimers } from '../common/timers.js';
 import { StatusBatcher } from './status-batcher.js';
 import { startSiteTunnel, type SiteTunnel } from './tunnel/site-tunnel.js';
 
@@ -44,7 +44,7 @@ export interface SiteAgentOptions {
   /** The runc runtime's options. */
   readonly runc?: RuncAgentOptions;
   readonly logger: Logger;
-  readonly timers?: SiteTimers;
+  readonly timers?: Timers;
   readonly random?: () => number;
   /** Registration progress (sites registered so far). */
   readonly onProgress?: (done: number, total: number) => void;

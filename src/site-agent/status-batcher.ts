@@ -1,6 +1,6 @@
 import type { Logger } from '../observability/logger.js';
 import type { PodRef, PodStatusItem, PodStatusResult } from '../site-api/site-api-types.js';
-import type { SiteTimers } from '../common/timers.js';
+import type { Timers } from '../common/timers.js';
 
 /** Where batches go: the site API's status and terminated endpoints. */
 export interface StatusTransport {
@@ -10,7 +10,7 @@ export interface StatusTransport {
 
 export interface StatusBatcherOptions {
   readonly transport: StatusTransport;
-  readonly timers: SiteTimers;
+  readonly timers: Timers;
   readonly logger: Logger;
   /** How long a status may wait for company (default 100 ms). */
   readonly flushMs?: number;

@@ -1,4 +1,4 @@
-import type { SiteTimers } from '../common/timers.js';
+import type { Timers } from '../common/timers.js';
 
 /**
  * One timer for any number of keys (thousands of simulated pods): each key has at most one
@@ -14,7 +14,7 @@ export class WakeScheduler<K> {
   private closed = false;
 
   constructor(
-    private readonly timers: SiteTimers,
+    private readonly timers: Timers,
     private readonly onWake: (key: K, now: number) => void,
     private readonly resolutionMs = 10,
   ) {}

@@ -1,6 +1,5 @@
 import { startWorkLoop } from '../controllers/runtime/work-loop.js';
 import type { WorkQueueOptions } from '../controllers/runtime/work-queue.js';
-import { rfc3339Seconds } from '../registry/deletion.js';
 import { StatusError } from '../apimachinery/errors/status-error.js';
 import type { Clock } from '../common/clock.js';
 import type { EventRecorder } from '../controllers/events/event-recorder.js';
@@ -8,6 +7,7 @@ import type { CachedSiteInventory } from './cached-site-inventory.js';
 import type { SiteConfigObjects } from './site-config-objects.js';
 import { decommissionSite, type SiteDecommissionDependencies } from './site-decommission.js';
 import { nextSiteState, nodeWithReachability, podStatusNotReady } from './site-lifecycle.js';
+import { metav1Time } from '../apimachinery/meta-time.js';
 
 export interface NodeLifecycleDependencies extends SiteDecommissionDependencies {
   readonly inventory: CachedSiteInventory;
@@ -49,7 +49,7 @@ export function startNodeLifecycleController(deps: NodeLifecycleDependencies): N
     if (claim === undefined) return deps.inventory.forgetDeletion(site);
     if (deps.inventory.objectDeleted(site)) return decommissionSite(deps, site, claim);
     const heartbeating = deps.inventory.leaseOf(site) !== undefined;
-    const now = rfc3339Seconds(deps.clock.now());
+    const now = metav1Time(deps.clock.now());
     const object = deps.inventory.objectOf(site);
     const state = object === undefined ? undefined : nextSiteState(deps.inventory.stateOf(site), heartbeating);
     if (object !== undefined && state !== undefined) {

@@ -1,6 +1,5 @@
 import { StatusError } from '../apimachinery/errors/status-error.js';
 import { Quantity } from '../apimachinery/quantity/quantity.js';
-import { rfc3339Seconds } from '../registry/deletion.js';
 import type { Logger } from '../observability/logger.js';
 import type { Clock } from '../common/clock.js';
 import { guaranteedUpdate } from '../store/guaranteed-update.js';
@@ -16,6 +15,7 @@ import { agentKey, claimKey, type AgentRecord, type SiteClaim, type SiteQuota } 
 import { siteNamespaceOf } from '../site-api/site-model.js';
 import type { SiteNodeStore } from './site-node-store.js';
 import type { TokenService } from './token-service.js';
+import { metav1Time } from '../apimachinery/meta-time.js';
 
 export interface SiteRegistrarDependencies {
   readonly store: Store;
@@ -94,7 +94,7 @@ export class SiteRegistrar {
     await this.recordAgent(request.agent, token.tenant, request.sites.map((s) => s.name), now);
     // Lease keys first: the node lifecycle controller never sees these Nodes without a heartbeat.
     await deps.leases.heartbeat(request.agent, request.sites.map((s) => s.name));
-    const stamp = rfc3339Seconds(now);
+    const stamp = metav1Time(now);
     await forEachLimit(request.sites, concurrency, async (site) => {
       await deps.objects.ensure(token.tenant, site);
       await deps.nodes.replace(token.tenant, site, stamp);

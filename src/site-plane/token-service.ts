@@ -7,6 +7,7 @@ import type { Store } from '../store/types.js';
 import { formatRegistrationToken, InvalidTokenError, newTokenCredentials, parseRegistrationToken, secretDigest } from '../site-api/registration-token.js';
 import { tokenKey, type TokenRecord } from './site-keys.js';
 import type { SiteType } from '../site-api/site-model.js';
+import { metav1Time } from '../apimachinery/meta-time.js';
 
 const DEFAULT_TOKEN_TTL_SECONDS = 24 * 3600;
 const MAX_TOKEN_TTL_SECONDS = 30 * 24 * 3600;
@@ -61,7 +62,7 @@ export class TokenService {
     const denial = tokenIssueDenial(principal, type);
     if (denial !== undefined) throw StatusError.forbidden(TOKENS, '', denial);
     const now = this.deps.clock.now();
-    const expires = new Date(now.getTime() + ttlSeconds * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    const expires = metav1Time(now.getTime() + ttlSeconds * 1000);
     const { id, secret } = newTokenCredentials(this.deps.random);
     const record: TokenRecord = { tenant: principal.tenant, type, secret_sha256: secretDigest(secret), created: now.toISOString(), expires, issued_by: principal.user };
     const lease = await this.deps.store.grantLease(ttlSeconds);

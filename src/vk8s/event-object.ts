@@ -1,5 +1,5 @@
-import { rfc3339Seconds } from '../registry/deletion.js';
 import type { KubeObject } from '../apimachinery/object.js';
+import { metav1Time } from '../apimachinery/meta-time.js';
 
 export type EventType = 'Normal' | 'Warning';
 
@@ -31,7 +31,7 @@ export function newEvent(input: {
   readonly now: Date;
 }): KubeObject {
   const { object } = input;
-  const at = rfc3339Seconds(input.now);
+  const at = metav1Time(input.now);
   return {
     apiVersion: 'v1',
     kind: 'Event',

@@ -3,6 +3,7 @@ import type { FieldSet } from './field-set.js';
 import { fromFieldsV1, toFieldsV1 } from './fields-v1.js';
 import { compareGoStrings, goJsonString, isMap } from './go-format.js';
 import type { ManagerSets } from './updater.js';
+import { metav1Time } from '../meta-time.js';
 
 /** When a manager last wrote; `fresh` marks a time set by the current request (it sorts after stored times of the same second). */
 interface ManagerTime {
@@ -99,5 +100,5 @@ export function isResetManagedFields(entries: readonly ManagedFieldsEntry[] | un
 export function formatTime(now: string): string {
   const ms = Date.parse(now);
   if (Number.isNaN(ms)) throw new TypeError(`not an RFC 3339 time: ${now}`);
-  return `${new Date(ms).toISOString().slice(0, 19)}Z`;
+  return metav1Time(ms);
 }

@@ -1,6 +1,6 @@
-import type { SiteTimers } from '../timers.js';
+import type { Timers } from '../timers.js';
 
-export interface FakeTimers extends SiteTimers {
+export interface FakeTimers extends Timers {
   /** Moves time forward, firing due timers in time order (timers they set fire too when due); returns how many fired. */
   advance(ms: number): number;
   /** Milliseconds until each pending timer. */

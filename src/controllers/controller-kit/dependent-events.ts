@@ -1,7 +1,7 @@
 import type { Informer } from '../runtime/object-informer.js';
 import { formatObjectKey, type ObjectKey } from '../runtime/object-key.js';
 import type { Expectations } from '../runtime/expectations.js';
-import { controllerRefOf } from './pod-state.js';
+import { controllerRefOf } from '../runtime/owner-references.js';
 import type { ClusterRef } from '../../apimachinery/cluster-ref.js';
 import type { KubeObject } from '../../apimachinery/object.js';
 

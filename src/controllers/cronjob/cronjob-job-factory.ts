@@ -1,7 +1,7 @@
 import { CONTAINER_FLAVOR_ANNOTATION_PREFIX, FLAVOR_ANNOTATION, SITES_ANNOTATION, VIRTUAL_SITES_ANNOTATION } from '../../site-api/site-model.js';
 import { specOf, type CronJobSpec } from '../../vk8s/kinds/workload-types.js';
 import { cloneObject, type KubeObject } from '../../apimachinery/object.js';
-import { controllerRef } from '../controller-kit/pod-state.js';
+import { controllerRef } from '../runtime/owner-references.js';
 import { jobNameFor } from './cron-times.js';
 
 /** Whether an annotation decides where or how a workload runs (placement and flavors), so a CronJob's Jobs inherit it. */

@@ -1,17 +1,17 @@
 import type { Logger } from '../../observability/logger.js';
-import { rfc3339Seconds } from '../../registry/deletion.js';
 import type { ClusterRef } from '../../apimachinery/cluster-ref.js';
 import type { Clock } from '../../common/clock.js';
 import { statusOf } from '../../vk8s/kinds/workload-types.js';
 import { jsonEqual, type KubeObject } from '../../apimachinery/object.js';
 import { hasReason, type ObjectWriter } from '../controller-kit/object-writer.js';
-import { isControlledBy } from '../controller-kit/pod-state.js';
+import { isControlledBy } from '../runtime/owner-references.js';
 import type { EventRecorder } from '../events/event-recorder.js';
 import type { ReconcileResult } from '../runtime/work-loop.js';
 import type { Informer } from '../runtime/object-informer.js';
 import type { ObjectKey } from '../runtime/object-key.js';
 import { jobFromCronJob } from './cronjob-job-factory.js';
 import { planCronJob, type CronJobStatusView, type JobReference } from './cronjob-plan.js';
+import { metav1Time } from '../../apimachinery/meta-time.js';
 
 const COMPONENT = 'cronjob-controller';
 /** The longest a CronJob sleeps before looking again (timers of years are not useful). */
@@ -120,7 +120,7 @@ function nextStatus(current: CronJobStatusView, active: readonly KubeObject[], s
   else delete status.active;
   if (scheduled !== undefined) {
     const previous = current.lastScheduleTime === undefined ? undefined : Date.parse(current.lastScheduleTime);
-    if (previous === undefined || previous < scheduled.getTime()) status.lastScheduleTime = rfc3339Seconds(scheduled);
+    if (previous === undefined || previous < scheduled.getTime()) status.lastScheduleTime = metav1Time(scheduled);
   }
   return status;
 }

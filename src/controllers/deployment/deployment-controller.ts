@@ -3,7 +3,7 @@ import type { KubeObject } from '../../apimachinery/object.js';
 import type { ControllerStarter } from '../manager/controller-context.js';
 import { Expectations } from '../runtime/expectations.js';
 import { formatObjectKey } from '../runtime/object-key.js';
-import { controllerRefOf, ownerRefOfKind } from '../runtime/pod-state.js';
+import { controllerRefOf, ownerRefOfKind } from '../runtime/owner-references.js';
 import { startControllerLoop } from '../runtime/controller-loop.js';
 import { deploymentReconciler } from './deployment-reconciler.js';
 import { onlyStatusChanged } from './status-only-change.js';

@@ -2,6 +2,7 @@ import { SITE_STATUS_ANNOTATION } from '../../site-api/site-model.js';
 import { sum, type RsView } from './replica-set-view.js';
 import { conditionOf, newCondition, REASONS, removeCondition, setCondition, type DeploymentCondition } from './deployment-conditions.js';
 import { maxUnavailableOf, type RolloutStrategy } from './rollout-math.js';
+import { metav1Time } from '../../apimachinery/meta-time.js';
 
 /** One site's ReplicaSets of a Deployment. */
 export interface SiteShare {
@@ -94,7 +95,7 @@ export interface StatusInput {
  * progress deadline.
  */
 export function deploymentStatus(input: StatusInput): { status: DeploymentStatusView; requeueAfterMs?: number } {
-  const now = rfc3339(input.now);
+  const now = metav1Time(input.now);
   const counts = input.shares.map(siteCounts);
   const total = (field: keyof SiteCounts): number => counts.reduce((t, c) => t + c[field], 0);
   const placed = input.shares.filter((s) => s.placed);
@@ -125,7 +126,7 @@ export function deploymentStatus(input: StatusInput): { status: DeploymentStatus
 }
 
 function progressing(input: StatusInput, status: DeploymentStatusView, conditions: DeploymentCondition[], placed: readonly SiteShare[], deadline: number): { conditions: DeploymentCondition[]; requeueAfterMs?: number } {
-  const now = rfc3339(input.now);
+  const now = metav1Time(input.now);
   const current = conditionOf(conditions, 'Progressing');
   if (status.replicas === status.updatedReplicas && current?.reason === REASONS.newRSAvailable) return { conditions };
   const newNames = placed.flatMap((s) => (s.newRS === undefined ? [] : [s.newRS.name]));
@@ -161,9 +162,4 @@ function withDeadline(conditions: DeploymentCondition[], now: Date, deadline: nu
 
 function allOf(share: SiteShare): readonly RsView[] {
   return share.newRS === undefined ? share.oldRSs : [...share.oldRSs, share.newRS];
-}
-
-/** RFC 3339 with seconds, as kube's metav1.Time. */
-export function rfc3339(date: Date): string {
-  return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }

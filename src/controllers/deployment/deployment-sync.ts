@@ -6,14 +6,15 @@ import type { ControllerContext } from '../manager/controller-context.js';
 import type { PlacedSite } from '../placement/placed-site.js';
 import type { Expectations } from '../runtime/expectations.js';
 import type { ObjectKey } from '../runtime/object-key.js';
-import { isOwnedBy } from '../runtime/pod-state.js';
+import { isOwnedBy } from '../runtime/owner-references.js';
 import { POD_SITE_LABEL } from '../../site-api/site-model.js';
 import { conditionOf, newCondition, REASONS, setCondition, type DeploymentCondition } from './deployment-conditions.js';
-import { rfc3339, type DeploymentStatusView, type SiteShare } from './deployment-status.js';
+import { type DeploymentStatusView, type SiteShare } from './deployment-status.js';
 import { DEPLOYMENT_CONTROLLER, type WriteTarget } from './replica-set-writes.js';
 import { maxSurgeOf, type RolloutStrategy } from './rollout-math.js';
 import type { SiteMemo, SiteMemos } from './site-memos.js';
 import { currentRevision, groupBySite, type SiteGroup } from './site-groups.js';
+import { metav1Time } from '../../apimachinery/meta-time.js';
 
 export const DEPLOYMENTS = { group: 'apps', resource: 'deployments' } as const;
 
@@ -130,16 +131,16 @@ function runningSites(owned: readonly KubeObject[]): string[] {
  * Deployment stays where it runs; True (`SitesMatched`) once they resolve again.
  */
 function placedCondition(conditions: readonly DeploymentCondition[], unresolved: string | undefined, now: Date): DeploymentCondition[] {
-  if (unresolved !== undefined) return setCondition(conditions, newCondition('Placed', 'False', REASONS.noSiteMatches, unresolved, rfc3339(now)));
+  if (unresolved !== undefined) return setCondition(conditions, newCondition('Placed', 'False', REASONS.noSiteMatches, unresolved, metav1Time(now)));
   if (conditionOf(conditions, 'Placed') === undefined) return [...conditions];
-  return setCondition(conditions, newCondition('Placed', 'True', REASONS.sitesMatched, 'The placement resolves to sites.', rfc3339(now)));
+  return setCondition(conditions, newCondition('Placed', 'True', REASONS.sitesMatched, 'The placement resolves to sites.', metav1Time(now)));
 }
 
 /** kube's checkPausedConditions: Progressing Unknown while paused, and once resumed. */
 function pausedConditions(conditions: DeploymentCondition[], spec: DeploymentSpec, now: Date): DeploymentCondition[] {
   if (spec.progressDeadlineSeconds === undefined) return conditions;
   const paused = conditionOf(conditions, 'Progressing')?.reason === REASONS.paused;
-  if (spec.paused === true && !paused) return setCondition(conditions, newCondition('Progressing', 'Unknown', REASONS.paused, 'Deployment is paused', rfc3339(now)));
-  if (spec.paused !== true && paused) return setCondition(conditions, newCondition('Progressing', 'Unknown', REASONS.resumed, 'Deployment is resumed', rfc3339(now)));
+  if (spec.paused === true && !paused) return setCondition(conditions, newCondition('Progressing', 'Unknown', REASONS.paused, 'Deployment is paused', metav1Time(now)));
+  if (spec.paused !== true && paused) return setCondition(conditions, newCondition('Progressing', 'Unknown', REASONS.resumed, 'Deployment is resumed', metav1Time(now)));
   return conditions;
 }

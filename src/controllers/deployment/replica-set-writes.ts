@@ -6,7 +6,7 @@ import type { DeploymentSpec, ReplicaSetSpec } from '../../vk8s/kinds/workload-t
 import { specOf } from '../../vk8s/kinds/workload-types.js';
 import type { KubeObject } from '../../apimachinery/object.js';
 import type { EventRecorder } from '../events/event-recorder.js';
-import { isOwnedBy } from '../runtime/pod-state.js';
+import { isOwnedBy } from '../runtime/owner-references.js';
 import { SITE_STATUS_ANNOTATIONS } from './deployment-status.js';
 import { isSkippedAnnotation, newReplicaSetAnnotations, replicasAnnotations, REVISION_ANNOTATION } from './deployment-annotations.js';
 import { POD_TEMPLATE_HASH_LABEL, podTemplateHash } from './pod-template-hash.js';

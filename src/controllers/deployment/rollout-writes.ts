@@ -2,11 +2,12 @@ import type { KubeObject } from '../../apimachinery/object.js';
 import type { GenericStore, RequestScope } from '../../registry/generic-store.js';
 import { statusOf } from '../../vk8s/kinds/workload-types.js';
 import { newCondition, REASONS, setCondition } from './deployment-conditions.js';
-import { rfc3339, type DeploymentStatusView } from './deployment-status.js';
+import { type DeploymentStatusView } from './deployment-status.js';
 import type { DeploymentSync } from './deployment-sync.js';
 import { createReplicaSet, deleteReplicaSet, scaleReplicaSet } from './replica-set-writes.js';
 import { rsViewOf, type RsView } from './replica-set-view.js';
 import type { RolloutAction } from './site-rollout.js';
+import { metav1Time } from '../../apimachinery/meta-time.js';
 
 /** A site's ReplicaSets while its rollout plan is applied. */
 export interface SiteRolloutState {
@@ -58,7 +59,7 @@ async function createNewReplicaSet(sync: DeploymentSync, site: string, replicas:
     throw new Error(`replica set name of deployment ${sync.key.name} on site ${site} is taken: collisionCount raised`);
   }
   if (sync.spec.progressDeadlineSeconds !== undefined) {
-    sync.conditions = setCondition(sync.conditions, newCondition('Progressing', 'True', REASONS.newRSCreated, `Created new replica set "${created.object.metadata.name ?? ''}"`, rfc3339(sync.deps.context.clock.now())));
+    sync.conditions = setCondition(sync.conditions, newCondition('Progressing', 'True', REASONS.newRSCreated, `Created new replica set "${created.object.metadata.name ?? ''}"`, metav1Time(sync.deps.context.clock.now())));
   }
   return created.object;
 }

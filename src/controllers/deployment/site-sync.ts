@@ -2,7 +2,7 @@ import type { KubeObject } from '../../apimachinery/object.js';
 import { mapLimit } from '../runtime/map-limit.js';
 import { podStatusOf } from '../runtime/pod-state.js';
 import { conditionOf, newCondition, REASONS, setCondition } from './deployment-conditions.js';
-import { rfc3339, type SiteShare } from './deployment-status.js';
+import { type SiteShare } from './deployment-status.js';
 import type { DeploymentSync } from './deployment-sync.js';
 import { syncNewReplicaSet } from './replica-set-writes.js';
 import { rsViewOf } from './replica-set-view.js';
@@ -12,6 +12,7 @@ import type { SiteGroup } from './site-groups.js';
 import { memoHolds } from './site-memos.js';
 import { planSiteRollout } from './site-rollout.js';
 import { shareOf } from './site-share.js';
+import { metav1Time } from '../../apimachinery/meta-time.js';
 
 /** Sites of one Deployment synced at once (each site's writes are independent of the others'). */
 export const SITES_AT_ONCE = 32;
@@ -80,7 +81,7 @@ function unchangedSiteShare(sync: DeploymentSync, site: string, rss: readonly Ku
 async function syncExistingNewReplicaSet(sync: DeploymentSync, rs: KubeObject): Promise<KubeObject> {
   const newRS = await syncNewReplicaSet(sync.target, rs, sync.revision);
   if (conditionOf(sync.conditions, 'Progressing') === undefined && sync.spec.progressDeadlineSeconds !== undefined) {
-    sync.conditions = setCondition(sync.conditions, newCondition('Progressing', 'True', REASONS.foundNewRS, `Found new replica set "${newRS.metadata.name ?? ''}"`, rfc3339(sync.deps.context.clock.now())));
+    sync.conditions = setCondition(sync.conditions, newCondition('Progressing', 'True', REASONS.foundNewRS, `Found new replica set "${newRS.metadata.name ?? ''}"`, metav1Time(sync.deps.context.clock.now())));
   }
   return newRS;
 }

@@ -1,6 +1,6 @@
 import type { EndpointAddress, EndpointPort, EndpointSubset, ServicePort, ServiceSpec } from '../../vk8s/kinds/core-types.js';
 import type { KubeObject } from '../../apimachinery/object.js';
-import { isPodReady, isTerminating, podPhase, podSpecOf, podStatusOf } from '../controller-kit/pod-state.js';
+import { isPodReady, isTerminating, podPhase, podSpecOf, podStatusOf } from '../runtime/pod-state.js';
 
 const TOLERATE_UNREADY_ANNOTATION = 'service.alpha.kubernetes.io/tolerate-unready-endpoints';
 

@@ -3,7 +3,7 @@ import type { VirtualClusterStorage } from '../../vk8s/cluster-storage.js';
 import type { KubeObject } from '../../apimachinery/object.js';
 import { startControllerLoop } from '../runtime/controller-loop.js';
 import { ObjectWriter } from '../controller-kit/object-writer.js';
-import { isPodReady, podSpecOf, podStatusOf } from '../controller-kit/pod-state.js';
+import { isPodReady, podSpecOf, podStatusOf } from '../runtime/pod-state.js';
 import type { EventRecorder } from '../events/event-recorder.js';
 import type { Informer } from '../runtime/object-informer.js';
 import type { WorkQueueOptions } from '../runtime/work-queue.js';

@@ -1,7 +1,6 @@
 import { hostname } from 'node:os';
 import { StatusError } from '../../apimachinery/errors/status-error.js';
 import type { Logger } from '../../observability/logger.js';
-import { rfc3339Seconds } from '../../registry/deletion.js';
 import type { GenericStore, RequestScope } from '../../registry/generic-store.js';
 import type { ClusterRef } from '../../apimachinery/cluster-ref.js';
 import type { Clock } from '../../common/clock.js';
@@ -10,6 +9,7 @@ import type { KubeObject } from '../../apimachinery/object.js';
 import { clusterKeyOf } from '../runtime/object-key.js';
 import { EventCorrelator, type EventCorrelatorOptions } from './event-correlator.js';
 import { eventName, newEvent, type EventType } from '../../vk8s/event-object.js';
+import { metav1Time } from '../../apimachinery/meta-time.js';
 
 export interface EventRecorder {
   /**
@@ -122,7 +122,7 @@ class Recorder implements StoreEventRecorder {
         await this.events.update(
           scope,
           existing.name,
-          (current) => ({ ...current, count: (typeof current['count'] === 'number' ? current['count'] : 1) + 1, lastTimestamp: rfc3339Seconds(now) }),
+          (current) => ({ ...current, count: (typeof current['count'] === 'number' ? current['count'] : 1) + 1, lastTimestamp: metav1Time(now) }),
           { retryOnConflict: true },
         );
         this.correlator.written(key, existing.name, now.getTime());

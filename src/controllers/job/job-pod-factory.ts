@@ -2,7 +2,7 @@ import type { PlacedSite } from '../placement/placed-site.js';
 import { POD_SITE_LABEL } from '../../site-api/site-model.js';
 import type { PodTemplateSpec } from '../../api/pod-spec-types.js';
 import { cloneObject, type KubeObject } from '../../apimachinery/object.js';
-import { controllerRef } from '../controller-kit/pod-state.js';
+import { controllerRef } from '../runtime/owner-references.js';
 
 /**
  * A pod of `job` for `site`: named `<job>-<random>` as kube's job pods, from the site's

@@ -1,7 +1,6 @@
 import type { Logger } from '../../observability/logger.js';
 import type { PlacedSite } from '../placement/placed-site.js';
 import type { PlacementView } from '../placement/placement-view.js';
-import { rfc3339Seconds } from '../../registry/deletion.js';
 import type { ClusterRef } from '../../apimachinery/cluster-ref.js';
 import type { Clock } from '../../common/clock.js';
 import { specOf, statusOf, type JobSpec } from '../../vk8s/kinds/workload-types.js';
@@ -9,7 +8,9 @@ import { jsonEqual, type KubeObject } from '../../apimachinery/object.js';
 import type { Expectations } from '../runtime/expectations.js';
 import type { ObjectWriter } from '../controller-kit/object-writer.js';
 import type { PodTemplateFor } from '../placement/pod-template-for.js';
-import { isControlledBy, isPodReady, isTerminating, podPhase, restartCount, siteOf } from '../controller-kit/pod-state.js';
+import { isControlledBy } from '../runtime/owner-references.js';
+import { isPodReady, isTerminating, podPhase, restartCount } from '../runtime/pod-state.js';
+import { siteOf } from '../controller-kit/site-of.js';
 import { formatSiteStatus, readSiteStatus, withSiteStatus } from '../controller-kit/site-status.js';
 import type { EventRecorder } from '../events/event-recorder.js';
 import type { ReconcileResult } from '../runtime/work-loop.js';
@@ -18,6 +19,7 @@ import { formatObjectKey, type ObjectKey } from '../runtime/object-key.js';
 import { jobPod } from './job-pod-factory.js';
 import { planJobSite, type JobPodView, type JobSitePlan, type JobSiteRecord } from './job-site-plan.js';
 import { isJobFinished, jobStatus, type JobStatusView } from './job-status.js';
+import { metav1Time } from '../../apimachinery/meta-time.js';
 
 const JOB_RESOURCE = { group: 'batch', resource: 'jobs' } as const;
 const COMPONENT = 'job-controller';
@@ -90,7 +92,7 @@ export function jobReconciler(deps: JobReconcilerDeps): (key: ObjectKey) => Prom
     const uid = job.metadata.uid ?? '';
     const spec = specOf<JobSpec>(job);
     const now = deps.clock.now();
-    const startTime = previous.startTime ?? rfc3339Seconds(now);
+    const startTime = previous.startTime ?? metav1Time(now);
     const deadlineMs = spec.activeDeadlineSeconds === undefined ? undefined : Date.parse(startTime) + spec.activeDeadlineSeconds * 1000 - now.getTime();
     const prior = readSiteStatus<JobSiteRecord>(job);
     const podsBySite = sitePods(deps.pods.dependentsOf(uid).filter((p) => isControlledBy(p, job)));
@@ -122,7 +124,7 @@ export function jobReconciler(deps: JobReconcilerDeps): (key: ObjectKey) => Prom
       }
     }
     const counted = new Set([...placed.keys(), ...[...records].filter(([, r]) => r.condition !== undefined).map(([site]) => site)]);
-    const result = jobStatus({ previous, startTime, sites: records, counted, now: rfc3339Seconds(now) });
+    const result = jobStatus({ previous, startTime, sites: records, counted, now: metav1Time(now) });
     const breakdown = formatSiteStatus(records);
     const annotated = await writers.jobs.update(key.cluster, key.name, uid, (current) => withSiteStatus(current, breakdown));
     if (annotated === 'gone') return;

@@ -1,5 +1,5 @@
 import type { KubeObject } from '../../apimachinery/object.js';
-import { podSpecOf } from '../controller-kit/pod-state.js';
+import { podSpecOf } from '../runtime/pod-state.js';
 
 /** kubelet's reason and component for stopping a container. */
 export const KILLING_REASON = 'Killing';

@@ -1,7 +1,7 @@
 import type { EventRecorder } from '../events/event-recorder.js';
 import type { ControllerStarter } from '../manager/controller-context.js';
 import { termInformer } from '../manager/term-scoped.js';
-import { podSpecOf } from '../controller-kit/pod-state.js';
+import { podSpecOf } from '../runtime/pod-state.js';
 import type { Informer } from '../runtime/object-informer.js';
 import { containersToKill, killingMessage, KILLING_REASON, KUBELET_COMPONENT } from './killing-events.js';
 

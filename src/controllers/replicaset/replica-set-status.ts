@@ -1,5 +1,6 @@
 import type { KubeObject } from '../../apimachinery/object.js';
 import { isPodAvailable, isPodReady } from '../runtime/pod-state.js';
+import { metav1Time } from '../../apimachinery/meta-time.js';
 
 export interface ReplicaSetCondition {
   readonly type: string;
@@ -48,7 +49,7 @@ export function replicaSetStatus(input: ReplicaSetStatusInput): ReplicaSetStatus
   let conditions = [...input.previousConditions];
   const existing = conditions.find((c) => c.type === 'ReplicaFailure');
   if (input.failure !== undefined && existing === undefined) {
-    conditions.push({ type: 'ReplicaFailure', status: 'True', lastTransitionTime: input.now.toISOString().replace(/\.\d{3}Z$/, 'Z'), reason: input.failure.reason, message: input.failure.message });
+    conditions.push({ type: 'ReplicaFailure', status: 'True', lastTransitionTime: metav1Time(input.now), reason: input.failure.reason, message: input.failure.message });
   } else if (input.failure === undefined && existing !== undefined) {
     conditions = conditions.filter((c) => c.type !== 'ReplicaFailure');
   }

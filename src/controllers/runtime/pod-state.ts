@@ -1,4 +1,5 @@
-import type { KubeObject, OwnerReference } from '../../apimachinery/object.js';
+import type { PodSpec } from '../../api/pod-spec-types.js';
+import type { KubeObject } from '../../apimachinery/object.js';
 
 /** A pod condition as the controllers read it. */
 export interface PodCondition {
@@ -10,14 +11,26 @@ export interface PodCondition {
   readonly lastProbeTime?: string | null;
 }
 
+/** The parts of a core/v1 PodStatus the controllers read. */
 export interface PodStatusView {
   readonly phase?: string;
+  readonly podIP?: string;
   readonly conditions?: readonly PodCondition[];
   readonly containerStatuses?: ReadonlyArray<{ readonly restartCount?: number }>;
+  readonly initContainerStatuses?: ReadonlyArray<{ readonly restartCount?: number }>;
 }
 
 export function podStatusOf(pod: KubeObject): PodStatusView {
-  return (typeof pod.status === 'object' && pod.status !== null ? pod.status : {});
+  return typeof pod.status === 'object' && pod.status !== null ? pod.status : {};
+}
+
+export function podSpecOf(pod: KubeObject): PodSpec {
+  return (typeof pod.spec === 'object' && pod.spec !== null ? pod.spec : {}) as PodSpec;
+}
+
+/** The pod's phase; '' before anyone set one. */
+export function podPhase(pod: KubeObject): string {
+  return podStatusOf(pod).phase ?? '';
 }
 
 export function podConditionOf(pod: KubeObject, type: string): PodCondition | undefined {
@@ -41,28 +54,19 @@ export function isPodAvailable(pod: KubeObject, minReadySeconds: number, now: Da
   return Number.isFinite(since) && since + minReadySeconds * 1000 < now.getTime();
 }
 
+/** Marked for deletion (graceful termination under way). */
+export function isTerminating(object: KubeObject): boolean {
+  return object.metadata.deletionTimestamp !== undefined;
+}
+
 /** kube's IsPodActive: not finished and not being deleted. */
 export function isPodActive(pod: KubeObject): boolean {
-  const phase = podStatusOf(pod).phase;
-  return phase !== 'Succeeded' && phase !== 'Failed' && pod.metadata.deletionTimestamp === undefined;
+  const phase = podPhase(pod);
+  return phase !== 'Succeeded' && phase !== 'Failed' && !isTerminating(pod);
 }
 
-/** The owner reference marked `controller: true`, if any. */
-export function controllerRefOf(object: KubeObject): OwnerReference | undefined {
-  return object.metadata.ownerReferences?.find((r) => r.controller === true);
-}
-
-/** Whether `object` is controlled by the object with `uid`. */
-export function isControlledBy(object: KubeObject, uid: string | undefined): boolean {
-  return uid !== undefined && controllerRefOf(object)?.uid === uid;
-}
-
-/** The owner reference of `kind` (controlling or not): a Deployment's site ReplicaSets all name it, one of them as controller. */
-export function ownerRefOfKind(object: KubeObject, kind: string): OwnerReference | undefined {
-  return object.metadata.ownerReferences?.find((r) => r.kind === kind);
-}
-
-/** Whether `object` has an owner reference (controlling or not) to the object with `uid`. */
-export function isOwnedBy(object: KubeObject, uid: string | undefined): boolean {
-  return uid !== undefined && (object.metadata.ownerReferences ?? []).some((r) => r.uid === uid);
+/** Container restarts of the pod (init containers included), as kube's job controller sums them. */
+export function restartCount(pod: KubeObject): number {
+  const status = podStatusOf(pod);
+  return [...(status.initContainerStatuses ?? []), ...(status.containerStatuses ?? [])].reduce((n, c) => n + (c.restartCount ?? 0), 0);
 }

@@ -5,7 +5,6 @@ import { injectSidecar } from '../../api/sidecar-injection.js';
 import type { PodSpec } from '../../api/pod-spec-types.js';
 import { specOf } from '../../vk8s/kinds/workload-types.js';
 import type { KubeObject } from '../../apimachinery/object.js';
-import { rfc3339 } from '../deployment/deployment-status.js';
 import type { ControllerStarter } from '../manager/controller-context.js';
 import { clusterKeyOf, formatObjectKey, parseQueueKey, type ObjectKey } from '../runtime/object-key.js';
 import { podConditionOf, podStatusOf, type PodCondition } from '../runtime/pod-state.js';
@@ -13,6 +12,7 @@ import { startControllerLoop } from '../runtime/controller-loop.js';
 import { NodeAccounting } from './node-accounting.js';
 import { podLimits, podRequests } from './pod-resources.js';
 import { decide } from './schedule-decision.js';
+import { metav1Time } from '../../apimachinery/meta-time.js';
 
 const SCHEDULER_FIELD_MANAGER = 'edgeplane-scheduler';
 const COMPONENT = 'default-scheduler';
@@ -137,7 +137,7 @@ function pendingSite(pod: KubeObject): string | undefined {
 /** The PodScheduled condition set to `next` (kube's UpdatePodCondition: the transition time moves only with the status). */
 function withCondition(pod: KubeObject, next: PodCondition, now: Date): PodCondition[] {
   const current = podConditionOf(pod, 'PodScheduled');
-  const lastTransitionTime = current !== undefined && current.status === next.status ? current.lastTransitionTime : rfc3339(now);
+  const lastTransitionTime = current !== undefined && current.status === next.status ? current.lastTransitionTime : metav1Time(now);
   const others = (podStatusOf(pod).conditions ?? []).filter((c) => c.type !== 'PodScheduled');
   return [...others, { ...next, lastProbeTime: null, ...(lastTransitionTime === undefined ? {} : { lastTransitionTime }) }];
 }

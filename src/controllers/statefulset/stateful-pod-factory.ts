@@ -3,7 +3,7 @@ import { POD_SITE_LABEL } from '../../site-api/site-model.js';
 import type { PodTemplateSpec, Volume } from '../../api/pod-spec-types.js';
 import type { PersistentVolumeClaimTemplate, StatefulSetSpec } from '../../vk8s/kinds/workload-types.js';
 import { cloneObject, type KubeObject } from '../../apimachinery/object.js';
-import { controllerRef } from '../controller-kit/pod-state.js';
+import { controllerRef } from '../runtime/owner-references.js';
 
 const POD_NAME_LABEL = 'statefulset.kubernetes.io/pod-name';
 export const REVISION_LABEL = 'controller-revision-hash';

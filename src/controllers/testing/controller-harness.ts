@@ -17,6 +17,7 @@ import { isPodActive, isPodReady, podStatusOf } from '../runtime/pod-state.js';
 import { FakeEvents } from './fake-events.js';
 import { FakePlacement, testCluster } from './fake-placement.js';
 import { FakeSites } from './fake-sites.js';
+import { metav1Time } from '../../apimachinery/meta-time.js';
 
 export { FakePlacement, site, testCluster } from './fake-placement.js';
 export { FakeEvents } from './fake-events.js';
@@ -132,7 +133,7 @@ export async function startControllerWorld(options: { clock?: Clock } = {}): Pro
     setPodStatus: (name, state, cluster = testCluster) => pods.update(userScope(cluster), name, (pod) => ({ ...pod, status: siteReportedStatus(pod, state) }), { subresource: 'status', retryOnConflict: true }),
     readyPods: async () => {
       const waiting = (await list(pods)).filter((p) => isPodActive(p) && !isPodReady(p));
-      const now = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+      const now = metav1Time(Date.now());
       const ready = (live: KubeObject): KubeObject => ({ ...live, status: { ...podStatusOf(live), phase: 'Running', conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: now }] } });
       await Promise.all(waiting.map((p) => pods.update(scope, p.metadata.name ?? '', ready, { subresource: 'status', retryOnConflict: true }).catch(() => undefined)));
       return waiting.length;

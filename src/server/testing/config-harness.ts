@@ -6,7 +6,7 @@ import { type ControlPlane, type ControlPlaneOptions, startControlPlane } from '
 import { httpsRequest, type HttpsResponse } from '../../client/https-client.js';
 import type { PodStreamBackend } from '../../vk8s/streams/index.js';
 import type { Clock } from '../../common/clock.js';
-import type { Scheduler } from '../../common/timers.js';
+import type { Timers } from '../../common/timers.js';
 import type { IdentityKeyAlgorithm } from '../../identity/identity-key-algorithm.js';
 import { startTestDnsServer, type TestDnsServer } from '../../config/testing/dns-server.js';
 
@@ -44,7 +44,7 @@ export interface ConfigHarnessOptions {
   readonly clock?: Clock;
   readonly controllers?: readonly string[];
   /** Timers on `clock` (see ControlPlaneOptions.clockTimers). */
-  readonly clockTimers?: { readonly schedule: Scheduler; readonly now: () => number };
+  readonly clockTimers?: Timers;
   /** The control plane's logger (default silent); tests that inspect logs pass a capturing one. */
   readonly logger?: Logger;
   /** The secret service's identity-service dependencies (see ControlPlaneOptions.secrets). */

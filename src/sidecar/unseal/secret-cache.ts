@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import type { SiteTimers } from '../../common/timers.js';
+import type { Timers } from '../../common/timers.js';
 
 export interface SecretCacheLimits {
   /** Most bytes held: each entry counts its value's bytes plus its key's length plus 64. Default 16 MiB. */
@@ -76,7 +76,7 @@ export class SecretCache {
   private readonly off: boolean;
 
   constructor(
-    private readonly timers: SiteTimers,
+    private readonly timers: Timers,
     limits: Partial<SecretCacheLimits> = {},
   ) {
     this.limits = { ...DEFAULT_SECRET_CACHE_LIMITS, ...limits };

@@ -1,4 +1,4 @@
-import type { SiteTimers } from '../../common/timers.js';
+import type { Timers } from '../../common/timers.js';
 import type { Logger } from '../../observability/logger.js';
 import { retryDelayMs, sleep } from '../retry-delay.js';
 import type { PlacedObjects } from '../site-api-client.js';
@@ -27,7 +27,7 @@ export class PlacedServiceFeed {
   constructor(
     private readonly fetch: PlacedObjectsFetch,
     private readonly onChange: () => void,
-    private readonly timers: SiteTimers,
+    private readonly timers: Timers,
     private readonly logger: Logger,
     private readonly random: () => number = Math.random,
   ) {}

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { ClusterRef } from '../../apimachinery/cluster-ref.js';
-import type { SiteTimers } from '../../common/timers.js';
+import type { Timers } from '../../common/timers.js';
 import type { Logger } from '../../observability/logger.js';
 import type { RegisterSite } from '../../site-api/site-api-types.js';
 import { EventSender } from '../event-sender.js';
@@ -30,7 +30,7 @@ export function startServiceProxies(context: {
   readonly programs: RuntimePrograms;
   readonly client: SiteApiClient;
   readonly nodes: NodeDirectory;
-  readonly timers: SiteTimers;
+  readonly timers: Timers;
   readonly sites: ReadonlyMap<string, RuncSiteParts>;
   readonly runtime: () => { podAddresses(site: string): ReadonlyMap<string, readonly string[]> };
 }): { proxies: ReadonlyMap<string, SiteProxyHandle>; nameserverFor(site: string, cluster: ClusterRef): Promise<string> } | undefined {

@@ -1,6 +1,6 @@
 import type { ServerHttp2Session } from 'node:http2';
 import type { Logger } from '../../observability/logger.js';
-import type { SiteTimers } from '../../common/timers.js';
+import type { Timers } from '../../common/timers.js';
 import type { PodStreams } from '../../site-api/pod-streams.js';
 import { keepSessionAlive, TUNNEL_PING_INTERVAL_MS } from '../../site-api/session-keepalive.js';
 import type { AgentCredential } from '../agent-credential.js';
@@ -12,7 +12,7 @@ export interface SiteTunnelOptions {
   readonly credential: Pick<AgentCredential, 'server' | 'ca' | 'certificate' | 'key'>;
   /** The runtime's pod streams (undefined: streams are refused with a clear message). */
   readonly streams: PodStreams | undefined;
-  readonly timers: SiteTimers;
+  readonly timers: Timers;
   readonly logger: Logger;
   readonly random?: () => number;
   readonly pingIntervalMs?: number;

@@ -1,6 +1,7 @@
 import protobuf from 'protobufjs';
 import type { KubernetesProto } from './kubernetes-proto.js';
 import { formatGoDuration } from './format-go-duration.js';
+import { metav1Time } from '../../apimachinery/meta-time.js';
 
 const META = 'k8s.io.apimachinery.pkg.apis.meta.v1';
 
@@ -73,10 +74,10 @@ const isZero = (value: unknown): boolean => value === '' || value === 0 || value
 function timestamp(object: Record<string, unknown>, micro: boolean): string | null {
   if (object.seconds === undefined && object.nanos === undefined) return null;
   const seconds = Number(object.seconds ?? 0);
-  const text = new Date(seconds * 1000).toISOString().slice(0, 19);
-  if (!micro) return `${text}Z`;
+  const text = metav1Time(seconds * 1000);
+  if (!micro) return text;
   const micros = Math.floor(Number(object.nanos ?? 0) / 1000);
-  return `${text}.${String(micros).padStart(6, '0')}Z`;
+  return text.replace(/Z$/, `.${String(micros).padStart(6, '0')}Z`);
 }
 
 /** The JSON a RawExtension/FieldsV1 carries (base64 here, from the bytes option above); absent when empty. */

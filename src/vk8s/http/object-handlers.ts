@@ -2,7 +2,6 @@ import { validatePatchOptions } from '../../apimachinery/apply/patch-options.js'
 import { StatusError } from '../../apimachinery/errors/status-error.js';
 import { OpenApiPatchSchemas } from '../../apimachinery/patch/patch-schema.js';
 import { loadKubernetesOpenApi } from '../openapi/kubernetes-document.js';
-import { rfc3339Seconds } from '../../registry/deletion.js';
 import { cloneObject, type KubeObject } from '../../apimachinery/object.js';
 import { definitionOf, groupVersion } from '../../apimachinery/resource-type.js';
 import { parsePatchBody, patchJson, patchTypeOf } from './patch-object.js';
@@ -10,6 +9,7 @@ import { parseDeleteOptions, parseListQuery, single } from './query.js';
 import { asKind, decodeOptionalBody, decodeResourceBody } from './request-body.js';
 import { admit, nameOf, rawBody, scopeOf, storeOf, type ResourceRequest } from './resource-request.js';
 import { deletedStatus, listBody, listJson, sendJson } from './response-format.js';
+import { metav1Time } from '../../apimachinery/meta-time.js';
 
 let patchSchemas: OpenApiPatchSchemas | undefined;
 function schemas(): OpenApiPatchSchemas {
@@ -136,7 +136,7 @@ async function applyPatch(r: ResourceRequest, patch: unknown, name: string): Pro
   if (applied.metadata.name !== undefined && applied.metadata.name !== name) throw StatusError.badRequest(`the name of the object (${applied.metadata.name}) does not match the name on the URL (${name})`);
   const force = single(r.query, 'force') === 'true';
   const store = storeOf(r);
-  const now = rfc3339Seconds(r.deps.clock.now());
+  const now = metav1Time(r.deps.clock.now());
   for (let attempt = 0; ; attempt++) {
     let live: KubeObject | undefined;
     try {

@@ -1,4 +1,4 @@
-import type { Scheduler } from '../../../src/common/timers.js';
+import type { Scheduler, Timers } from '../../../src/common/timers.js';
 import { formatRfc3339Nano, type Clock } from '../../../src/common/clock.js';
 
 /** The real clock moved forward by an offset the test controls, with timers that follow it. */
@@ -6,7 +6,7 @@ export interface OffsetClock extends Clock {
   /** Moves time forward by `ms` (never back: timestamps keep their order); timers now due fire at once. */
   advance(ms: number): void;
   /** Timers on this clock (ControlPlaneOptions.clockTimers): `schedule` fires after `ms` of this clock's time, `now` in ms. */
-  readonly timers: { readonly schedule: Scheduler; readonly now: () => number };
+  readonly timers: Timers;
 }
 
 /**

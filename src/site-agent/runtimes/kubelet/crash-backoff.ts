@@ -24,3 +24,12 @@ export function nextRestartDelay(entry: RestartBackoff | undefined, now: number)
   if (entry === undefined || now - entry.updatedAt > FORGET_AFTER_MS) return { delayMs: INITIAL_MS, updatedAt: now };
   return { delayMs: Math.min(MAX_MS, entry.delayMs * 2), updatedAt: now };
 }
+
+/**
+ * The delay a container waits after its `restarts`-th restart in a row, without the entry's
+ * clock: 10 s doubled per restart, at most 5 min (the simulated runtime's back-off, whose
+ * containers crash on a schedule rather than on their own).
+ */
+export function backOffAfterRestarts(restarts: number): number {
+  return Math.min(INITIAL_MS * 2 ** Math.min(restarts, 10), MAX_MS);
+}

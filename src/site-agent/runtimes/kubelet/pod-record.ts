@@ -11,18 +11,19 @@ export interface ContainerTermination {
   readonly containerID: string;
 }
 
-type ContainerCondition =
+/** A container's state as core/v1 ContainerState has it: one of waiting, running, terminated. */
+export type ContainerState =
   | { readonly kind: 'waiting'; readonly reason: string; readonly message?: string }
   | { readonly kind: 'running'; readonly startedAt: number; readonly containerID: string }
   | { readonly kind: 'terminated'; readonly termination: ContainerTermination };
 
-/** What the runtime knows of one container of a pod (every instance it ran). */
+/** What a runtime knows of one container of a pod (every instance it ran). Times in epoch ms. */
 export interface ContainerRecord {
   readonly name: string;
   readonly image: string;
   imageID: string;
   restartCount: number;
-  current: ContainerCondition;
+  current: ContainerState;
   lastTermination?: ContainerTermination;
   /** Passed its readiness probe (or has none and runs); the sidecar: READY. */
   ready: boolean;
@@ -30,7 +31,11 @@ export interface ContainerRecord {
   started: boolean;
 }
 
-/** What the runtime knows of one pod, enough to write its status. */
+/**
+ * What a runtime knows of one pod, enough to write its status (see {@link renderPodStatus}):
+ * the runc runtime keeps one per pod and changes it as its worker acts; the simulated
+ * runtime derives one from its state machine's state.
+ */
 export interface PodRecord {
   readonly uid: string;
   readonly name: string;

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { nextRestartDelay, restartWaitUntil } from './crash-backoff.js';
+import { backOffAfterRestarts, nextRestartDelay, restartWaitUntil } from './crash-backoff.js';
 import type { ContainerRecord, PodRecord } from './pod-record.js';
-import { podPhase, renderPodStatus } from './pod-status.js';
+import { podPhase } from './pod-phase.js';
+import { renderPodStatus } from './pod-status.js';
 
 const running = (name: string, ready = true): ContainerRecord => ({ name, image: 'i', imageID: 'host://', restartCount: 0, current: { kind: 'running', startedAt: 1000, containerID: `runc://${name}` }, ready, started: true });
 const exited = (name: string, exitCode: number): ContainerRecord => ({
@@ -19,7 +20,7 @@ function pod(containers: ContainerRecord[], restartPolicy: PodRecord['restartPol
   return { uid: 'u', name: 'p', namespace: 'default', hostIP: '10.0.0.1', qosClass: 'BestEffort', restartPolicy, scheduledAt: '2026-01-01T00:00:00Z', podIP: '10.0.0.2', startTime: 0, initializedAt: 0, readyChangedAt: 0, initContainers: [], containers };
 }
 
-describe('runc pod status', () => {
+describe('pod status', () => {
   it('decides the phase as kubelet does, leaving the injected sidecar out of it', () => {
     assert.equal(podPhase(pod([running('c')])), 'Running');
     assert.equal(podPhase(pod([exited('c', 0), running('edgeplane-sidecar')], 'Never')), 'Succeeded');
@@ -48,5 +49,11 @@ describe('crash back-off', () => {
     assert.deepEqual(delays, [10_000, 20_000, 40_000, 80_000, 160_000, 300_000, 300_000, 300_000]);
     assert.equal(restartWaitUntil(entry, 6000 + 600_001), undefined);
     assert.equal(nextRestartDelay(entry, 6000 + 600_001).delayMs, 10_000);
+  });
+});
+
+describe('crash back-off by restart count', () => {
+  it('is 10 s after the first restart, doubling to at most 5 min', () => {
+    assert.deepEqual([0, 1, 2, 3, 4, 5, 10, 40].map(backOffAfterRestarts), [10_000, 20_000, 40_000, 80_000, 160_000, 300_000, 300_000, 300_000]);
   });
 });

@@ -1,6 +1,6 @@
-import { rfc3339 } from './go-duration.js';
-import { SIDECAR_CONTAINER } from '../runc/sidecar/sidecar-launch.js';
+import { metav1Time } from '../../../apimachinery/meta-time.js';
 import type { ContainerRecord, ContainerTermination, PodRecord } from './pod-record.js';
+import { podPhase } from './pod-phase.js';
 
 type Json = Record<string, unknown>;
 
@@ -10,8 +10,8 @@ function terminated(t: ContainerTermination): Json {
       exitCode: t.exitCode,
       reason: t.reason,
       ...(t.message === undefined ? {} : { message: t.message }),
-      startedAt: rfc3339(t.startedAt),
-      finishedAt: rfc3339(t.finishedAt),
+      startedAt: metav1Time(t.startedAt),
+      finishedAt: metav1Time(t.finishedAt),
       containerID: t.containerID,
     },
   };
@@ -23,7 +23,7 @@ function containerStatus(c: ContainerRecord, init: boolean): Json {
     current.kind === 'waiting'
       ? { waiting: { reason: current.reason, ...(current.message === undefined ? {} : { message: current.message }) } }
       : current.kind === 'running'
-        ? { running: { startedAt: rfc3339(current.startedAt) } }
+        ? { running: { startedAt: metav1Time(current.startedAt) } }
         : terminated(current.termination);
   const containerID = current.kind === 'running' ? current.containerID : current.kind === 'terminated' ? current.termination.containerID : c.lastTermination?.containerID;
   return {
@@ -44,48 +44,17 @@ function condition(type: string, ok: boolean, at: number | string, reason?: stri
     type,
     status: ok ? 'True' : 'False',
     lastProbeTime: null,
-    lastTransitionTime: typeof at === 'string' ? at : rfc3339(at),
+    lastTransitionTime: typeof at === 'string' ? at : metav1Time(at),
     ...(reason === undefined ? {} : { reason }),
     ...(message === undefined ? {} : { message }),
   };
 }
 
 /**
- * The pod phase as kubelet's getPhase decides it: Pending while init containers have not all
- * succeeded (Failed if one failed under restartPolicy Never) or a container waits for its first
- * run; Running while one runs; once all stopped, Running under Always (they restart),
- * Succeeded when all exited 0, Failed under Never, Running under OnFailure. Pure.
- */
-export function podPhase(pod: PodRecord): 'Pending' | 'Running' | 'Succeeded' | 'Failed' {
-  if (pod.failure !== undefined && pod.podIP === undefined) return 'Pending';
-  const initFailed = pod.initContainers.some((c) => c.current.kind === 'terminated' && c.current.termination.exitCode !== 0);
-  if (pod.initializedAt === undefined) return initFailed && pod.restartPolicy === 'Never' ? 'Failed' : 'Pending';
-  let running = 0;
-  let waiting = 0;
-  let stopped = 0;
-  let succeeded = 0;
-  // The injected sidecar serves the workload; the workload's containers decide the phase.
-  for (const c of pod.containers) {
-    if (c.name === SIDECAR_CONTAINER) continue;
-    if (c.current.kind === 'running') running++;
-    else if (c.current.kind === 'terminated') {
-      stopped++;
-      if (c.current.termination.exitCode === 0) succeeded++;
-    } else if (c.lastTermination !== undefined) stopped++;
-    else waiting++;
-  }
-  if (waiting > 0) return 'Pending';
-  if (running > 0) return 'Running';
-  if (stopped === 0) return 'Pending';
-  if (pod.restartPolicy === 'Always') return 'Running';
-  if (stopped === succeeded) return 'Succeeded';
-  return pod.restartPolicy === 'Never' ? 'Failed' : 'Running';
-}
-
-/**
- * The PodStatus kubelet 1.17 writes for `pod`: phase, the Initialized / Ready /
- * ContainersReady / PodScheduled conditions with kubelet's reasons and messages, hostIP,
- * podIP(s), startTime, init and app container statuses and the QoS class. Pure.
+ * The PodStatus kubelet 1.17 writes for `pod` at `now`: phase ({@link podPhase}), the
+ * Initialized / Ready / ContainersReady / PodScheduled conditions with kubelet's reasons and
+ * messages, hostIP, podIP(s), startTime, init and app container statuses and the QoS class.
+ * Both runtimes report through it. Pure.
  */
 export function renderPodStatus(pod: PodRecord, now: number): Json {
   const phase = podPhase(pod);
@@ -110,7 +79,7 @@ export function renderPodStatus(pod: PodRecord, now: number): Json {
     ...(pod.failure === undefined ? {} : { reason: pod.failure.reason, message: pod.failure.message }),
     hostIP: pod.hostIP,
     ...(pod.podIP === undefined ? {} : { podIP: pod.podIP, podIPs: [{ ip: pod.podIP }] }),
-    ...(pod.startTime === undefined ? {} : { startTime: rfc3339(pod.startTime) }),
+    ...(pod.startTime === undefined ? {} : { startTime: metav1Time(pod.startTime) }),
     ...(pod.initContainers.length > 0 ? { initContainerStatuses: pod.initContainers.map((c) => containerStatus(c, true)) } : {}),
     containerStatuses: pod.containers.map((c) => containerStatus(c, false)),
     qosClass: pod.qosClass,

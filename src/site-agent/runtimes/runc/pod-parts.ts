@@ -1,5 +1,5 @@
 import type { Logger } from '../../../observability/logger.js';
-import type { SiteTimers } from '../../../common/timers.js';
+import type { Timers } from '../../../common/timers.js';
 import type { SiteType } from '../../../site-api/site-model.js';
 import type { ClusterRef, PodRef } from '../../../site-api/site-api-types.js';
 import type { PodRuntimeSink } from '../../pod-runtime.js';
@@ -43,7 +43,7 @@ export interface RuncSiteParts {
 export interface PodServices {
   readonly sink: PodRuntimeSink;
   readonly logger: Logger;
-  readonly timers: SiteTimers;
+  readonly timers: Timers;
   /** The ConfigMaps, Secrets and claims of a pod's virtual cluster (fresh within a few seconds). */
   readonly objectsOf: (cluster: ClusterRef) => Promise<ClusterObjects>;
   /** A bootstrap token for the pod's sidecar, minted by the control plane for this pod's uid. */

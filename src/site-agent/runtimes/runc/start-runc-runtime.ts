@@ -1,4 +1,4 @@
-import type { SiteTimers } from '../../../common/timers.js';
+import type { Timers } from '../../../common/timers.js';
 import type { NodeDirectory } from '../../node-directory.js';
 import { PlacedObjectCache } from '../../placed-object-cache.js';
 import type { PodRuntimeSink } from '../../pod-runtime.js';
@@ -44,7 +44,7 @@ export async function startRuncRuntime(context: {
   readonly server: string;
   readonly sink: PodRuntimeSink;
   readonly nodes: NodeDirectory;
-  readonly timers: SiteTimers;
+  readonly timers: Timers;
 }): Promise<RuncRuntime> {
   const { options, client, timers } = context;
   const { programs } = context;

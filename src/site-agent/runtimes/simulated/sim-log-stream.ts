@@ -1,12 +1,12 @@
 import { Readable } from 'node:stream';
-import type { SiteTimers } from '../../../common/timers.js';
+import type { Timers } from '../../../common/timers.js';
 import { renderSimLogLine, simLineTimeNs, simLinesAt, type SimLogLineFields, type SimLogRun, type SimLogShape } from './sim-log.js';
 
 /** How often a follower with no line due looks whether its container ended. */
 const FOLLOW_POLL_MS = 1000;
 
 export interface SimLogStreamOptions {
-  readonly timers: SiteTimers;
+  readonly timers: Timers;
   readonly run: SimLogRun;
   readonly shape: SimLogShape;
   readonly template: string;

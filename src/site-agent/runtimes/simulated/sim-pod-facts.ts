@@ -4,7 +4,7 @@ import { podQosClass } from '../../../api/pod-spec-qos.js';
 import type { Container, PodSpec } from '../../../api/pod-spec-types.js';
 import { EXIT_CODE_ANNOTATION, RUN_SECONDS_ANNOTATION, type SimOptions } from './sim-options.js';
 import type { RestartPolicy, SimContainer, SimPodFacts } from './sim-pod.js';
-import { rfc3339 } from '../kubelet/go-duration.js';
+import { metav1Time } from '../../../apimachinery/meta-time.js';
 
 /** The image as a runtime reports it: `:latest` added when it has neither tag nor digest. */
 function reportedImage(image: string): string {
@@ -56,7 +56,7 @@ export function simPodFactsOf(pod: KubeObject, addresses: { readonly hostIP: str
     qosClass: status.qosClass ?? podQosClass(spec),
     hostIP: addresses.hostIP,
     podIP: addresses.podIP,
-    scheduledAt: scheduled ?? rfc3339(now),
+    scheduledAt: scheduled ?? metav1Time(now),
     ...(run === undefined ? {} : { run }),
   };
 }

@@ -1,16 +1,10 @@
 import type { SimOptions } from './sim-options.js';
 import type { SimEvent, SimPodState, SimStage, SimStep, SimTermination } from './sim-pod.js';
 import { renderSimPodStatus } from './sim-pod-status.js';
+import { backOffAfterRestarts } from '../kubelet/index.js';
 
-/** kubelet's container restart back-off: 10 s doubling per restart, at most 5 min. */
-const BACK_OFF_BASE_MS = 10_000;
-const BACK_OFF_MAX_MS = 300_000;
 /** How long exited containers show as terminated before CrashLoopBackOff. */
 const EXITED_SHOWN_MS = 1000;
-
-function backOffMs(restartCount: number): number {
-  return Math.min(BACK_OFF_BASE_MS * 2 ** Math.min(restartCount, 10), BACK_OFF_MAX_MS);
-}
 
 /**
  * The simulated runtime's state machine for one pod (kwok-like), pure: `bound` starts
@@ -107,7 +101,7 @@ function exit(state: SimPodState, startedAt: number, now: number, exitCode: numb
   const policy = state.facts.restartPolicy;
   const readyChangedAt = state.stage.kind === 'Ready' ? now : state.readyChangedAt;
   if (policy === 'Always' || (policy === 'OnFailure' && exitCode !== 0)) {
-    const wait = backOffMs(state.restartCount);
+    const wait = backOffAfterRestarts(state.restartCount);
     const restartAt = now + wait;
     return changed({ ...state, stage: { kind: 'Exited', last, restartAt, backOffMs: wait }, at: now, readyChangedAt, wakeAt: Math.min(restartAt, now + EXITED_SHOWN_MS) });
   }

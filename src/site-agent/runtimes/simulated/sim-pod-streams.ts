@@ -1,5 +1,5 @@
 import type { Duplex, Readable } from 'node:stream';
-import type { SiteTimers } from '../../../common/timers.js';
+import type { Timers } from '../../../common/timers.js';
 import {
   SiteStreamError,
   type PodStreams,
@@ -16,7 +16,7 @@ import type { SimOptions } from './sim-options.js';
 import type { SimPodState } from './sim-pod.js';
 
 export interface SimPodStreamsOptions {
-  readonly timers: SiteTimers;
+  readonly timers: Timers;
   readonly sim: SimOptions;
   /** The state of the pod `target` names, undefined unless the runtime runs that very pod (its uid). */
   readonly lookup: (target: PodStreamTarget) => SimPodState | undefined;

@@ -4,7 +4,7 @@ import type { NodeDirectory, SiteNodeInfo } from '../../node-directory.js';
 import { podKeyOf } from '../../pod-key.js';
 import type { PodRuntime, PodRuntimeSink } from '../../pod-runtime.js';
 import type { ClusterRef } from '../../../site-api/site-api-types.js';
-import type { SiteTimers } from '../../../common/timers.js';
+import type { Timers } from '../../../common/timers.js';
 import type { PodStreams, PodStreamTarget } from '../../../site-api/pod-streams.js';
 import { WakeScheduler } from '../../wake-scheduler.js';
 import { SimNetwork } from './sim-network.js';
@@ -18,7 +18,7 @@ import { renderSimPodStatus } from './sim-pod-status.js';
 
 export interface SimulatedRuntimeOptions {
   readonly sink: PodRuntimeSink;
-  readonly timers: SiteTimers;
+  readonly timers: Timers;
   readonly nodes: NodeDirectory;
   readonly logger: Logger;
   readonly sim?: Partial<SimOptions>;

@@ -1,12 +1,13 @@
 import type { KubeObject, ObjectMeta } from '../../../apimachinery/object.js';
 import type { FieldDoc } from '../table-printer.js';
+import { metav1Time } from '../../../apimachinery/meta-time.js';
 
 /** The clock of the printer tests. */
 export const NOW = new Date('2020-06-01T12:00:00Z');
 
 /** A timestamp `ms` before {@link NOW}. */
 export function ago(ms: number): string {
-  return new Date(NOW.getTime() - ms).toISOString().replace(/\.\d+Z$/, 'Z');
+  return metav1Time(NOW.getTime() - ms);
 }
 
 export const SECOND = 1000;

@@ -9,14 +9,12 @@ import { containerEnvironment, ContainerConfigError, type DownwardFacts } from '
 import { unmountContainerRoot } from '../images/container-root.js';
 import { parseImageReference } from '../images/image-reference.js';
 import type { PodParts } from '../pod-parts.js';
-import type { ContainerRecord, ContainerTermination, PodRecord } from '../../kubelet/pod-record.js';
 import { containerFiles, podContainerId, type PodSandbox } from '../sandbox/pod-sandbox.js';
-import { podPhase, renderPodStatus } from '../../kubelet/pod-status.js';
 import { podHostsFile } from '../sandbox/pod-hosts.js';
 import { writePodResolvConf } from '../sandbox/pod-dns-files.js';
-import { goSeconds } from '../../kubelet/go-duration.js';
 import { removePodTraces } from './pod-cleanup.js';
-import { nextRestartDelay, restartWaitUntil, type RestartBackoff } from '../../kubelet/crash-backoff.js';
+import { crashLoopBackOff, nextRestartDelay, podReady, renderPodStatus, restartWaitUntil, type ContainerRecord, type ContainerTermination, type PodRecord, type RestartBackoff } from '../../kubelet/index.js';
+import { metav1Time } from '../../../../apimachinery/meta-time.js';
 import { ContainerCommandError, type ContainerFiles } from '../containers/runc-containers.js';
 import { isSidecar, SIDECAR_CONTAINER as SIDECAR_NAME } from '../sidecar/sidecar-launch.js';
 import { ContainerProbes } from '../probes/probe-state.js';
@@ -109,7 +107,7 @@ export class RuncPod {
       hostIP: parts.site.network.gateway,
       qosClass: podQosClass(spec),
       restartPolicy: (spec.restartPolicy as PodRecord['restartPolicy'] | undefined) ?? 'Always',
-      scheduledAt: scheduled ?? new Date(now).toISOString().replace(/\.\d{3}Z$/, 'Z'),
+      scheduledAt: scheduled ?? metav1Time(now),
       readyChangedAt: now,
       initContainers: (spec.initContainers ?? []).map((c) => newRecord(c.name ?? '', c.image ?? '', false)),
       containers: (spec.containers ?? []).map((c) => newRecord(c.name ?? '', c.image ?? '', isSidecar(c))),
@@ -353,7 +351,7 @@ export class RuncPod {
     const until = restartWaitUntil(this.backoff.get(name), last.finishedAt);
     if (until === undefined || until <= now) return true;
     const delay = this.backoff.get(name)?.delayMs ?? 0;
-    record.current = { kind: 'waiting', reason: 'CrashLoopBackOff', message: `back-off ${goSeconds(delay)} restarting failed container=${name} pod=${this.record.name}_${this.record.namespace}(${this.uid})` };
+    record.current = crashLoopBackOff(delay, name, this.record);
     record.lastTermination = last;
     record.ready = false;
     this.events.once(name, 'Warning', 'BackOff', 'Back-off restarting failed container');
@@ -605,7 +603,7 @@ export class RuncPod {
   }
 
   private isReady(): boolean {
-    return podPhase(this.record) === 'Running' && this.record.containers.every((c) => c.ready);
+    return podReady(this.record);
   }
 
   private async save(): Promise<void> {

@@ -1,6 +1,6 @@
 import type { Container, Handler } from '../../../../api/pod-spec-types.js';
 import type { RuncSiteParts } from '../pod-parts.js';
-import type { PodRecord } from '../../kubelet/pod-record.js';
+import type { PodRecord } from '../../kubelet/index.js';
 import { containerPort, hostPort, httpGet, type Dial, type ExecInContainer } from './prober.js';
 
 /** What a container's lifecycle hook runs against. */

@@ -1,15 +1,15 @@
-import type { SiteTimers } from '../../../../common/timers.js';
+import type { Timers } from '../../../../common/timers.js';
 import type { Container } from '../../../../api/pod-spec-types.js';
 import type { PodEvents } from '../pod-worker/pod-events.js';
 import type { RuncSiteParts } from '../pod-parts.js';
-import type { ContainerRecord } from '../../kubelet/pod-record.js';
+import type { ContainerRecord } from '../../kubelet/index.js';
 import type { ContainerProbes } from './probe-state.js';
 import { runProbe } from './prober.js';
 
 /** What the probes of one pod run against. */
 export interface ProbeContext {
   readonly site: RuncSiteParts;
-  readonly timers: SiteTimers;
+  readonly timers: Timers;
   readonly events: PodEvents;
   readonly podIP: string;
   readonly graceMs: number;

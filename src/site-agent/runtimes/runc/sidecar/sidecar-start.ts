@@ -6,7 +6,7 @@ import type { BindMount } from '../containers/container-spec.js';
 import { podIdentityOwner } from './identity-owner.js';
 import type { PodEvents } from '../pod-worker/pod-events.js';
 import type { PodParts } from '../pod-parts.js';
-import type { ContainerRecord } from '../../kubelet/pod-record.js';
+import type { ContainerRecord } from '../../kubelet/index.js';
 import { parseSidecarState, sidecarProcess, sidecarStateFile, sidecarTokenFile } from './sidecar-launch.js';
 import { mountTmpfs } from '../../../host/tmpfs-mounts.js';
 

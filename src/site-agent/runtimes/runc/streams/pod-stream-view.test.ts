@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { ContainerRecord, PodRecord } from '../../kubelet/pod-record.js';
+import type { ContainerRecord, PodRecord } from '../../kubelet/index.js';
 import { logInstance, type PodStreamView } from './pod-stream-view.js';
 import { execFailureCode } from './runc-exec.js';
 

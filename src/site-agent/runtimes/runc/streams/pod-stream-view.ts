@@ -1,4 +1,4 @@
-import type { ContainerRecord, PodRecord } from '../../kubelet/pod-record.js';
+import type { ContainerRecord, PodRecord } from '../../kubelet/index.js';
 import type { ContainerStdio } from '../containers/container-stdio.js';
 import type { ContainerFiles } from '../containers/runc-containers.js';
 import { containerFiles } from '../sandbox/pod-sandbox.js';

@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import { SiteStreamError, type PodStreamTarget } from '../../../../site-api/pod-streams.js';
 import { podKeyOf } from '../../../pod-key.js';
 import type { ContainerStdio } from '../containers/container-stdio.js';
-import type { PodRecord } from '../../kubelet/pod-record.js';
+import type { PodRecord } from '../../kubelet/index.js';
 import { containerFiles } from '../sandbox/pod-sandbox.js';
 import type { RuncContainers } from '../containers/runc-containers.js';
 import { RuncPodStreams, type StreamPod } from './runc-pod-streams.js';
