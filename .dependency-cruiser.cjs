@@ -30,6 +30,50 @@ const LAYERS = {
 };
 
 const PRODUCTION = { path: '^src/', pathNot: ['\\.test\\.ts$', '/testing/'] };
+
+/**
+ * Folders that other code meets only through their `index.ts` (their public face): the
+ * machine's primitives, the Service data plane, kubelet's semantics, and the runc runtime.
+ * Their own unit tests may reach inside; nothing else may (the CLI, other folders, test
+ * helpers, e2e tests, benchmarks).
+ */
+const FACES = ['site-agent/host', 'site-agent/service-proxy', 'site-agent/runtimes/kubelet', 'site-agent/runtimes/runc'];
+
+/**
+ * The runc runtime's services, lowest first: a folder may import only the folders listed in
+ * `may` (through their faces), so the services form one order, as the control plane's layers
+ * do. The runtime's own files (runtimes/runc/*.ts) compose them and may import every face.
+ */
+const RUNC_SERVICES = {
+  oci: { may: [], why: 'the OCI runtime specification the site writes (config.json), pure' },
+  network: { may: [], why: 'the site network: namespace, bridge, pod addresses, the netns socket broker, the relay to the control plane' },
+  probes: { may: ['containers'], why: 'kubelet\'s prober and lifecycle hooks' },
+  images: { may: ['oci'], why: 'the site\'s image store and each container instance\'s root over an image or the host\'s programs' },
+  volumes: { may: ['oci'], why: 'pod volumes: planned, set up in the pod\'s folder, bound into containers, torn down' },
+  containers: { may: ['oci', 'images'], why: 'runc under conmon and each instance\'s OCI bundle from the pod\'s spec' },
+  sandbox: { may: ['oci', 'containers', 'network'], why: 'pod sandboxes: network namespace, address, infra container, hosts and DNS files' },
+  sidecar: { may: ['oci', 'images', 'containers'], why: 'the injected workload sidecar: its launch, its identity files\' owner, its readiness' },
+  streams: { may: ['containers', 'network', 'sidecar'], why: 'logs, exec, attach and port-forward of the pods' },
+  'pod-worker': { may: ['oci', 'network', 'probes', 'images', 'volumes', 'containers', 'sandbox', 'sidecar', 'streams'], why: 'kubelet\'s pod workers: decide (computePodActions), then act on the services' },
+};
+const RUNC = 'src/site-agent/runtimes/runc';
+const TESTS = '\\.test\\.ts$';
+
+const faceRules = FACES.map((folder) => ({
+  name: `face-${folder.replace(/\//g, '-')}`,
+  comment: `src/${folder}/ is used through its index.ts only: what it does not export is its own.`,
+  severity: 'error',
+  from: { path: '^(src|test|bench|reliability)/', pathNot: [`^src/${folder}/`] },
+  to: { path: `^src/${folder}/`, pathNot: [`^src/${folder}/index\\.ts$`] },
+}));
+
+const runcServiceRules = Object.entries(RUNC_SERVICES).map(([folder, service]) => ({
+  name: `runc-${folder}`,
+  comment: `${RUNC}/${folder}/ (${service.why}) may use only ${service.may.length === 0 ? 'itself' : service.may.map((f) => `${f}/`).join(', ')} of the runtime's services, each through its index.ts.`,
+  severity: 'error',
+  from: { path: `^${RUNC}/${folder}/`, pathNot: [TESTS] },
+  to: { path: `^${RUNC}/`, pathNot: [`^${RUNC}/${folder}/`, ...service.may.map((f) => `^${RUNC}/${f}/index\\.ts$`)] },
+}));
 const IO_MODULES = '^(node:)?(fs|fs/promises|net|http|https|http2|tls|dgram|child_process|worker_threads|cluster)$|^(better-sqlite3|etcd3|fastify|ws|spdy-transport)$';
 
 const layerRules = Object.entries(LAYERS).map(([folder, layer]) => ({
@@ -43,6 +87,22 @@ const layerRules = Object.entries(LAYERS).map(([folder, layer]) => ({
 module.exports = {
   forbidden: [
     ...layerRules,
+    ...faceRules,
+    ...runcServiceRules,
+    {
+      name: 'runc-runtime-uses-service-faces',
+      comment: 'The runc runtime\'s own files (composition) use each service folder through its index.ts.',
+      severity: 'error',
+      from: { path: `^${RUNC}/[^/]+\\.ts$`, pathNot: [TESTS] },
+      to: { path: `^${RUNC}/[^/]+/`, pathNot: [`^${RUNC}/[^/]+/index\\.ts$`] },
+    },
+    {
+      name: 'runc-service-known',
+      comment: 'Every folder of the runc runtime has its place in RUNC_SERVICES (add it there, with its reason).',
+      severity: 'error',
+      from: { path: `^${RUNC}/[^/]+/`, pathNot: [`^${RUNC}/(${Object.keys(RUNC_SERVICES).join('|')})/`] },
+      to: {},
+    },
     {
       name: 'no-unknown-folder',
       comment: 'Every top-level folder of src/ has a place in the layers above (add it there, with its reason).',

@@ -5,9 +5,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { siteCgroupParent } from '../src/site-agent/runtimes/runc/runc-site.js';
-import { findRuntimePrograms, findServicePrograms } from '../src/site-agent/runtimes/runc/runtime-programs.js';
-import { podNamespaceName } from '../src/site-agent/runtimes/runc/network/site-network.js';
+import { findRuntimePrograms, podNamespaceName, servicePrograms, siteCgroupParent } from '../src/site-agent/runtimes/runc/index.js';
 import { cgroupCpuSeconds, machineBusySeconds, processCpuSeconds } from './proc-stats.js';
 import { PROXY_CLIENT, PROXY_POD_SERVER } from './proxy-programs.js';
 import { changeRow, proxyTable, shareRow, type ProxyRow } from './proxy-report.js';
@@ -296,7 +294,7 @@ export async function benchProxy(args: string[]): Promise<void> {
   }
   if (process.getuid?.() !== 0) throw new Error('the proxy bench runs runc pods: it needs root');
   const programs = findRuntimePrograms();
-  const service = findServicePrograms();
+  const service = servicePrograms(programs);
   if ('missing' in service) throw new Error(`the proxy bench needs the Service data plane: ${service.missing}`);
   // The client program runs from a temporary folder: it loads @grpc/grpc-js by this path.
   const grpcModule = fileURLToPath(import.meta.resolve('@grpc/grpc-js'));

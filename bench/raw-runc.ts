@@ -1,15 +1,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { containerCapabilities } from '../src/site-agent/runtimes/runc/containers/capabilities.js';
-import { removeCgroup } from '../src/site-agent/host/cgroup-tree.js';
-import { containerOciSpec } from '../src/site-agent/runtimes/runc/containers/container-spec.js';
-import { hostImagePlan, inspectHost, prepareRoot } from '../src/site-agent/runtimes/runc/images/host-image.js';
-import { IpCommand } from '../src/site-agent/host/ip-command.js';
-import { containerResources } from '../src/site-agent/runtimes/runc/containers/linux-resources.js';
-import { containerFiles, makeContainerFolders } from '../src/site-agent/runtimes/runc/sandbox/pod-sandbox.js';
-import { RuncContainers } from '../src/site-agent/runtimes/runc/containers/runc-containers.js';
-import { findRuntimePrograms } from '../src/site-agent/runtimes/runc/runtime-programs.js';
+import { containerCapabilities, containerFiles, containerOciSpec, containerResources, findRuntimePrograms, hostImagePlan, inspectHost, makeContainerFolders, prepareRoot, RuncContainers } from '../src/site-agent/runtimes/runc/index.js';
+import { IpCommand, removeCgroup } from '../src/site-agent/host/index.js';
 import { machineBusySeconds } from './proc-stats.js';
 import { nowMs } from './stats.js';
 

@@ -5,9 +5,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { HttpsResponse } from '../src/client/https-client.js';
 import { startConfigHarness, type ConfigHarness } from '../src/server/testing/config-harness.js';
-import { removeCgroup } from '../src/site-agent/host/cgroup-tree.js';
-import { runcStateRoot, siteCgroupParent } from '../src/site-agent/runtimes/runc/runc-site.js';
-import { siteNamespaceName } from '../src/site-agent/runtimes/runc/network/site-network.js';
+import { removeCgroup } from '../src/site-agent/host/index.js';
+import { runcStateRoot, siteCgroupParent, siteNamespaceName } from '../src/site-agent/runtimes/runc/index.js';
 import { removeSiteNetwork, removeSitesCgroupParent } from '../src/testing/runc-site-cleanup.js';
 import type { Target } from './watch-protocol.js';
 

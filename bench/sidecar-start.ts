@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util';
 import type { BootstrapToken } from '../src/site-api/identity-bundle.js';
 import { createLogger } from '../src/observability/logger.js';
 import { startControlPlane } from '../src/server/control-plane.js';
-import { SIDECAR_NODE_FLAGS } from '../src/site-agent/runtimes/runc/sidecar/sidecar-launch.js';
+import { SIDECAR_NODE_FLAGS } from '../src/site-agent/runtimes/runc/index.js';
 import { registerTestSites } from '../src/site-plane/testing/register-test-sites.js';
 import { controlPlaneCaller } from './control-plane-caller.js';
 import { fmtMiB, processCpuSeconds, processRssBytes } from './proc-stats.js';

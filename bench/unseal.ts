@@ -15,7 +15,7 @@ import { blindfoldEncrypt } from '../src/secrets/blindfold-encrypt.js';
 import { encryptionTargetFrom } from '../src/secrets/encryption-target.js';
 import { startControlPlane, type ControlPlane } from '../src/server/control-plane.js';
 import { registerTestSites } from '../src/site-plane/testing/register-test-sites.js';
-import { SIDECAR_NODE_FLAGS } from '../src/site-agent/runtimes/runc/sidecar/sidecar-launch.js';
+import { SIDECAR_NODE_FLAGS } from '../src/site-agent/runtimes/runc/index.js';
 import { toolPath } from '../src/testing/tools.js';
 import { fmtMs, fmtRate, printTable, progress, type Row, withCpu } from './stats.js';
 import { runWrk } from './wrk.js';

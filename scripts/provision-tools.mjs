@@ -7,14 +7,18 @@
 //
 // It writes .tools/env.json: tool name → absolute path (+ the environment it needs). Tests find
 // every tool through src/testing/tools.ts, which reads that file and, when a tool is missing,
-// fails naming it and the command that provides it.
+// fails naming it and the command that provides it. The programs a runc site runs (the
+// `runtime` group) also get a command in .tools/bin/ (a link, or a two-line wrapper that sets
+// LD_LIBRARY_PATH and execs the binary): `npm start`, the test runner and the benchmarks put
+// that folder first on PATH, which is where `edgeplane` looks for them unless its flags
+// (--runc, --conmon, …) say otherwise. The product never reads this folder's files.
 //
 // Idempotent and quick: each unpacked package has a stamp (.tools/<package>/.stamp.json, with
 // its version); a run that finds everything in place (stamps and env.json agree, binaries
 // there) starts no process and prints one line. `--help` tells the options.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { basename, delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inflateRawSync } from 'node:zlib';
@@ -22,6 +26,7 @@ import { inflateRawSync } from 'node:zlib';
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const TOOLS = join(REPO, '.tools');
 const ENV_FILE = join(TOOLS, 'env.json');
+const BIN = join(TOOLS, 'bin');
 const STAMP = '.stamp.json';
 const SELF = 'node scripts/provision-tools.mjs';
 
@@ -555,6 +560,37 @@ function parseArgs(argv) {
   return options;
 }
 
+/** A command in .tools/bin/ for a runtime tool: a link to its binary, or a wrapper that gives it its environment. */
+function binCommand(name, entry) {
+  const command = join(BIN, name);
+  const env = Object.entries(entry.env ?? {});
+  const quote = (text) => `'${text.replace(/'/g, "'\\''")}'`;
+  const wrapper =
+    env.length === 0
+      ? undefined
+      : ['#!/bin/sh', `# ${name}: ${entry.origin} (written by ${SELF}).`, ...env.map(([k, v]) => `${k}=${quote(v)}\${${k}:+:$${k}}; export ${k}`), `exec ${quote(entry.path)} "$@"`, ''].join('\n');
+  if (wrapper === undefined) {
+    try {
+      if (readlinkSync(command) === entry.path) return;
+    } catch {
+      // absent, or not a link
+    }
+    rmSync(command, { force: true });
+    symlinkSync(entry.path, command);
+  } else if (!existsSync(command) || readFileSync(command, 'utf8') !== wrapper) {
+    rmSync(command, { force: true });
+    writeFileSync(command, wrapper, { mode: 0o755 });
+  }
+}
+
+/** .tools/bin/ holds a command for each provisioned runtime tool that is not the system's own, and nothing else. */
+function writeBin(tools) {
+  mkdirSync(BIN, { recursive: true });
+  const wanted = new Map(TABLE.filter((t) => t.for.includes('runtime') && tools[t.name] !== undefined && tools[t.name].source !== 'system').map((t) => [t.name, tools[t.name]]));
+  for (const name of readdirSync(BIN)) if (!wanted.has(name)) rmSync(join(BIN, name), { force: true });
+  for (const [name, entry] of wanted) binCommand(name, entry);
+}
+
 function main() {
   let options;
   try {
@@ -607,6 +643,7 @@ function main() {
   const ordered = Object.fromEntries(TABLE.filter((t) => t.name in tools).map((t) => [t.name, tools[t.name]]));
   const text = JSON.stringify({ comment: `Written by ${SELF}; tests read it through src/testing/tools.ts.`, tools: ordered }, null, 2) + '\n';
   if (!existsSync(ENV_FILE) || readFileSync(ENV_FILE, 'utf8') !== text) writeFileSync(ENV_FILE, text);
+  writeBin(ordered);
 
   for (const { tool, error } of failures) {
     console.error(`provision-tools: cannot provide ${tool.name} (${tool.why}): ${error.message}`);

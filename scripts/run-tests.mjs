@@ -3,7 +3,7 @@
 // to files whose path contains one of them: `node scripts/run-tests.mjs store/sqlite`.
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 
 function find(dir) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -19,9 +19,13 @@ if (files.length === 0) {
   console.error(`no test files match ${filters.join(', ') || 'dist/**/*.test.js'}; run "npm run build" first`);
   process.exit(1);
 }
+// The programs a runc site runs are found on PATH, as on a site: the provisioned ones first
+// (.tools/bin, written by scripts/provision-tools.mjs), for in-process agents and the servers
+// and agents the tests start.
+const PATH = `${join(process.cwd(), '.tools', 'bin')}${delimiter}${process.env.PATH ?? ''}`;
 const result = spawnSync(
   process.execPath,
   ['--enable-source-maps', '--test', '--test-concurrency=2', '--test-timeout=300000', ...files],
-  { stdio: 'inherit' },
+  { stdio: 'inherit', env: { ...process.env, PATH } },
 );
 process.exit(result.status ?? 1);

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
-import type { ImageStore } from '../site-agent/runtimes/runc/images/image-store.js';
+import type { ImageStore } from '../site-agent/runtimes/runc/index.js';
 import { age, render, renderTable } from './output.js';
 
 interface StoreOptions {
@@ -18,9 +18,8 @@ function umociOption(): Option {
 
 async function openStore(o: StoreOptions): Promise<ImageStore> {
   // Loaded here: other commands stay free of the runtime's modules.
-  const { ImageStore, siteImageStoreDir } = await import('../site-agent/runtimes/runc/images/image-store.js');
-  const { findProgram } = await import('../site-agent/runtimes/runc/runtime-programs.js');
-  return new ImageStore({ dir: siteImageStoreDir(resolve(o.home)), umoci: o.umoci === undefined ? (findProgram('umoci') ?? { path: 'umoci' }) : { path: o.umoci } });
+  const { ImageStore, siteImageStoreDir, findUmoci } = await import('../site-agent/runtimes/runc/index.js');
+  return new ImageStore({ dir: siteImageStoreDir(resolve(o.home)), umoci: findUmoci(o.umoci === undefined ? {} : { umoci: o.umoci }) });
 }
 
 /**

@@ -10,8 +10,9 @@ import { durationArgument, durationArgumentAtLeast } from './duration-argument.j
 import { DEFAULT_SERVER_LIMITS as LIMITS, type ServerLimits } from '../server/server-limits.js';
 import { shellQuote, StartProgress } from './start-progress.js';
 import { untilSignal } from './until-signal.js';
+import { addRuntimeProgramOptions, runtimeProgramPaths, type RuntimeProgramFlags } from './runtime-program-options.js';
 
-interface ServerOptions {
+interface ServerOptions extends RuntimeProgramFlags {
   home: string;
   listen: ListenAddress;
   store: 'sqlite' | 'etcd';
@@ -67,7 +68,7 @@ export const PREVIOUS_KEK_OPTION_HELP =
   'a key-encryption key the current one replaced (repeatable): what it sealed or encrypted stays readable until "edgeplane store re-encrypt" has moved it under the current key';
 
 export function serverCommand(): Command {
-  return new Command('server')
+  const server = new Command('server')
     .description('Run the control plane: HTTPS API server with the platform CA, health, version and metrics.')
     .addOption(new Option('--home <dir>', 'state folder: PKI, embedded store, credentials').env('EDGEPLANE_HOME').default('.edgeplane'))
     .addOption(
@@ -107,7 +108,9 @@ export function serverCommand(): Command {
     .addOption(new Option('--stream-idle-timeout <duration>', 'exec, attach and port-forward sessions with no traffic this long are closed (kubelet\'s --streaming-connection-idle-timeout), e.g. 4h, 30m').env('EDGEPLANE_STREAM_IDLE_TIMEOUT').default(4 * 3_600_000, '4h').argParser(durationArgument))
     .addOption(new Option('--audit-log-path <file>', 'audit log of pod sessions (exec, attach, port-forward): audit.k8s.io/v1 Events, one JSON a line, made 0600 (default: <home>/audit/sessions.log)').env('EDGEPLANE_AUDIT_LOG_PATH'))
     .addOption(new Option('--log-level <level>', 'least severe level logged').choices(LOG_LEVELS).env('EDGEPLANE_LOG_LEVEL').default('info'))
-    .addOption(new Option('--log-format <format>', 'auto: readable lines on a terminal, JSON otherwise').choices(LOG_FORMATS).env('EDGEPLANE_LOG_FORMAT').default('auto'))
+    .addOption(new Option('--log-format <format>', 'auto: readable lines on a terminal, JSON otherwise').choices(LOG_FORMATS).env('EDGEPLANE_LOG_FORMAT').default('auto'));
+  // With --local-sites: the local customer edge's runc runtime.
+  return addRuntimeProgramOptions(server)
     .addHelpText(
       'after',
       [
@@ -158,7 +161,7 @@ export function serverCommand(): Command {
       try {
         if (options.localSites) {
           const sitesStarted = progress.step('starting the local sites');
-          localSites = await (await import('../server/local-sites.js')).startLocalSites({ home, url: controlPlane.url, logger });
+          localSites = await (await import('../server/local-sites.js')).startLocalSites({ home, url: controlPlane.url, logger, programs: runtimeProgramPaths(options) });
           sitesStarted(`local sites ${localSites.sites.join(', ')}`);
         }
       } catch (error) {

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, wr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { writeFilesAtomic } from './atomic-file.js';
+import { replaceFileAtomic, writeFilesAtomic } from './atomic-file.js';
 
 const root = mkdtempSync(join(tmpdir(), 'atomic-files-'));
 after(() => rmSync(root, { recursive: true, force: true }));
@@ -37,5 +37,22 @@ describe('writeFilesAtomic', () => {
     );
     assert.equal(readFileSync(join(dir, 'a.key'), 'utf8'), 'old key');
     assert.deepEqual(readdirSync(dir).sort(), ['a.key', `b.crt.${process.pid}.tmp`], 'a.key\'s temporary file is gone');
+  });
+});
+
+describe('replaceFileAtomic', () => {
+  it('replaceFileAtomic replaces the file with its mode, over a temporary file a crash left, and leaves none', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'replace-atomic-'));
+    try {
+      const path = join(dir, 'state.json');
+      writeFileSync(path, 'old');
+      writeFileSync(`${path}.${process.pid}.tmp`, 'half', { mode: 0o644 });
+      await replaceFileAtomic(path, '{"new":true}', 0o600);
+      assert.equal(readFileSync(path, 'utf8'), '{"new":true}');
+      assert.equal(statSync(path).mode & 0o777, 0o600);
+      assert.deepEqual(readdirSync(dir), ['state.json']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

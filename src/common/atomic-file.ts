@@ -1,5 +1,5 @@
 import { closeSync, fchmodSync, fsyncSync, openSync, renameSync, writeSync } from 'node:fs';
-import { open, rename, rm } from 'node:fs/promises';
+import { open, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 
 /**
@@ -78,4 +78,18 @@ export async function writeFilesAtomic(dir: string, files: readonly AtomicFile[]
   } finally {
     await folder.close();
   }
+}
+
+/**
+ * Replaces `path` so that readers see the old or the new contents, never half of it, without
+ * waiting for the disk: a temporary file created with exactly `mode`, then a rename. For state
+ * that need not outlive the machine's uptime (what it describes does not survive a reboot
+ * either: a site's running containers); what must survive a crash uses {@link writeFileAtomic}.
+ * One call at a time per path (the temporary name is per process).
+ */
+export async function replaceFileAtomic(path: string, contents: string, mode: number): Promise<void> {
+  const temporary = `${path}.${process.pid}.tmp`;
+  await rm(temporary, { force: true });
+  await writeFile(temporary, contents, { mode, flag: 'wx' });
+  await rename(temporary, path);
 }

@@ -4,12 +4,12 @@ import { httpsRequest } from '../client/https-client.js';
 import type { Logger } from '../observability/logger.js';
 import type { RegisterSite } from '../site-api/site-api-types.js';
 import { startSiteAgent, type SiteAgent } from '../site-agent/site-agent.js';
-import { findRuntimePrograms } from '../site-agent/runtimes/runc/runtime-programs.js';
+import { findRuntimePrograms, type RuntimeProgramPaths } from '../site-agent/runtimes/runc/index.js';
 
 /** Whether this machine can run the runc runtime, and if not why. */
-function runcAvailability(): { ok: true } | { ok: false; reason: string } {
+function runcAvailability(programs: RuntimeProgramPaths): { ok: true } | { ok: false; reason: string } {
   try {
-    findRuntimePrograms();
+    findRuntimePrograms(programs);
     return { ok: true };
   } catch (error) {
     return { ok: false, reason: error instanceof Error ? error.message : String(error) };
@@ -22,6 +22,8 @@ export interface LocalSitesOptions {
   readonly home: string;
   readonly url: string;
   readonly logger: Logger;
+  /** Where the local customer edge's runc runtime finds its programs (default: PATH). */
+  readonly programs?: RuntimeProgramPaths;
 }
 
 export interface LocalSites {
@@ -58,7 +60,8 @@ export async function startLocalSites(options: LocalSitesOptions): Promise<Local
     { agent: 'local-re', type: 'REGIONAL_EDGE', adminTokenFile: 'platform-api-token', sites: [site('local-re-1', 'REGIONAL_EDGE'), site('local-re-2', 'REGIONAL_EDGE')] },
     { agent: 'local-ce', type: 'CUSTOMER_EDGE', adminTokenFile: 'api-token', sites: [site('local-ce-1', 'CUSTOMER_EDGE')] },
   ];
-  const runc = runcAvailability();
+  const programs = options.programs ?? {};
+  const runc = runcAvailability(programs);
   const agents: SiteAgent[] = [];
   try {
     for (const group of groups) {
@@ -71,7 +74,7 @@ export async function startLocalSites(options: LocalSitesOptions): Promise<Local
           token: await tokenOf(group.type, group.adminTokenFile),
           server: options.url,
           heartbeatSeconds: 10,
-          ...(real ? { runtime: 'runc' as const, runc: { hostImage: true }, removePodsOnClose: true } : {}),
+          ...(real ? { runtime: 'runc' as const, runc: { hostImage: true, programs }, removePodsOnClose: true } : {}),
           logger: options.logger.child({ agent: group.agent }),
         }),
       );

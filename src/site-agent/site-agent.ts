@@ -10,8 +10,7 @@ import { SimulatedRuntime } from './runtimes/simulated/simulated-runtime.js';
 import { SiteApiClient } from './site-api-client.js';
 import type { PodEventReport, PodRef, PodStatusItem, RegisterSite } from '../site-api/site-api-types.js';
 import { EventSender } from './event-sender.js';
-import { startRuncRuntime, type RuncAgentOptions } from './runtimes/runc/start-runc-runtime.js';
-import { findRuntimePrograms, type RuntimePrograms } from './runtimes/runc/runtime-programs.js';
+import { findRuntimePrograms, type RuncAgentOptions, type RuntimePrograms, startRuncRuntime } from './runtimes/runc/index.js';
 import { sitesWithRuntime, type RegisteredRuntime } from './site-specs.js';
 import { type Timers, systemTimers } from '../common/timers.js';
 import { StatusBatcher } from './status-batcher.js';
@@ -78,7 +77,7 @@ export async function startSiteAgent(options: SiteAgentOptions): Promise<SiteAge
   for (const path of makeTreePrivate(options.home, RUNTIME_TREES)) logger.warn({ path }, 'made private: group and others had access');
   // Each site says how it runs pods (nothing for simulated, the default); a change re-registers.
   // The runc runtime's programs first: without root or runc the agent stops here, before registering; runc's version goes on the site's nodes.
-  const programs = options.runtime === 'runc' ? findRuntimePrograms() : undefined;
+  const programs = options.runtime === 'runc' ? findRuntimePrograms(options.runc?.programs ?? {}) : undefined;
   const registered: RegisteredRuntime =
     programs === undefined ? { runtime: 'simulated' } : { runtime: 'runc', ...(programs.runc.version === '' ? {} : { version: programs.runc.version }) };
   const sites = sitesWithRuntime(options.sites, options.registerRuntime ?? registered);

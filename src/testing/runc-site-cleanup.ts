@@ -1,11 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { removeCgroup } from '../site-agent/host/cgroup-tree.js';
-import { runcStateRoot, siteCgroupParent } from '../site-agent/runtimes/runc/runc-site.js';
-import { releaseSiteCidr } from '../site-agent/runtimes/runc/network/site-cidr-claims.js';
-import { podNamespaceName, siteNamespaceName } from '../site-agent/runtimes/runc/network/site-network.js';
-import { unmountAllUnder } from '../site-agent/runtimes/runc/images/container-root.js';
+import { removeCgroup } from '../site-agent/host/index.js';
+import { podNamespaceName, releaseSiteCidr, runcStateRoot, siteCgroupParent, siteNamespaceName, unmountAllUnder } from '../site-agent/runtimes/runc/index.js';
 import { toolPath } from './tools.js';
 
 /**

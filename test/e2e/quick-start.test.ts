@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { parse } from 'yaml';
 import { kubectl120, runKubectl } from '../../src/vk8s/testing/kubectl.js';
-import { siteNamespaceName } from '../../src/site-agent/runtimes/runc/network/site-network.js';
+import { siteNamespaceName } from '../../src/site-agent/runtimes/runc/index.js';
 import { startServer, type ServerProcess } from './support/server-process.js';
 import { waitFor } from './support/wait-for.js';
 

@@ -10,10 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import type { KubeObject } from '../../src/apimachinery/object.js';
 import { connect as connectTls } from 'node:tls';
 import { toolPath } from '../../src/testing/tools.js';
-import { NetnsSocketBroker } from '../../src/site-agent/runtimes/runc/network/netns-broker.js';
-import { podContainerId } from '../../src/site-agent/runtimes/runc/sandbox/pod-sandbox.js';
-import { runcStateRoot } from '../../src/site-agent/runtimes/runc/runc-site.js';
-import { podNamespaceName } from '../../src/site-agent/runtimes/runc/network/site-network.js';
+import { NetnsSocketBroker, podContainerId, podNamespaceName, runcStateRoot } from '../../src/site-agent/runtimes/runc/index.js';
 import { podLeftovers, startRuncSiteEnv, type RuncSiteEnv } from './support/runc-site-env.js';
 import { waitFor } from './support/wait-for.js';
 

@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { toolPath } from '../../src/testing/tools.js';
 import { parse as parseYaml } from 'yaml';
 import type { KubeObject } from '../../src/apimachinery/object.js';
-import { podNamespaceName } from '../../src/site-agent/runtimes/runc/network/site-network.js';
+import { podNamespaceName } from '../../src/site-agent/runtimes/runc/index.js';
 import { startRuncSiteEnv, type RuncSiteEnv } from './support/runc-site-env.js';
 import { curlIn, deploymentYaml, GRPC_SERVER, HTTP_SERVER, runIn, serviceYaml, TCP_SERVER } from './support/service-workloads.js';
 import { waitFor } from './support/wait-for.js';

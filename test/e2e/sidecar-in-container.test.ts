@@ -10,12 +10,8 @@ import { after, before, describe, it } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
 import { TcpRelay } from '../../src/client/testing/tcp-relay.js';
 import { IdentityTestServer } from '../../src/sidecar/testing/identity-test-server.js';
-import { containerCapabilities } from '../../src/site-agent/runtimes/runc/containers/capabilities.js';
-import { removeCgroup } from '../../src/site-agent/host/cgroup-tree.js';
-import { type BindMount, containerOciSpec } from '../../src/site-agent/runtimes/runc/containers/container-spec.js';
-import { hostImagePlan, inspectHost, prepareRoot } from '../../src/site-agent/runtimes/runc/images/host-image.js';
-import { containerResources } from '../../src/site-agent/runtimes/runc/containers/linux-resources.js';
-import { type ContainerFiles, RuncContainers } from '../../src/site-agent/runtimes/runc/containers/runc-containers.js';
+import { type BindMount, containerCapabilities, type ContainerFiles, containerOciSpec, containerResources, hostImagePlan, inspectHost, prepareRoot, RuncContainers } from '../../src/site-agent/runtimes/runc/index.js';
+import { removeCgroup } from '../../src/site-agent/host/index.js';
 import { tool, toolPath } from '../../src/testing/tools.js';
 import { EDGEPLANE_BIN } from './support/server-process.js';
 

@@ -77,4 +77,34 @@ describe('lint: the layering rules of .dependency-cruiser.cjs', () => {
     assert.notEqual(result.code, 0);
     assert.match(result.output, /no-unknown-folder/);
   });
+
+  it('pass the CLI using the runc runtime through its face, and fail it reaching inside (face rule)', async () => {
+    const runtime = {
+      'src/site-agent/runtimes/runc/images/image-store.ts': 'export const store = 1;\n',
+      'src/site-agent/runtimes/runc/images/index.ts': "export { store } from './image-store.js';\n",
+      'src/site-agent/runtimes/runc/index.ts': "export { store } from './images/index.js';\n",
+    };
+    const throughFace = await cruise({ ...runtime, 'src/cli/image.ts': "import { store } from '../site-agent/runtimes/runc/index.js';\nexport const image = store;\n" });
+    assert.equal(throughFace.code, 0, throughFace.output);
+    const inside = await cruise({ ...runtime, 'src/cli/image.ts': "import { store } from '../site-agent/runtimes/runc/images/image-store.js';\nexport const image = store;\n" });
+    assert.notEqual(inside.code, 0);
+    assert.match(inside.output, /face-site-agent-runtimes-runc/);
+  });
+
+  it('fail a runc service importing one above it, or another one\'s internals', async () => {
+    const services = {
+      'src/site-agent/runtimes/runc/oci/spec.ts': 'export const spec = 1;\n',
+      'src/site-agent/runtimes/runc/oci/index.ts': "export { spec } from './spec.js';\n",
+      'src/site-agent/runtimes/runc/containers/bundle.ts': 'export const bundle = 1;\n',
+      'src/site-agent/runtimes/runc/containers/index.ts': "export { bundle } from './bundle.js';\n",
+    };
+    const upward = await cruise({ ...services, 'src/site-agent/runtimes/runc/oci/uses.ts': "import { bundle } from '../containers/index.js';\nexport const uses = bundle;\n" });
+    assert.notEqual(upward.code, 0);
+    assert.match(upward.output, /runc-oci/);
+    const internals = await cruise({ ...services, 'src/site-agent/runtimes/runc/containers/uses.ts': "import { spec } from '../oci/spec.js';\nexport const uses = spec;\n" });
+    assert.notEqual(internals.code, 0);
+    assert.match(internals.output, /runc-containers/);
+    const fine = await cruise({ ...services, 'src/site-agent/runtimes/runc/containers/uses.ts': "import { spec } from '../oci/index.js';\nexport const uses = spec;\n" });
+    assert.equal(fine.code, 0, fine.output);
+  });
 });

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { chownSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Logger } from '../../observability/logger.js';
+import type { Program } from '../host/index.js';
 import { DNS_GROUP, dnsmasqArguments } from './cluster-dns.js';
 import { stopLeftover } from './leftover-process.js';
 import type { ClusterId } from './proxy-model.js';
@@ -11,11 +12,6 @@ const DNS_BLOCK = '169.254.20.';
 const FIRST_HOST = 10;
 const LAST_HOST = 254;
 const START_TIMEOUT_MS = 10_000;
-
-interface Program {
-  readonly path: string;
-  readonly env: Readonly<Record<string, string>>;
-}
 
 interface Server {
   readonly child: ChildProcess;

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { tool, toolPath } from '../../testing/tools.js';
-import { NetnsSocketBroker } from '../runtimes/runc/network/netns-broker.js';
+import { NetnsSocketBroker } from '../runtimes/runc/index.js';
 import { HaproxyError, HaproxyProcess } from './haproxy-process.js';
 import type { ProxyEndpoints, ProxyService, SiteProxyInput } from './proxy-model.js';
 import { planProxy } from './proxy-plan.js';

@@ -6,15 +6,10 @@ import { renderHaproxyConfig, sourceFileContents, sourcesFile, type HaproxyConfi
 import { stopLeftover } from './leftover-process.js';
 import { diffProxyPlans } from './proxy-diff.js';
 import type { ProxyPlan } from './proxy-plan.js';
-
-/** An executable and what it needs in its environment (LD_LIBRARY_PATH for unpacked libraries). */
-interface HaproxyProgram {
-  readonly path: string;
-  readonly env: Readonly<Record<string, string>>;
-}
+import type { Program } from '../host/index.js';
 
 export interface HaproxyProcessOptions {
-  readonly haproxy: HaproxyProgram;
+  readonly haproxy: Program;
   /** iproute2's ip, to run HAProxy in `netns`. */
   readonly ip: string;
   readonly netns: string;

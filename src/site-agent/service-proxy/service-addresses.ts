@@ -1,4 +1,4 @@
-import type { IpCommand } from '../host/ip-command.js';
+import type { IpCommand } from '../host/index.js';
 
 /**
  * The interface holding a site's Service addresses: the site namespace's loopback. (kube-proxy's

@@ -9,13 +9,8 @@ import { HaproxyProcess } from './haproxy-process.js';
 import type { PlacedServiceFeed } from './placed-service-feed.js';
 import { clusterIdOf, proxyEndpointsOf, proxyServiceOf, type ClusterId, type EndpointAddressView, type ProxyEndpoints, type ProxyService } from './proxy-model.js';
 import { planProxy, type ProxyPlan } from './proxy-plan.js';
-import type { IpCommand } from '../host/ip-command.js';
+import type { IpCommand, Program } from '../host/index.js';
 import { ServiceAddresses } from './service-addresses.js';
-
-interface Program {
-  readonly path: string;
-  readonly env: Readonly<Record<string, string>>;
-}
 
 export interface SiteServiceProxyOptions {
   readonly site: string;
@@ -26,8 +21,6 @@ export interface SiteServiceProxyOptions {
   readonly haproxy: Program;
   readonly dnsmasq: Program;
   readonly feed: PlacedServiceFeed;
-  /** The site's pod IPs now, by virtual cluster. */
-  readonly pods: () => ReadonlyMap<ClusterId, readonly string[]>;
   /** Whether an endpoint address is a pod of this site. */
   readonly onSite: (address: EndpointAddressView) => boolean;
   /** An Event on a Service (sent in the agent's next batch). */
@@ -43,13 +36,20 @@ interface ServiceRef {
 
 const idOf = (cluster: ClusterRef): ClusterId => clusterIdOf(cluster.tenant, cluster.namespace, cluster.name);
 
+/** A pod of the site as the Service data plane sees it: its virtual cluster and address. */
+export interface SitePod {
+  readonly cluster: ClusterRef;
+  readonly ip: string;
+}
+
 /**
  * A runc site's Service data plane: the site's HAProxy (the Services and ready Endpoints
  * placed on the site, planned by `planProxy`), one dnsmasq per virtual cluster with pods or
- * Services here, and the addresses both listen on. Each trigger (the feed changed, a pod
- * came or went) runs one sync; syncs never overlap and a trigger during one runs another
- * after it. What the proxy cannot do, or a refused configuration, becomes a Warning Event on
- * the Service (once per distinct message).
+ * Services here, and the addresses both listen on. The site's runtime tells it the site's pods
+ * ({@link setPods}, {@link nameserverFor}); the placed-object feed tells it the Services and
+ * Endpoints. Each change runs one sync; syncs never overlap and a change during one runs
+ * another after it. What the proxy cannot do, or a refused configuration, becomes a Warning
+ * Event on the Service (once per distinct message).
  */
 export class SiteServiceProxy {
   private readonly haproxy: HaproxyProcess;
@@ -60,6 +60,8 @@ export class SiteServiceProxy {
   private closed = false;
   private reported = new Set<string>();
   private ready: Promise<void> | undefined;
+  /** The site's pod addresses, by virtual cluster. */
+  private pods = new Map<ClusterId, string[]>();
 
   constructor(private readonly options: SiteServiceProxyOptions) {
     const dir = options.dir;
@@ -68,14 +70,26 @@ export class SiteServiceProxy {
     this.addresses = new ServiceAddresses(options.ip, options.netns);
   }
 
+  /** The site's pods now (their addresses are the proxy's allowed sources, per virtual cluster): syncs when they changed. */
+  setPods(pods: readonly SitePod[]): void {
+    const next = new Map<ClusterId, string[]>();
+    for (const pod of pods) next.set(idOf(pod.cluster), [...(next.get(idOf(pod.cluster)) ?? []), pod.ip]);
+    const key = (map: ReadonlyMap<ClusterId, readonly string[]>): string => JSON.stringify([...map].map(([id, ips]) => [id, [...ips].sort()]).sort());
+    if (key(next) === key(this.pods)) return;
+    this.pods = next;
+    this.trigger();
+  }
+
   /**
    * The name server of `cluster`'s pods on this site, running before this resolves (a pod's
    * containers start after it, so their first lookup finds it). Also adds the pod's address
-   * to its cluster's proxy sources: the caller has given the pod its address by now.
+   * `podIP` to its cluster's proxy sources.
    */
-  async nameserverFor(cluster: ClusterRef): Promise<string> {
+  async nameserverFor(cluster: ClusterRef, podIP: string): Promise<string> {
     await this.start();
     const id = idOf(cluster);
+    const known = this.pods.get(id) ?? [];
+    if (!known.includes(podIP)) this.pods.set(id, [...known, podIP]);
     const address = this.dns.addressOf(id);
     await this.addresses.add([address]);
     await this.dns.ensure(id, this.hostsOf(id));
@@ -84,7 +98,7 @@ export class SiteServiceProxy {
     return address;
   }
 
-  /** Runs a sync soon (coalesced with one that is running). */
+  /** Runs a sync soon (coalesced with one that is running): the placed Services or Endpoints changed, or a resync. */
   trigger(): void {
     void this.sync().catch((error: unknown) => this.options.logger.warn({ site: this.options.site, err: error instanceof Error ? error.message : String(error) }, 'Service proxy sync failed'));
   }
@@ -142,7 +156,7 @@ export class SiteServiceProxy {
   private async syncOnce(): Promise<void> {
     await this.start();
     const { services, endpoints, refs } = this.placed();
-    const pods = this.options.pods();
+    const pods = this.pods;
     const plan = planProxy({ services, endpoints, clusterPods: Object.fromEntries(pods) });
     // DNS for every cluster with pods here (their resolv.conf names it) or Services placed here.
     const clusters = new Set<ClusterId>([...pods.keys(), ...services.map((s) => s.cluster)]);

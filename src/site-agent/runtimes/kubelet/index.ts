@@ -8,3 +8,4 @@ export { podReady } from './pod-phase.js';
 export { renderPodStatus } from './pod-status.js';
 export { crashLoopBackOff, notStartedYet } from './container-states.js';
 export { backOffAfterRestarts, nextRestartDelay, restartWaitUntil, type RestartBackoff } from './crash-backoff.js';
+export { PodEvents } from './pod-events.js';

@@ -1,16 +1,16 @@
 import { readdir } from 'node:fs/promises';
-import { totalmem } from 'node:os';
 import type { KubeObject } from '../../../apimachinery/object.js';
 import type { ClusterRef } from '../../../site-api/site-api-types.js';
+import type { Program } from '../../host/index.js';
 import type { NodeDirectory } from '../../node-directory.js';
 import { podKeyOf } from '../../pod-key.js';
 import type { PodRuntime } from '../../pod-runtime.js';
-import { removePodTraces } from './pod-worker/pod-cleanup.js';
-import type { PodServices, RuncSiteParts } from './pod-parts.js';
-import { RuncPod } from './pod-worker/runc-pod.js';
-import { RuncPodStreams } from './streams/runc-pod-streams.js';
+import type { ServicePlane, SitePod } from '../../service-proxy/index.js';
 import type { PlacedObjects } from '../../site-api-client.js';
-import { ClaimFolderSweeper } from './volumes/claim-folder-sweep.js';
+import { removePodTraces, RuncPodWorker, type PodServices } from './pod-worker/index.js';
+import type { OpenRuncSite } from './runc-site.js';
+import { RuncPodStreams } from './streams/index.js';
+import { ClaimFolderSweeper } from './volumes/index.js';
 
 /** How often running containers are checked for exits the file watches missed (kubelet's PLEG relist period). */
 const RELIST_MS = 1000;
@@ -21,27 +21,30 @@ const FORGOTTEN_GRACE_MS = 2000;
 
 export interface RuncRuntimeOptions {
   readonly nodes: NodeDirectory;
-  /** The prepared sites, by name (see {@link openRuncSite}). */
-  readonly sites: ReadonlyMap<string, RuncSiteParts & { close(): void; destroy(): Promise<void> }>;
-  readonly services: Omit<PodServices, 'machineMemoryBytes'> & { readonly machineMemoryBytes?: number };
-  /** Each site's Service data plane, told when the site's pods come and go (and every resync). */
-  readonly proxies?: ReadonlyMap<string, { trigger(): void; close(): Promise<void> }>;
+  /** The open sites, by name (see {@link openRuncSite}). */
+  readonly sites: ReadonlyMap<string, OpenRuncSite>;
+  readonly services: PodServices;
+  /** The sites' Service data plane, told of the sites' pods (absent: the sites have none). */
+  readonly servicePlane?: ServicePlane;
+  /** socat for attach input; throws, naming what to install, when the sites lack it. */
+  readonly socat: () => Program;
   /** The claims placed on the agent's sites (the site API), read by each sweep of the folders of claims that are gone. */
   readonly claimSweep?: { readonly list: () => Promise<PlacedObjects>; readonly intervalMs: number };
 }
 
 /**
- * The runc runtime: real pods on the agent's runc sites, one {@link RuncPod} worker per pod.
+ * The runc runtime: real pods on the agent's runc sites, one {@link RuncPodWorker} per pod
+ * (kubelet's pod workers), a relist every second (kubelet's PLEG: exits the file watches
+ * missed, the sites' pod addresses for their Service data plane) and a resync every 10 s.
  * Pods an earlier agent started are adopted by their workers; once the pod watch has listed
  * everything, sandboxes no pod owns are removed, and the sweeps of the folders of claims that
  * are gone begin (volumes/claim-folder-sweep.ts).
  */
 export class RuncRuntime implements PodRuntime {
-  private readonly pods = new Map<string, RuncPod>();
-  private readonly services: PodServices;
+  private readonly pods = new Map<string, RuncPodWorker>();
   private cancelRelist: () => void;
   private ticks = 0;
-  /** Each site's pod addresses at the last relist, as its proxy was told. */
+  /** Each site's pod addresses at the last relist, as its Service data plane was told. */
   private readonly lastAddresses = new Map<string, string>();
   private cancelSweep: (() => void) | undefined;
   private closed = false;
@@ -49,13 +52,17 @@ export class RuncRuntime implements PodRuntime {
   readonly streams: RuncPodStreams;
 
   constructor(private readonly options: RuncRuntimeOptions) {
-    this.services = { ...options.services, machineMemoryBytes: options.services.machineMemoryBytes ?? totalmem() };
-    this.cancelRelist = options.services.timers.schedule(() => this.relistTick(), RELIST_MS);
-    this.streams = new RuncPodStreams((key) => {
-      const worker = this.pods.get(key);
-      const site = worker === undefined ? undefined : this.options.sites.get(worker.site);
-      return worker === undefined || site === undefined ? undefined : { view: worker.streamView(), containers: site.containers, ip: site.broker.ip };
-    });
+    const { timers } = options.services;
+    this.cancelRelist = timers.schedule(() => this.relistTick(), RELIST_MS);
+    this.streams = new RuncPodStreams(
+      (key) => {
+        const worker = this.pods.get(key);
+        const site = worker === undefined ? undefined : this.options.sites.get(worker.siteName);
+        return worker === undefined || site === undefined ? undefined : { view: worker.streamView(), containers: site.containers.runc, ip: site.ipPath };
+      },
+      () => timers.now(),
+      options.socat,
+    );
   }
 
   get size(): number {
@@ -64,18 +71,6 @@ export class RuncRuntime implements PodRuntime {
 
   keys(): IterableIterator<string> {
     return this.pods.keys();
-  }
-
-  /** The addresses of `site`'s pods now, by virtual cluster (`tenant:namespace:name`). */
-  podAddresses(site: string): Map<string, string[]> {
-    const byCluster = new Map<string, string[]>();
-    for (const worker of this.pods.values()) {
-      const network = worker.site === site ? worker.network : undefined;
-      if (network === undefined) continue;
-      const id = `${network.cluster.tenant}:${network.cluster.namespace}:${network.cluster.name}`;
-      byCluster.set(id, [...(byCluster.get(id) ?? []), network.ip]);
-    }
-    return byCluster;
   }
 
   apply(cluster: ClusterRef, pod: KubeObject): void {
@@ -91,7 +86,7 @@ export class RuncRuntime implements PodRuntime {
       const nodeName = (pod['spec'] as { nodeName?: string } | undefined)?.nodeName ?? '';
       const site = this.options.sites.get(this.options.nodes.lookup(nodeName)?.site ?? '');
       if (site === undefined) return;
-      worker = new RuncPod(key, cluster, pod, { site, services: this.services });
+      worker = new RuncPodWorker(key, cluster, pod, site, this.options.services);
       this.pods.set(key, worker);
     }
     worker.update(pod);
@@ -103,23 +98,24 @@ export class RuncRuntime implements PodRuntime {
     this.pods.delete(key);
     this.streams.release(worker.uid);
     void worker.remove(FORGOTTEN_GRACE_MS);
-    this.options.proxies?.get(worker.site)?.trigger();
+    this.tellServicePlane(worker.siteName, true);
   }
 
   listed(): void {
-    void this.collectOrphans().catch((error: unknown) => this.services.logger.warn({ err: error }, 'removing orphaned pod sandboxes failed'));
+    void this.collectOrphans().catch((error: unknown) => this.options.services.logger.warn({ err: error }, 'removing orphaned pod sandboxes failed'));
     if (this.cancelSweep === undefined && this.options.claimSweep !== undefined) this.scheduleSweep(this.options.claimSweep);
   }
 
   /** Sweeps the claim folders every `intervalMs`, one sweep at a time, until the runtime closes. */
   private scheduleSweep(options: NonNullable<RuncRuntimeOptions['claimSweep']>): void {
-    const sites = [...this.options.sites.values()].map((site) => ({ name: site.name, pvRoot: site.pvRoot, podsDir: site.sandboxes.podDir('') }));
-    const sweeper = new ClaimFolderSweeper(sites, options.list, this.services.logger);
+    const { timers, logger } = this.options.services;
+    const sites = [...this.options.sites.values()].map((site) => ({ name: site.name, pvRoot: site.pvRoot, podsDir: site.podsDir }));
+    const sweeper = new ClaimFolderSweeper(sites, options.list, logger);
     const next = (): void => {
-      this.cancelSweep = this.services.timers.schedule(() => {
+      this.cancelSweep = timers.schedule(() => {
         void sweeper
           .sweep()
-          .catch((error: unknown) => this.services.logger.warn({ err: error }, 'sweeping the folders of claims that are gone failed'))
+          .catch((error: unknown) => logger.warn({ err: error }, 'sweeping the folders of claims that are gone failed'))
           .finally(() => {
             if (!this.closed) next();
           });
@@ -138,7 +134,7 @@ export class RuncRuntime implements PodRuntime {
     this.cancelRelist();
     this.streams.close();
     for (const worker of this.pods.values()) worker.detach();
-    await Promise.all([...(this.options.proxies?.values() ?? [])].map((proxy) => proxy.close()));
+    await this.options.servicePlane?.close();
     for (const site of this.options.sites.values()) site.close();
   }
 
@@ -152,11 +148,32 @@ export class RuncRuntime implements PodRuntime {
     this.pods.clear();
     await Promise.all(workers.map((worker) => worker.remove(1000)));
     await this.collectOrphans();
-    for (const proxy of this.options.proxies?.values() ?? []) await proxy.close();
+    await this.options.servicePlane?.close();
     for (const site of this.options.sites.values()) {
       site.close();
       await site.destroy();
     }
+  }
+
+  /** The pods of `site` that have an address now. */
+  private podsOf(site: string): SitePod[] {
+    const pods: SitePod[] = [];
+    for (const worker of this.pods.values()) {
+      const network = worker.siteName === site ? worker.network : undefined;
+      if (network !== undefined) pods.push(network);
+    }
+    return pods;
+  }
+
+  /** Tells the site's Service data plane its pods when they changed (or always, with `resync`). */
+  private tellServicePlane(site: string, resync: boolean): void {
+    const plane = this.options.servicePlane;
+    if (plane === undefined) return;
+    const pods = this.podsOf(site);
+    const addresses = JSON.stringify(pods.map((p) => `${p.cluster.tenant}:${p.cluster.namespace}:${p.cluster.name}/${p.ip}`).sort());
+    if (addresses !== this.lastAddresses.get(site)) plane.setPods(site, pods);
+    else if (resync) plane.resync(site);
+    this.lastAddresses.set(site, addresses);
   }
 
   private relistTick(): void {
@@ -167,12 +184,8 @@ export class RuncRuntime implements PodRuntime {
       if (resync) void worker.rotateLogs();
     }
     // A site's pod addresses changed (a pod adopted after an agent restart, a sandbox made or
-    // gone): its proxy syncs within this tick; every resync it syncs anyway.
-    for (const [site, proxy] of this.options.proxies ?? []) {
-      const addresses = JSON.stringify([...this.podAddresses(site)].sort());
-      if (resync || addresses !== this.lastAddresses.get(site)) proxy.trigger();
-      this.lastAddresses.set(site, addresses);
-    }
+    // gone): its Service data plane syncs within this tick; every resync it syncs anyway.
+    for (const site of this.options.sites.keys()) this.tellServicePlane(site, resync);
     this.cancelRelist = this.options.services.timers.schedule(() => this.relistTick(), RELIST_MS);
   }
 
@@ -180,11 +193,10 @@ export class RuncRuntime implements PodRuntime {
   private async collectOrphans(): Promise<void> {
     const owned = new Set([...this.pods.values()].map((worker) => worker.uid));
     for (const site of this.options.sites.values()) {
-      const podsDir = site.sandboxes.podDir('');
-      for (const uid of await readdir(podsDir).catch(() => [] as string[])) {
+      for (const uid of await readdir(site.podsDir).catch(() => [] as string[])) {
         if (owned.has(uid)) continue;
         await removePodTraces(site, uid);
-        this.services.logger.info({ site: site.name, uid }, 'removed a pod sandbox no pod owns');
+        this.options.services.logger.info({ site: site.name, uid }, 'removed a pod sandbox no pod owns');
       }
     }
   }

@@ -1,24 +1,17 @@
 import { mkdir, rm } from 'node:fs/promises';
-import { removeCgroup } from '../../host/cgroup-tree.js';
 import { join } from 'node:path';
+import type { ClusterRef } from '../../../apimachinery/cluster-ref.js';
 import type { Logger } from '../../../observability/logger.js';
-import type { RegisterSite } from '../../../site-api/site-api-types.js';
-import { AddressLeases } from './network/address-leases.js';
-import { ControlPlaneRelay, RELAY_PORT } from './network/control-plane-relay.js';
-import { hostImagePlan, inspectHost } from './images/host-image.js';
-import { ImageStore, siteImageStoreDir } from './images/image-store.js';
-import { IpCommand } from '../../host/ip-command.js';
-import { MountCommand } from './volumes/mount-command.js';
-import { VolumeSetup } from './volumes/volume-setup.js';
-import { parseCidr, type Ipv4Cidr } from './network/ipv4-cidr.js';
-import { NetnsSocketBroker } from './network/netns-broker.js';
-import { oomScoreFloor } from './containers/oom-score-floor.js';
-import type { RuncSiteParts } from './pod-parts.js';
-import { PodSandboxes } from './sandbox/pod-sandbox.js';
-import { RuncContainers } from './containers/runc-containers.js';
+import type { PodRef, RegisterSite } from '../../../site-api/site-api-types.js';
+import { IpCommand, removeCgroup } from '../../host/index.js';
+import { RuncContainers, SiteContainers } from './containers/index.js';
+import { hostImagePlan, ImageStore, inspectHost, siteImageStoreDir, SiteImages } from './images/index.js';
+import { AddressLeases, claimSiteCidr, ControlPlaneRelay, NetnsSocketBroker, parseCidr, RELAY_PORT, releaseSiteCidr, SiteNetwork, siteNamespaceName, type Ipv4Cidr } from './network/index.js';
+import type { RuncSite } from './pod-worker/index.js';
 import type { RuntimePrograms } from './runtime-programs.js';
-import { claimSiteCidr, releaseSiteCidr } from './network/site-cidr-claims.js';
-import { SiteNetwork, siteNamespaceName } from './network/site-network.js';
+import { PodSandboxes } from './sandbox/index.js';
+import { SidecarLauncher, type SidecarInstallation } from './sidecar/index.js';
+import { MountCommand, PodVolumes, VolumeSetup } from './volumes/index.js';
 
 export interface RuncSiteOptions {
   /** The agent's home: the site's pods live under `<home>/runc/<site>/`. */
@@ -30,7 +23,29 @@ export interface RuncSiteOptions {
   readonly hostImage: boolean;
   /** The control plane's address, which the relay on the site gateway forwards to. */
   readonly controlPlane: { readonly host: string; readonly port: number };
+  /** The sidecar's installation, and the bootstrap tokens of pods' sidecars (the site API). */
+  readonly sidecar: SidecarInstallation;
+  readonly identityToken: (pod: PodRef) => Promise<string>;
+  /** The name server of a pod's virtual cluster on this site (the site's Service data plane), if it has one. */
+  readonly nameserverFor?: (cluster: ClusterRef, podIP: string) => Promise<string>;
+  readonly machineMemoryBytes: number;
+  readonly oomScoreFloor: number;
   readonly logger: Logger;
+}
+
+/** An open runc site: its services, and what the runtime does with it when the agent stops. */
+export interface OpenRuncSite extends RuncSite {
+  /** The site's network namespace and pod CIDR (its Service data plane runs in it). */
+  readonly network: { readonly netns: string; readonly cidr: Ipv4Cidr };
+  /** The folder of the site's pods (`<uid>/` each) and of its persistent volumes. */
+  readonly podsDir: string;
+  readonly pvRoot: string;
+  /** The site's runc and the `ip` it runs (the pods' streams). */
+  readonly ipPath: string;
+  /** Stops the relay and the socket broker; the pods keep running. */
+  close(): void;
+  /** After close, with every pod gone: removes the site's network, cgroup parent, runc state and CIDR claim. */
+  destroy(): Promise<void>;
 }
 
 /** Where a runc site keeps runc's state: on tmpfs, as runc's own default `/run/runc`. */
@@ -44,52 +59,54 @@ export function siteCgroupParent(siteNetns: string): string {
 }
 
 /**
- * Prepares one runc site: its network namespace, bridge and pod CIDR, the socket broker in
- * it, the relay to the control plane on its gateway, and the runc state, pod folders and
- * address leases its pods use. An existing network (an earlier start) is kept as it is.
+ * Opens one runc site: its network namespace, bridge and pod CIDR, the socket broker in it,
+ * the relay to the control plane on its gateway, and the services its pods' workers use —
+ * sandboxes, containers, images, volumes, the sidecar. An existing network (an earlier start)
+ * is kept as it is.
  */
-export async function openRuncSite(options: RuncSiteOptions): Promise<RuncSiteParts & { close(): void; destroy(): Promise<void> }> {
+export async function openRuncSite(options: RuncSiteOptions): Promise<OpenRuncSite> {
   const { programs, site } = options;
   const netns = siteNamespaceName(options.home, site.name);
   const cidr: Ipv4Cidr = options.podCidr === undefined ? await claimSiteCidr(netns) : parseCidr(options.podCidr);
-  const ip = new IpCommand(programs.ip);
-  const network = new SiteNetwork(ip, netns, cidr);
+  const network = new SiteNetwork(new IpCommand(programs.ip), netns, cidr);
   await network.ensure();
   const broker = new NetnsSocketBroker(programs.ip, netns);
   const relay = new ControlPlaneRelay(broker, options.controlPlane, options.logger);
   await relay.listen(network.gateway);
   const siteDir = join(options.home, 'runc', site.name);
-  await mkdir(join(siteDir, 'pods'), { recursive: true, mode: 0o700 });
-  const containers = new RuncContainers(programs.runc, programs.conmon, runcStateRoot(netns));
-  const sandboxes = new PodSandboxes({
-    containers,
-    network,
-    catatonit: programs.catatonit,
-    podsDir: join(siteDir, 'pods'),
-    cgroupParent: siteCgroupParent(netns),
-    oomScoreFloor: oomScoreFloor(),
-  });
+  const podsDir = join(siteDir, 'pods');
+  await mkdir(podsDir, { recursive: true, mode: 0o700 });
+  const runc = new RuncContainers(programs.runc, programs.conmon, runcStateRoot(netns));
+  const images = new SiteImages(new ImageStore({ dir: siteImageStoreDir(options.home), umoci: programs.umoci }), options.hostImage, hostImagePlan(inspectHost));
+  const pvRoot = join(siteDir, 'persistent-volumes');
   options.logger.info({ site: site.name, network: network.describe(), hostImage: options.hostImage }, 'runc site ready');
   return {
     name: site.name,
     type: site.type,
-    network,
-    broker,
-    containers,
-    sandboxes,
-    leases: new AddressLeases(join(siteDir, 'addresses'), cidr),
-    images: new ImageStore({ dir: siteImageStoreDir(options.home), umoci: programs.umoci }),
-    hostPlan: hostImagePlan(inspectHost),
-    volumes: new VolumeSetup(new MountCommand(programs.mount)),
-    pvRoot: join(siteDir, 'persistent-volumes'),
-    allocatable: { cpu: site.nodes[0]?.cpu ?? '1', memory: site.nodes[0]?.memory ?? '1Gi' },
-    hostImage: options.hostImage,
-    relay: `${network.gateway}:${RELAY_PORT}`,
+    hostIP: network.gateway,
+    network: { netns, cidr },
+    podsDir,
+    pvRoot,
+    ipPath: programs.ip,
+    sandboxes: new PodSandboxes({
+      containers: runc,
+      network,
+      catatonit: programs.catatonit,
+      podsDir,
+      cgroupParent: siteCgroupParent(netns),
+      oomScoreFloor: options.oomScoreFloor,
+      leases: new AddressLeases(join(siteDir, 'addresses'), cidr),
+      ...(options.nameserverFor === undefined ? {} : { nameserverFor: options.nameserverFor }),
+    }),
+    containers: new SiteContainers({ runc, images, allowPrivileged: site.type !== 'REGIONAL_EDGE', machineMemoryBytes: options.machineMemoryBytes, oomScoreFloor: options.oomScoreFloor }),
+    images,
+    volumes: new PodVolumes({ site: site.name, setup: new VolumeSetup(new MountCommand(programs.mount)), pvRoot, allocatable: { cpu: site.nodes[0]?.cpu ?? '1', memory: site.nodes[0]?.memory ?? '1Gi' } }),
+    sidecar: new SidecarLauncher({ installation: options.sidecar, relay: `${network.gateway}:${RELAY_PORT}`, identityToken: options.identityToken, resolveImage: (reference) => images.resolve(reference) }),
+    dial: (host, port, timeoutMs) => broker.dial(host, port, timeoutMs),
     close() {
       relay.close();
       broker.close();
     },
-    /** After close, with every pod gone: removes the site's network, cgroup parent, runc state and CIDR claim. */
     async destroy() {
       await network.remove();
       await removeCgroup(siteCgroupParent(netns));

@@ -1,17 +1,17 @@
+import { totalmem } from 'node:os';
 import type { Timers } from '../../../common/timers.js';
+import type { Logger } from '../../../observability/logger.js';
+import type { RegisterSite } from '../../../site-api/site-api-types.js';
 import type { NodeDirectory } from '../../node-directory.js';
 import { PlacedObjectCache } from '../../placed-object-cache.js';
 import type { PodRuntimeSink } from '../../pod-runtime.js';
-import type { Logger } from '../../../observability/logger.js';
-import type { RegisterSite } from '../../../site-api/site-api-types.js';
+import { startServicePlane, type ServicePlane } from '../../service-proxy/index.js';
 import type { SiteApiClient } from '../../site-api-client.js';
-import type { RuncSiteParts } from './pod-parts.js';
+import { oomScoreFloor } from './containers/index.js';
+import { cidrContains } from './network/index.js';
 import { RuncRuntime } from './runc-runtime.js';
-import { oomScoreFloor } from './containers/oom-score-floor.js';
-import { openRuncSite } from './runc-site.js';
-import { installation, type RuntimePrograms } from './runtime-programs.js';
-import { startServiceProxies } from '../../service-proxy/start-service-proxies.js';
-import type { ClusterRef } from '../../../apimachinery/cluster-ref.js';
+import { openRuncSite, type OpenRuncSite } from './runc-site.js';
+import { installation, requireSocat, servicePrograms, type RuntimeProgramPaths, type RuntimePrograms } from './runtime-programs.js';
 
 /** The runc runtime's options of an agent. */
 export interface RuncAgentOptions {
@@ -19,6 +19,8 @@ export interface RuncAgentOptions {
   readonly podCidr?: string;
   /** How often the sites' folders of claims that are gone are looked for (default 60 s; a folder goes at the second sweep that finds it unused). */
   readonly claimSweepMs?: number;
+  /** Where the runtime's programs are (default: PATH). */
+  readonly programs?: RuntimeProgramPaths;
 }
 
 /** The control plane's host and port from its URL. */
@@ -28,9 +30,10 @@ function addressOf(server: string): { host: string; port: number } {
 }
 
 /**
- * The runc runtime of an agent: the programs it needs (root, runc, conmon, catatonit, ip — a
- * clear error naming what is missing), every site's network and relay, and the services its
- * pods use through the agent's site API connection (bootstrap tokens, ConfigMaps and Secrets).
+ * The runc runtime of an agent: every site's network, relay and services, the sites' Service
+ * data plane (HAProxy and dnsmasq; without them, a warning naming what to install), and the
+ * services its pods use through the agent's site API connection (bootstrap tokens,
+ * ConfigMaps, Secrets and claims).
  */
 export async function startRuncRuntime(context: {
   readonly options: {
@@ -46,10 +49,14 @@ export async function startRuncRuntime(context: {
   readonly nodes: NodeDirectory;
   readonly timers: Timers;
 }): Promise<RuncRuntime> {
-  const { options, client, timers } = context;
-  const { programs } = context;
-  const sites = new Map<string, RuncSiteParts & { close(): void; destroy(): Promise<void> }>();
+  const { options, client, timers, programs } = context;
+  const { logger } = options;
   if (options.runc?.podCidr !== undefined && options.sites.length > 1) throw new Error('--pod-cidr names the network of one site; run one site per agent with it');
+  const found = servicePrograms(programs);
+  if ('missing' in found) logger.warn({ missing: found.missing }, 'runc sites run without their Service data plane: Services carry no traffic and no name resolves in pods');
+  const planeRef: { current?: ServicePlane } = {};
+  const sites = new Map<string, OpenRuncSite>();
+  const floor = oomScoreFloor();
   try {
     for (const site of options.sites) {
       sites.set(
@@ -60,7 +67,12 @@ export async function startRuncRuntime(context: {
           programs,
           hostImage: options.runc?.hostImage ?? false,
           controlPlane: addressOf(context.server),
-          logger: options.logger,
+          sidecar: { server: context.server, installation: installation().dirs, main: installation().main, node: process.execPath },
+          identityToken: async (pod) => (await client.podIdentityToken(pod)).token,
+          ...('missing' in found ? {} : { nameserverFor: (cluster, podIP) => (planeRef.current as ServicePlane).nameserverFor(site.name, cluster, podIP) }),
+          machineMemoryBytes: totalmem(),
+          oomScoreFloor: floor,
+          logger,
           ...(options.runc?.podCidr === undefined ? {} : { podCidr: options.runc.podCidr }),
         }),
       );
@@ -69,23 +81,20 @@ export async function startRuncRuntime(context: {
     for (const site of sites.values()) site.close();
     throw error;
   }
+  if (!('missing' in found)) {
+    const planeSites = new Map(
+      [...sites].map(([name, { network }]) => [name, { netns: network.netns, contains: (ip: string) => cidrContains(network.cidr, ip) }]),
+    );
+    const planePrograms = { ip: programs.ip, ...found };
+    planeRef.current = startServicePlane({ home: options.home, logger, programs: planePrograms, client, nodes: context.nodes, timers, sites: planeSites });
+  }
   const objects = new PlacedObjectCache((kind) => client.placedObjects(kind), () => timers.now());
-  const serviceProxies = startServiceProxies({ ...context, sites, runtime: () => runtime });
-  const runtime: RuncRuntime = new RuncRuntime({
+  return new RuncRuntime({
     nodes: context.nodes,
     sites,
-    ...(serviceProxies === undefined ? {} : { proxies: serviceProxies.proxies }),
+    ...(planeRef.current === undefined ? {} : { servicePlane: planeRef.current }),
+    socat: () => requireSocat(programs),
     claimSweep: { list: () => client.placedObjects('persistentvolumeclaims'), intervalMs: options.runc?.claimSweepMs ?? 60_000 },
-    services: {
-      sink: context.sink,
-      logger: options.logger,
-      timers,
-      objectsOf: (cluster) => objects.of(cluster),
-      identityToken: async (pod) => (await client.podIdentityToken(pod)).token,
-      sidecar: { server: context.server, installation: installation().dirs, main: installation().main, node: process.execPath },
-      oomScoreFloor: oomScoreFloor(),
-      ...(serviceProxies === undefined ? {} : { nameserverFor: (site: string, cluster: ClusterRef) => serviceProxies.nameserverFor(site, cluster) }),
-    },
+    services: { sink: context.sink, logger, timers, objectsOf: (cluster) => objects.of(cluster) },
   });
-  return runtime;
 }

@@ -1,5 +1,5 @@
 import type { SecurityContext } from '../../../../api/pod-spec-types.js';
-import type { OciCapabilities } from './oci-types.js';
+import type { OciCapabilities } from '../oci/index.js';
 
 /** The capabilities a container runtime grants by default (containerd's and CRI-O's set, what Kubernetes users expect). */
 const DEFAULT_CAPABILITIES = [

@@ -1,7 +1,7 @@
 import { parseQuantity } from '../../../../api/pod-spec-resources.js';
 import type { QosClass } from '../../../../api/pod-spec-qos.js';
 import type { ResourceRequirements } from '../../../../api/pod-spec-types.js';
-import type { OciLinuxResources } from './oci-types.js';
+import type { OciLinuxResources } from '../oci/index.js';
 
 /** The CFS period kubelet uses (100 ms). */
 const CPU_PERIOD_US = 100_000;

@@ -1,15 +1,15 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
 import { tool, toolPath } from '../../../../testing/tools.js';
 import { containerCapabilities } from './capabilities.js';
-import { cgroupExists, removeCgroup } from '../../../host/cgroup-tree.js';
-import { containerOciSpec } from './container-spec.js';
+import { cgroupExists, removeCgroup } from '../../../host/index.js';
+import { containerOciSpec } from '../oci/container-spec.js';
 import { containerResources } from './linux-resources.js';
 import { RuncContainers, type ContainerFiles } from './runc-containers.js';
 
@@ -89,8 +89,9 @@ test('a container runs under conmon: CRI log lines for stdout and stderr, and it
   assert.equal(await containers.state('echo'), undefined);
 });
 
-test('the memory limit is in the cgroup and a container over it is OOM-killed', async () => {
+test('the memory limit is in the cgroup and a container over it is OOM-killed; conmon notes it in the container\'s folders, not the agent\'s', async () => {
   const files = bundle('hog', ['/bin/sh', '-c', 'head -c 200000000 /dev/zero | tail'], { memory: '16Mi', cpu: '250m' });
+  const agentFolderHadOom = existsSync(join(process.cwd(), 'oom'));
   await containers.create('hog', files);
   assert.equal(readFileSync(`/sys/fs/cgroup/memory${cgroupParent}/hog/memory.limit_in_bytes`, 'utf8').trim(), String(16 * 2 ** 20));
   assert.equal(readFileSync(`/sys/fs/cgroup/cpu${cgroupParent}/hog/cpu.cfs_quota_us`, 'utf8').trim(), '25000');
@@ -98,6 +99,8 @@ test('the memory limit is in the cgroup and a container over it is OOM-killed', 
   const code = await waitForExit('hog', files);
   assert.notEqual(code, 0);
   assert.equal(await containers.oomKilled(files), true);
+  assert.equal(existsSync(join(dirname(files.bundle), 'oom')), true, 'conmon ran in the container\'s folder');
+  if (!agentFolderHadOom) assert.equal(existsSync(join(process.cwd(), 'oom')), false, 'nothing in the agent\'s folder');
   await containers.delete('hog');
 });
 

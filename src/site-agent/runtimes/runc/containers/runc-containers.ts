@@ -1,13 +1,9 @@
 import { execFile, spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import type { Program } from '../../../host/index.js';
 import { conmonStdioArgs, NO_STDIO, type ContainerStdio } from './container-stdio.js';
 
-/** A program with what it needs in its environment (unpacked libraries). */
-export interface Program {
-  readonly path: string;
-  readonly env: Readonly<Record<string, string>>;
-}
 
 /** runc or conmon failed: the command and what it said. */
 export class ContainerCommandError extends Error {
@@ -79,7 +75,10 @@ export class RuncContainers {
     ];
     return new Promise((resolve, reject) => {
       // conmon reports on the sync pipe ({"pid": pid} or {"pid": -1, "message": …}) after `runc create`, then daemonizes.
-      const child = spawn(this.conmon.path, args, { env: { ...process.env, ...this.conmon.env, _OCI_SYNCPIPE: '3' }, stdio: ['ignore', 'ignore', 'pipe', 'pipe'], detached: true });
+      // In the container's own folder: conmon writes files into its working directory (an `oom`
+      // file on an OOM kill), which must not be the agent's.
+      const cwd = dirname(files.bundle);
+      const child = spawn(this.conmon.path, args, { cwd, env: { ...process.env, ...this.conmon.env, _OCI_SYNCPIPE: '3' }, stdio: ['ignore', 'ignore', 'pipe', 'pipe'], detached: true });
       let sync = '';
       let stderr = '';
       let settled = false;

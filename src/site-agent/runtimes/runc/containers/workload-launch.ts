@@ -2,7 +2,7 @@ import type { QosClass } from '../../../../api/pod-spec-qos.js';
 import type { Container, PodSpec } from '../../../../api/pod-spec-types.js';
 import { containerCapabilities } from './capabilities.js';
 import { ContainerConfigError } from './container-env.js';
-import type { BindMount, ContainerLaunch } from './container-spec.js';
+import type { BindMount, ContainerLaunch } from '../oci/index.js';
 import { containerResources, memoryRequestBytes, oomScoreAdjust } from './linux-resources.js';
 
 /** The default command and user of what a container runs on (an image's config; nothing for the host image). */

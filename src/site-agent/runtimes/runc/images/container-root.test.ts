@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ContainerRootError, mountContainerRoot, unmountAllUnder, unmountContainerRoot } from './container-root.js';
-import { readMountTable } from '../../../host/mount-table.js';
+import { readMountTable } from '../../../host/index.js';
 
 describe('container roots (overlayfs, as root)', () => {
   let work: string;

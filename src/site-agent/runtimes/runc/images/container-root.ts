@@ -1,8 +1,8 @@
 import { execFile } from 'node:child_process';
 import { chmod, chown, lstat, mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import type { BindMount } from '../containers/container-spec.js';
-import { isMountPoint, mountsUnder, readMountTable } from '../../../host/mount-table.js';
+import type { BindMount } from '../oci/index.js';
+import { isMountPoint, mountsUnder, readMountTable } from '../../../host/index.js';
 
 /** Mounting or unmounting a container's root failed: what was run and what the kernel said. */
 export class ContainerRootError extends Error {}

@@ -1,6 +1,6 @@
 import { lstatSync, mkdirSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { BindMount } from '../containers/container-spec.js';
+import type { BindMount } from '../oci/index.js';
 
 /** The host's program folders a host-image container sees, read-only. */
 const PROGRAM_DIRS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32'];

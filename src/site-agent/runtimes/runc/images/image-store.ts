@@ -4,7 +4,7 @@ import { join, resolve as resolvePath } from 'node:path';
 import { canonicalImageName, familiarImageName, type ImageReference, parseImageReference } from './image-reference.js';
 import { ImageStoreError } from './image-store-error.js';
 import { withStoreLock } from './image-store-lock.js';
-import { readMountTable } from '../../../host/mount-table.js';
+import { readMountTable } from '../../../host/index.js';
 import { extractOciArchive } from './oci-archive.js';
 import {
   blobPath,

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { after, test } from 'node:test';
 import { toolPath } from '../../../../testing/tools.js';
-import { IpCommand } from '../../../host/ip-command.js';
+import { IpCommand } from '../../../host/index.js';
 import { parseCidr, podAddresses } from './ipv4-cidr.js';
 import { NetnsSocketBroker } from './netns-broker.js';
 import { SiteNetwork, siteNamespaceName } from './site-network.js';

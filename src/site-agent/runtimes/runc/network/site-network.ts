@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { formatAddress, formatCidr, gatewayAddress, type Ipv4Cidr } from './ipv4-cidr.js';
-import type { IpCommand } from '../../../host/ip-command.js';
+import type { IpCommand } from '../../../host/index.js';
 
 /** The bridge inside a site's namespace (the namespace is the site's alone, so the name is fixed). */
 const BRIDGE = 'site0';

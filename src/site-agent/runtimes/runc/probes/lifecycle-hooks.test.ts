@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { systemTimers } from '../../../../common/timers.js';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import { connect, createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net';
 import { after, describe, it } from 'node:test';
@@ -17,7 +18,7 @@ const dial: Dial = (host, port) =>
   });
 
 const noExec: ExecInContainer = () => Promise.reject(new Error('no exec here'));
-const target = (exec: ExecInContainer = noExec): HookTarget => ({ podIP: '127.0.0.1', container: { name: 'app', ports: [{ name: 'web', containerPort: 0 }] }, pod: 'web_default(u1)', dial, exec });
+const target = (exec: ExecInContainer = noExec): HookTarget => ({ podIP: '127.0.0.1', container: { name: 'app', ports: [{ name: 'web', containerPort: 0 }] }, pod: 'web_default(u1)', dial, exec, timers: systemTimers() });
 
 const server = createServer();
 after(() => server.close());

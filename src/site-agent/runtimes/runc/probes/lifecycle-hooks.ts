@@ -1,5 +1,5 @@
 import type { Container, Handler } from '../../../../api/pod-spec-types.js';
-import type { RuncSiteParts } from '../pod-parts.js';
+import type { Timers } from '../../../../common/timers.js';
 import type { PodRecord } from '../../kubelet/index.js';
 import { containerPort, hostPort, httpGet, type Dial, type ExecInContainer } from './prober.js';
 
@@ -11,20 +11,15 @@ export interface HookTarget {
   readonly pod: string;
   readonly dial: Dial;
   readonly exec: ExecInContainer;
+  readonly timers: Timers;
 }
 
 /** Go's net/http client's User-Agent, which kubelet's hook runner sends. */
 const HOOK_USER_AGENT = 'Go-http-client/1.1';
 
-/** The hook target of a running container `id` of a runc site's pod: dials from the site's network, execs with runc. */
-export function hookTarget(site: RuncSiteParts, pod: Pick<PodRecord, 'name' | 'namespace' | 'uid' | 'podIP'>, container: Container, id: string): HookTarget {
-  return {
-    podIP: pod.podIP ?? '',
-    container,
-    pod: `${pod.name}_${pod.namespace}(${pod.uid})`,
-    dial: (host, port, timeoutMs) => site.broker.dial(host, port, timeoutMs),
-    exec: (command, timeoutMs) => site.containers.exec(id, command, timeoutMs),
-  };
+/** The hook target of a running container of a pod: `runner` dials from the site's network and execs in that container. */
+export function hookTarget(pod: Pick<PodRecord, 'name' | 'namespace' | 'uid' | 'podIP'>, container: Container, runner: Pick<HookTarget, 'dial' | 'exec' | 'timers'>): HookTarget {
+  return { podIP: pod.podIP ?? '', container, pod: `${pod.name}_${pod.namespace}(${pod.uid})`, ...runner };
 }
 
 /**
@@ -54,7 +49,7 @@ export async function runLifecycleHook(handler: Handler, timeoutMs: number, targ
     try {
       const port = containerPort(action.port, target.container);
       url = `http://${hostPort(action.host || target.podIP, port)}/${path.replace(/^\//, '')}`;
-      await httpGet(new URL(url), [{ name: 'User-Agent', value: HOOK_USER_AGENT }], Date.now() + Math.max(1, timeoutMs), target.dial);
+      await httpGet(new URL(url), [{ name: 'User-Agent', value: HOOK_USER_AGENT }], target.timers.now() + Math.max(1, timeoutMs), target);
       return undefined;
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);

@@ -91,6 +91,22 @@ describe('container probes', () => {
     assert.deepEqual(step(probes, () => ok).map((run) => [run.kind, run.at]), [['readiness', 13_005]]);
   });
 
+  it('probes resumed after an agent restart keep the container started and ready until the probes say otherwise', () => {
+    const container = { name: 'app', startupProbe: { ...http, periodSeconds: 1 }, livenessProbe: { ...http, periodSeconds: 10 }, readinessProbe: { ...http, periodSeconds: 5, failureThreshold: 2 } };
+    const probes = new ContainerProbes(container, 0, { at: 62_000, started: true, ready: true });
+    assert.equal(probes.started, true);
+    assert.equal(probes.ready, true);
+    assert.equal(probes.nextDueAt(), 62_000, 'readiness runs at once; liveness keeps its rhythm (70 s)');
+    assert.deepEqual(step(probes, () => bad).map((r) => [r.kind, r.report.changed]), [['readiness', false]]);
+    assert.equal(probes.ready, true, 'one failure of two');
+    assert.deepEqual(probes.due(70_000).map((d) => d.kind), ['liveness', 'readiness']);
+    const unready = new ContainerProbes(container, 0, { at: 62_000, started: true, ready: false });
+    assert.equal(unready.ready, false);
+    const starting = new ContainerProbes(container, 0, { at: 62_000, started: false, ready: false });
+    assert.equal(starting.started, false);
+    assert.deepEqual(starting.due(62_000).map((d) => d.kind), ['startup'], 'a container still starting is probed from its start');
+  });
+
   it('a container with a startup probe and no readiness probe is ready once started', () => {
     const probes = new ContainerProbes({ name: 'app', startupProbe: http }, 0);
     assert.equal(probes.ready, false);

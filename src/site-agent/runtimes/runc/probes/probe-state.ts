@@ -94,9 +94,16 @@ const TITLE: Record<ProbeKind, string> = { startup: 'Startup', liveness: 'Livene
 export class ContainerProbes {
   private readonly workers: Worker[] = [];
 
+  /**
+   * Probes of a container instance that started at `startedAt`. With `resumed` (an agent
+   * restart found the container running), probing picks up where the last agent left it
+   * instead of starting over: a container that had passed its startup probe keeps that and its
+   * readiness until its probes say otherwise, and liveness keeps its period's rhythm.
+   */
   constructor(
     private readonly container: Pick<Container, 'name' | 'startupProbe' | 'livenessProbe' | 'readinessProbe'>,
     startedAt: number,
+    resumed?: { readonly at: number; readonly started: boolean; readonly ready: boolean },
   ) {
     const add = (kind: ProbeKind, probe: Probe | undefined): void => {
       if (probe === undefined) return;
@@ -109,6 +116,17 @@ export class ContainerProbes {
     add('liveness', container.livenessProbe);
     add('readiness', container.readinessProbe);
     for (const worker of this.workers) if (worker.kind === 'startup' || this.started) worker.nextAt = worker.anchor;
+    if (resumed?.started === true) {
+      const startup = this.worker('startup');
+      if (startup !== undefined) {
+        startup.verdict = 'success';
+        startup.done = true;
+        startup.nextAt = undefined;
+      }
+      const readiness = this.worker('readiness');
+      if (readiness !== undefined) readiness.verdict = resumed.ready ? 'success' : 'failure';
+      this.startAfterStartup(resumed.at);
+    }
   }
 
   get started(): boolean {

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { systemTimers } from '../../../../common/timers.js';
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type RequestListener, type Server } from 'node:http';
@@ -47,7 +48,7 @@ async function closedPort(): Promise<number> {
 }
 
 function target(ports: Array<{ name: string; containerPort: number }> = [], exec: ExecInContainer = noExec): ProbeTarget {
-  return { podIP: '127.0.0.1', container: { ports, env: [{ name: 'GREETING', value: 'hello' }] }, dial, exec };
+  return { podIP: '127.0.0.1', container: { ports, env: [{ name: 'GREETING', value: 'hello' }] }, dial, exec, timers: systemTimers() };
 }
 
 after(() => {

@@ -2,8 +2,9 @@ import { request, type IncomingMessage } from 'node:http';
 import { isIP, isIPv6, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import type { Container, Handler } from '../../../../api/pod-spec-types.js';
+import type { Timers } from '../../../../common/timers.js';
 import type { ProbeResult } from './probe-state.js';
-import { expandVariables } from '../containers/variable-expansion.js';
+import { expandVariables } from '../containers/index.js';
 
 /** A connected TCP socket to `host:port`, made inside the pod's network (the agent's `NetnsSocketBroker.dial`). Rejects with an error carrying the kernel's `code` (`ECONNREFUSED`, `ETIMEDOUT`, …). */
 export type Dial = (host: string, port: number, timeoutMs: number) => Promise<Socket>;
@@ -17,6 +18,8 @@ export interface ProbeTarget {
   readonly container: Pick<Container, 'ports' | 'env'>;
   readonly dial: Dial;
   readonly exec: ExecInContainer;
+  /** The runtime's clock: a probe's timeout is timed on it. */
+  readonly timers: Timers;
 }
 
 /** kubelet's User-Agent: kube-probe/<major>.<minor> of the Kubernetes version it speaks. */
@@ -32,7 +35,7 @@ export async function runProbe(handler: Handler, timeoutMs: number, target: Prob
       const { httpGet } = handler;
       const port = containerPort(httpGet.port, target.container);
       const url = probeUrl((httpGet.scheme ?? 'HTTP').toLowerCase(), httpGet.host || target.podIP, port, httpGet.path ?? '');
-      return await httpProbe(url, httpGet.httpHeaders ?? [], timeoutMs, target.dial);
+      return await httpProbe(url, httpGet.httpHeaders ?? [], timeoutMs, target);
     }
     if (handler.tcpSocket !== undefined) {
       const port = containerPort(handler.tcpSocket.port, target.container);
@@ -96,8 +99,8 @@ async function execProbe(command: readonly string[], timeoutMs: number, target: 
   const env = new Map((target.container.env ?? []).map((variable) => [variable.name ?? '', variable.value ?? '']));
   const expanded = command.map((arg) => expandVariables(arg, (name) => env.get(name)));
   const timedOut = `command ${JSON.stringify(expanded.join(' '))} timed out`;
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), timeoutMs)));
+  let cancel: (() => void) | undefined;
+  const deadline = new Promise<'timeout'>((resolve) => (cancel = target.timers.schedule(() => resolve('timeout'), timeoutMs)));
   try {
     const result = await Promise.race([target.exec(expanded, timeoutMs), deadline]);
     if (result === 'timeout') return { outcome: 'failure', output: timedOut };
@@ -106,7 +109,7 @@ async function execProbe(command: readonly string[], timeoutMs: number, target: 
     if ((error as { code?: string }).code === 'ETIMEDOUT') return { outcome: 'failure', output: timedOut };
     throw error;
   } finally {
-    clearTimeout(timer);
+    cancel?.();
   }
 }
 
@@ -123,16 +126,16 @@ interface HttpAnswer {
  * another host a warning, anything else a failure naming the status; at most 10 KiB of the
  * body is read. The whole exchange must finish within the timeout.
  */
-async function httpProbe(target: { url: URL; shown: string }, headers: ReadonlyArray<{ name?: string; value?: string }>, timeoutMs: number, dial: Dial): Promise<ProbeResult> {
-  const deadline = Date.now() + timeoutMs;
-  const first = target.url;
+async function httpProbe(request: { url: URL; shown: string }, headers: ReadonlyArray<{ name?: string; value?: string }>, timeoutMs: number, target: Pick<ProbeTarget, 'dial' | 'timers'>): Promise<ProbeResult> {
+  const deadline = target.timers.now() + timeoutMs;
+  const first = request.url;
   let url = first;
-  let shown = target.shown;
+  let shown = request.shown;
   let redirects = 0;
   for (;;) {
     let answer: HttpAnswer;
     try {
-      answer = await httpGet(url, headers, deadline, dial);
+      answer = await httpGet(url, headers, deadline, target);
     } catch (error) {
       return { outcome: 'failure', output: `Get ${shown}: ${error instanceof Error ? error.message : String(error)}` };
     }
@@ -150,8 +153,11 @@ async function httpProbe(target: { url: URL; shown: string }, headers: ReadonlyA
   }
 }
 
-/** One GET of `url` through `dial`, no keep-alive, TLS unverified; kubelet's User-Agent unless `headers` name one; rejects with Go's words after `deadline`. */
-export function httpGet(url: URL, headers: ReadonlyArray<{ name?: string; value?: string }>, deadline: number, dial: Dial): Promise<HttpAnswer> {
+/**
+ * One GET of `url` through `dial`, no keep-alive, TLS unverified; kubelet's User-Agent unless
+ * `headers` name one; rejects with Go's words after `deadline` (on `timers`' clock).
+ */
+export function httpGet(url: URL, headers: ReadonlyArray<{ name?: string; value?: string }>, deadline: number, { dial, timers }: Pick<ProbeTarget, 'dial' | 'timers'>): Promise<HttpAnswer> {
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
   const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
   const names = new Set(headers.map((header) => (header.name ?? '').toLowerCase()));
@@ -160,17 +166,17 @@ export function httpGet(url: URL, headers: ReadonlyArray<{ name?: string; value?
   if (!names.has('host')) outgoing.push(['Host', hostPort(host, port)]);
   outgoing.push(['Connection', 'close']);
   return new Promise((resolve, reject) => {
-    const remaining = Math.max(1, deadline - Date.now());
+    const remaining = Math.max(1, deadline - timers.now());
     let settled = false;
     const finish = (error: Error | undefined, answer?: HttpAnswer): void => {
       if (settled) return;
       settled = true;
-      clearTimeout(timer);
+      cancel();
       req.destroy();
       if (error !== undefined) reject(error);
       else resolve(answer as HttpAnswer);
     };
-    const timer = setTimeout(() => finish(new Error('net/http: request canceled (Client.Timeout exceeded while awaiting headers)')), remaining);
+    const cancel = timers.schedule(() => finish(new Error('net/http: request canceled (Client.Timeout exceeded while awaiting headers)')), remaining);
     const req = request({
       method: 'GET',
       path: `${url.pathname}${url.search}`,

@@ -9,13 +9,8 @@ export function podResolvConfFile(podDir: string): string {
   return join(podDir, 'etc-resolv.conf');
 }
 
-/**
- * Writes the pod's resolv.conf, asking the site's Service data plane for its cluster's name
- * server (which is running when it answers). Without a data plane nothing is written and the
- * containers keep their image's own file.
- */
-export async function writePodResolvConf(podDir: string, spec: PodSpec, cluster: ClusterRef, nameserverFor: (cluster: ClusterRef) => Promise<string> | undefined): Promise<void> {
+/** Writes the pod's resolv.conf, asking the site's Service data plane for its cluster's name server (which is running when it answers). */
+export async function writePodResolvConf(podDir: string, spec: PodSpec, cluster: ClusterRef, nameserverFor: (cluster: ClusterRef) => Promise<string>): Promise<void> {
   const nameserver = await nameserverFor(cluster);
-  if (nameserver === undefined) return;
   await writeFile(podResolvConfFile(podDir), podResolvConf(spec, cluster.namespace, nameserver), { mode: 0o644 });
 }

@@ -7,13 +7,14 @@ import { after, test } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
 import { tool, toolPath } from '../../../../testing/tools.js';
 import { containerCapabilities } from '../containers/capabilities.js';
-import { cgroupExists, removeCgroup } from '../../../host/cgroup-tree.js';
-import { containerOciSpec } from '../containers/container-spec.js';
+import { cgroupExists, IpCommand, removeCgroup } from '../../../host/index.js';
+import { containerOciSpec } from '../oci/container-spec.js';
 import { hostImagePlan, inspectHost, prepareRoot } from '../images/host-image.js';
-import { IpCommand } from '../../../host/ip-command.js';
 import { parseCidr, podAddresses } from '../network/ipv4-cidr.js';
 import { containerResources } from '../containers/linux-resources.js';
-import { containerFiles, makeContainerFolders, podContainerId, PodSandboxes } from './pod-sandbox.js';
+import { PodSandboxes } from './pod-sandbox.js';
+import { containerFiles, makeContainerFolders, podContainerId } from '../containers/container-instance.js';
+import { AddressLeases } from '../network/address-leases.js';
 import { oomScoreFloor } from '../containers/oom-score-floor.js';
 import { RuncContainers } from '../containers/runc-containers.js';
 import { SiteNetwork, siteNamespaceName } from '../network/site-network.js';
@@ -23,7 +24,7 @@ const ip = new IpCommand(toolPath('ip'));
 const network = new SiteNetwork(ip, siteNamespaceName(dir, 'edge'), parseCidr('10.244.251.0/29'));
 const containers = new RuncContainers(tool('runc'), tool('conmon'), join(dir, 'runc'));
 const cgroupParent = `/edgeplane-test-${randomBytes(3).toString('hex')}`;
-const sandboxes = new PodSandboxes({ containers, network, catatonit: toolPath('catatonit'), podsDir: join(dir, 'pods'), cgroupParent, oomScoreFloor: oomScoreFloor() });
+const sandboxes = new PodSandboxes({ containers, network, catatonit: toolPath('catatonit'), podsDir: join(dir, 'pods'), cgroupParent, oomScoreFloor: oomScoreFloor(), leases: new AddressLeases(join(dir, 'addresses'), network.cidr) });
 
 after(async () => {
   for (const state of await containers.list().catch(() => [])) await containers.delete(state.id, true).catch(() => undefined);

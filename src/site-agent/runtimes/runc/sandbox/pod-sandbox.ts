@@ -1,11 +1,13 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { containerCapabilities } from '../containers/capabilities.js';
-import { removeCgroup } from '../../../host/cgroup-tree.js';
-import { containerOciSpec } from '../containers/container-spec.js';
-import { containerResources } from '../containers/linux-resources.js';
-import type { ContainerFiles, RuncContainers } from '../containers/runc-containers.js';
-import type { SiteNetwork } from '../network/site-network.js';
+import type { PodSpec } from '../../../../api/pod-spec-types.js';
+import type { ClusterRef } from '../../../../apimachinery/cluster-ref.js';
+import { containerCapabilities, containerFiles, containerResources, makeContainerFolders, podContainerId, type RuncContainers } from '../containers/index.js';
+import { removeCgroup } from '../../../host/index.js';
+import { containerOciSpec } from '../oci/index.js';
+import type { AddressLeases, SiteNetwork } from '../network/index.js';
+import { podHostsFile } from './pod-hosts.js';
+import { writePodResolvConf } from './pod-dns-files.js';
 
 /** A pod's sandbox: its network namespace and the infra process holding its IPC and UTS namespaces. */
 export interface PodSandbox {
@@ -26,19 +28,16 @@ export interface PodSandboxSpec {
   readonly address: number;
 }
 
-/** The folders of one container (or the infra process) inside its pod's folder. */
-export function containerFiles(podDir: string, name: string): ContainerFiles {
-  const base = join(podDir, 'containers', name);
-  return { bundle: join(base, 'bundle'), log: join(base, 'container.log'), exitDir: join(base, 'exit'), persistDir: join(base, 'state'), socketDir: join(base, 'sockets') };
-}
-
-export async function makeContainerFolders(files: ContainerFiles): Promise<void> {
-  for (const dir of [files.bundle, files.exitDir, files.persistDir, files.socketDir]) await mkdir(dir, { recursive: true, mode: 0o700 });
-}
-
-/** runc ids of a pod: a short, stable prefix from its uid. */
-export function podContainerId(uid: string, name: string): string {
-  return `${uid.replace(/[^a-zA-Z0-9]/g, '').slice(0, 12)}-${name}`;
+/** A pod's sandbox as the CRI's PodSandboxConfig describes it. */
+export interface PodSandboxRequest {
+  readonly uid: string;
+  /** The pod's name: its hostname (its first 63 characters) and its /etc/hosts entry. */
+  readonly name: string;
+  /** Its `dnsPolicy` and `dnsConfig` decide its resolv.conf. */
+  readonly spec: PodSpec;
+  readonly cluster: ClusterRef;
+  /** Hears the pod's address as soon as it has one, before its name server is asked for (which lets that address reach the cluster's Services). */
+  readonly onAddress?: (ip: string) => void;
 }
 
 /**
@@ -59,8 +58,39 @@ export class PodSandboxes {
       readonly cgroupParent: string;
       /** See `oomScoreFloor()`. */
       readonly oomScoreFloor: number;
+      /** The site's pod addresses. */
+      readonly leases: AddressLeases;
+      /**
+       * The name server of a pod's virtual cluster on the site, running when this resolves (the
+       * site's Service data plane, which also lets the pod's address reach its cluster's
+       * Services); absent when the site has no Service data plane (containers keep their
+       * image's resolv.conf).
+       */
+      readonly nameserverFor?: (cluster: ClusterRef, podIP: string) => Promise<string>;
     },
   ) {}
+
+  /**
+   * kubelet's RunPodSandbox: the pod's folder, its address, its sandbox ({@link create}), then
+   * the pod's /etc/hosts and /etc/resolv.conf (bound read-only into its containers). The
+   * sandbox comes up whole or not at all: a failure removes what was made.
+   */
+  async run(request: PodSandboxRequest): Promise<PodSandbox> {
+    const address = await this.options.leases.lease(request.uid);
+    const dir = this.podDir(request.uid);
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    const sandbox = await this.create({ uid: request.uid, hostname: request.name.slice(0, 63), address });
+    try {
+      request.onAddress?.(sandbox.address);
+      await writeFile(join(dir, 'etc-hosts'), podHostsFile(sandbox.address, request.name), { mode: 0o644 });
+      const { nameserverFor } = this.options;
+      if (nameserverFor !== undefined) await writePodResolvConf(dir, request.spec, request.cluster, (cluster) => nameserverFor(cluster, sandbox.address));
+      return sandbox;
+    } catch (error) {
+      await this.remove(request.uid);
+      throw error;
+    }
+  }
 
   podDir(uid: string): string {
     return join(this.options.podsDir, uid);
@@ -109,7 +139,7 @@ export class PodSandboxes {
     }
   }
 
-  /** Stops the infra process and removes the namespace, the pod's cgroups and folder; containers must be gone. Idempotent. */
+  /** Stops the infra process and removes the namespace, the pod's cgroups, folder and address lease; containers must be gone. Idempotent. */
   async remove(uid: string): Promise<void> {
     const { containers, network } = this.options;
     await containers.delete(podContainerId(uid, 'infra'), true).catch(() => undefined);
@@ -117,5 +147,6 @@ export class PodSandboxes {
     await removeCgroup(`${this.options.cgroupParent}/${uid}/infra`);
     await removeCgroup(`${this.options.cgroupParent}/${uid}`);
     await rm(this.podDir(uid), { recursive: true, force: true });
+    await this.options.leases.release(uid);
   }
 }

@@ -1,6 +1,6 @@
 import type { Container, PodSpec } from '../../../../api/pod-spec-types.js';
 import { type IdentityOwner, isSidecar } from './sidecar-launch.js';
-import { containerUid } from '../containers/workload-launch.js';
+import { containerUid } from '../containers/index.js';
 
 /**
  * Whom the sidecar gives the pod's identity files to, decided from the pod as kubelet decides

@@ -1,7 +1,7 @@
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Container, PodSpec, SecurityContext } from '../../../../api/pod-spec-types.js';
 import { IDENTITY_MOUNT_PATH, SIDECAR_CONTAINER_NAME } from '../../../../api/sidecar-injection.js';
-import type { BindMount } from '../containers/container-spec.js';
+import type { BindMount } from '../oci/index.js';
 
 /** The name of the container the platform injects into pods of sites that run real pods. */
 export const SIDECAR_CONTAINER = SIDECAR_CONTAINER_NAME;
@@ -44,6 +44,11 @@ export interface IdentityOwner {
 
 export function isSidecar(container: Container): boolean {
   return container.name === SIDECAR_CONTAINER;
+}
+
+/** The sidecar's folder on the host (a tmpfs of its own while it runs) in its pod's folder. */
+export function sidecarRunDir(podDir: string): string {
+  return join(podDir, 'sidecar-run');
 }
 
 /** The sidecar's state file on the host. */

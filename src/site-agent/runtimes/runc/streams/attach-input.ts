@@ -4,7 +4,7 @@ import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { SiteTerminalSize } from '../../../../site-api/pod-streams.js';
-import type { Program } from '../containers/runc-containers.js';
+import type { Program } from '../../../host/index.js';
 
 /** conmon's largest accepted terminal side (`src/ctrl.c` refuses more than 1000). */
 const MAX_SIDE = 1000;

@@ -1,7 +1,7 @@
 import { type FSWatcher, watch } from 'node:fs';
 import { open, stat, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { criLogFiles } from '../containers/container-log-rotation.js';
+import { criLogFiles } from '../containers/index.js';
 import { LineSplitter, parseCriLine, type CriRecord } from './cri-log.js';
 
 /** How often a follower looks for new bytes, a rotation or the end when no file event came (inotify is the fast path). */

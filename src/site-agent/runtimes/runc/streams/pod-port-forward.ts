@@ -1,7 +1,7 @@
 import type { Socket } from 'node:net';
 import { basename } from 'node:path';
 import { SiteStreamError } from '../../../../site-api/pod-streams.js';
-import { NetnsSocketBroker, NetnsSocketError } from '../network/netns-broker.js';
+import { NetnsSocketBroker, NetnsSocketError } from '../network/index.js';
 
 /** A pod's socket helper stops after this long without a new connection (connections made stay open). */
 const IDLE_MS = 30_000;

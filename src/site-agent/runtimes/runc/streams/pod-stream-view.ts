@@ -1,7 +1,5 @@
 import type { ContainerRecord, PodRecord } from '../../kubelet/index.js';
-import type { ContainerStdio } from '../containers/container-stdio.js';
-import type { ContainerFiles } from '../containers/runc-containers.js';
-import { containerFiles } from '../sandbox/pod-sandbox.js';
+import { containerFiles, type ContainerFiles, type ContainerStdio } from '../containers/index.js';
 
 /** What the pod streams need of one pod of a runc site, read from its worker when a stream starts. */
 export interface PodStreamView {

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SiteExecOptions, SiteStreamIo } from '../../../../site-api/pod-streams.js';
-import type { RuncContainers } from '../containers/runc-containers.js';
+import type { RuncContainers } from '../containers/index.js';
 import { runTtyExec } from './tty-exec.js';
 
 /** Where an exec session keeps its runc files (the pod's folder: root only). */

@@ -5,7 +5,7 @@ import { SiteStreamError, type PodStreamTarget } from '../../../../site-api/pod-
 import { podKeyOf } from '../../../pod-key.js';
 import type { ContainerStdio } from '../containers/container-stdio.js';
 import type { PodRecord } from '../../kubelet/index.js';
-import { containerFiles } from '../sandbox/pod-sandbox.js';
+import { containerFiles } from '../containers/index.js';
 import type { RuncContainers } from '../containers/runc-containers.js';
 import { RuncPodStreams, type StreamPod } from './runc-pod-streams.js';
 
@@ -19,7 +19,7 @@ function streamsWith(stdio: ContainerStdio, socat: () => never): RuncPodStreams 
     containers: {} as RuncContainers,
     ip: '10.0.0.2',
   };
-  return new RuncPodStreams((key) => (key === podKeyOf(cluster, 'web') ? pod : undefined), Date.now, socat);
+  return new RuncPodStreams((key) => (key === podKeyOf(cluster, 'web') ? pod : undefined), () => Date.now(), socat);
 }
 
 describe('attach input on a site without socat', () => {

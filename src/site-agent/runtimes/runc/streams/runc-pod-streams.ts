@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import type { Duplex, Readable } from 'node:stream';
 import { podKeyOf } from '../../../pod-key.js';
 import { SiteStreamError, type PodStreams, type PodStreamTarget, type SiteAttachOptions, type SiteExecOptions, type SiteLogOptions, type SiteStreamIo } from '../../../../site-api/pod-streams.js';
-import type { Program, RuncContainers } from '../containers/runc-containers.js';
-import { findSocat } from '../runtime-programs.js';
-import { SIDECAR_CONTAINER } from '../sidecar/sidecar-launch.js';
+import type { Program } from '../../../host/index.js';
+import type { RuncContainers } from '../containers/index.js';
+import { SIDECAR_CONTAINER } from '../sidecar/index.js';
 import { bridgeAttachInput, followResizes, type InputBridge } from './attach-input.js';
 import { attachOutput } from './attach-output.js';
 import { containerLogStream } from './container-log-stream.js';
@@ -33,9 +33,10 @@ export class RuncPodStreams implements PodStreams {
 
   constructor(
     private readonly lookup: (key: string) => StreamPod | undefined,
-    private readonly now: () => number = Date.now,
-    /** socat for attach input (see {@link findSocat}); throws, naming what to install, when the site lacks it. */
-    private readonly socat: () => Program = findSocat,
+    /** The runtime's clock (log `sinceSeconds`). */
+    private readonly now: () => number,
+    /** socat for attach input; throws, naming what to install, when the site lacks it. */
+    private readonly socat: () => Program,
   ) {}
 
   logs(target: PodStreamTarget, options: SiteLogOptions): Promise<Readable> {

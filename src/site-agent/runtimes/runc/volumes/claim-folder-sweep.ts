@@ -4,7 +4,7 @@ import type { Logger } from '../../../../observability/logger.js';
 import { isSiteVolumeFolder, siteVolumeFolder } from '../../../../site-api/site-volume-folder.js';
 import type { PlacedObjects } from '../../../site-api-client.js';
 import { claimFoldersInUse } from './claim-folder-use.js';
-import { mountsUnder, readMountTable } from '../../../host/mount-table.js';
+import { mountsUnder, readMountTable } from '../../../host/index.js';
 
 /** What one sweep of a site's claim folders saw. */
 export interface SweepView {

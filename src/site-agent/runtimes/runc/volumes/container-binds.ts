@@ -1,6 +1,6 @@
 import { posix } from 'node:path';
 import type { Container } from '../../../../api/pod-spec-types.js';
-import type { BindMount } from '../containers/container-spec.js';
+import type { BindMount } from '../oci/index.js';
 import { resolveSubPath } from './sub-path.js';
 import { VolumeError } from './volume-error.js';
 import { alwaysReadOnly } from './volume-kind.js';

@@ -7,7 +7,7 @@ import { after, describe, it } from 'node:test';
 import type { Volume } from '../../../../api/pod-spec-types.js';
 import { toolPath } from '../../../../testing/tools.js';
 import { MountCommand } from './mount-command.js';
-import { mountsUnder, parseMountInfo, readMountTable } from '../../../host/mount-table.js';
+import { mountsUnder, parseMountInfo, readMountTable } from '../../../host/index.js';
 import { volumeDir } from './volume-kind.js';
 import { VolumeSetup } from './volume-setup.js';
 import type { VolumeFile } from './volume-types.js';

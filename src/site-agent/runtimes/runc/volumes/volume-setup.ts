@@ -4,7 +4,7 @@ import type { Volume } from '../../../../api/pod-spec-types.js';
 import { parseQuantity } from '../../../../api/pod-spec-resources.js';
 import { AtomicVolumeWriter } from './atomic-writer.js';
 import type { MountCommand } from './mount-command.js';
-import { mountsUnder, readMountTable } from '../../../host/mount-table.js';
+import { mountsUnder, readMountTable } from '../../../host/index.js';
 import { VolumeError } from './volume-error.js';
 import { memoryBacked, POD_VOLUMES_DIR, volumeKind } from './volume-kind.js';
 import type { VolumeFile } from './volume-types.js';

@@ -1,0 +1,56 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { BindMount } from '../oci/index.js';
+import { mountContainerRoot, unmountContainerRoot } from './container-root.js';
+import { prepareRoot, type HostImagePlan } from './host-image.js';
+import type { ImageStore, ResolvedImage } from './image-store.js';
+
+/** A container instance's root file system, ready for its bundle. */
+export interface ContainerRoot {
+  readonly rootfs: string;
+  /** Read-only binds of the host's programs the root needs (a host-image root), before the container's own. */
+  readonly binds: readonly BindMount[];
+  /** The overlay over an image, unmounted when the instance goes (none for a host-image root). */
+  readonly overlay?: string;
+}
+
+/**
+ * The images a runc site's containers run on (kubelet's image manager and the CRI's
+ * snapshots): the site's store of imported images, or — with `--host-image`, for an image the
+ * store lacks — a read-only view of the host's programs.
+ */
+export class SiteImages {
+  constructor(
+    private readonly store: ImageStore,
+    /** Pods whose image the site lacks run on the host's programs (`--host-image`). */
+    readonly hostImage: boolean,
+    private readonly hostPlan: HostImagePlan,
+  ) {}
+
+  /** The image in the site's store, or undefined when it has none of that name. */
+  resolve(reference: string): Promise<ResolvedImage | undefined> {
+    return this.store.resolve(reference).catch(() => undefined);
+  }
+
+  /**
+   * Makes the root of a container instance in `instanceDir`: an overlay over `image` (read-only
+   * without an upper layer when `readOnly`), or without an image an empty root prepared for the
+   * host's programs; `mountPoints` are the container's binds (a read-only root needs their
+   * mount points made).
+   */
+  async makeRoot(image: ResolvedImage | undefined, instanceDir: string, readOnly: boolean, mountPoints: readonly BindMount[]): Promise<ContainerRoot> {
+    if (image !== undefined) {
+      const rootfs = await mountContainerRoot(image.rootfs, instanceDir, readOnly, mountPoints);
+      return { rootfs, binds: [], overlay: rootfs };
+    }
+    const rootfs = join(instanceDir, 'rootfs');
+    await mkdir(rootfs, { recursive: true });
+    prepareRoot(rootfs, this.hostPlan, mountPoints);
+    return { rootfs, binds: this.hostPlan.binds };
+  }
+
+  /** Unmounts an instance's overlay root and removes its writable layer. */
+  removeRoot(overlay: string): Promise<void> {
+    return unmountContainerRoot(overlay);
+  }
+}

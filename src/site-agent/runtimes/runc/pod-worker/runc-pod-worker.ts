@@ -1,0 +1,228 @@
+import { metav1Time } from '../../../../apimachinery/meta-time.js';
+import type { KubeObject } from '../../../../apimachinery/object.js';
+import { podQosClass } from '../../../../api/pod-spec-qos.js';
+import type { Container, PodSpec } from '../../../../api/pod-spec-types.js';
+import type { ClusterRef } from '../../../../site-api/site-api-types.js';
+import { notStartedYet, PodEvents, type ContainerRecord, type PodRecord } from '../../kubelet/index.js';
+import { containerStdio, NO_STDIO, rotateContainerLogIfNeeded, type ContainerStdio } from '../containers/index.js';
+import { PodProber } from '../probes/index.js';
+import { isSidecar, sidecarRunDir } from '../sidecar/index.js';
+import type { PodStreamView } from '../streams/index.js';
+import { ContainerWatches } from './container-watches.js';
+import { reapExits } from './container-exits.js';
+import { removePodTraces } from './pod-cleanup.js';
+import { specOf, type PodContext } from './pod-context.js';
+import type { PodServices, RuncSite } from './pod-worker-deps.js';
+import { PodWake } from './pod-wake.js';
+import { PodStateFile, readSavedPod, type RuncPodState } from './runc-pod-state.js';
+import { StatusReporter } from './status-reporter.js';
+import { SyncQueue } from './sync-queue.js';
+import { syncPod } from './sync-pod.js';
+import { terminatePod } from './terminate-pod.js';
+import { nextPhase, type WorkerPhase } from './worker-phase.js';
+
+/** A container not started yet: the sidecar shows ContainerCreating, the others PodInitializing until the pod is initialized. */
+function containerRecord(container: Container): ContainerRecord {
+  return { name: container.name ?? '', image: container.image ?? '', imageID: '', restartCount: 0, current: notStartedYet(isSidecar(container)), ready: false, started: false };
+}
+
+/** The record of a pod the worker has just taken on. */
+function newRecord(pod: KubeObject, hostIP: string, namespace: string, now: number): PodRecord {
+  const spec = specOf(pod);
+  const scheduled = ((pod['status'] as { conditions?: Array<{ type?: string; lastTransitionTime?: string }> } | undefined)?.conditions ?? []).find((c) => c.type === 'PodScheduled')?.lastTransitionTime;
+  return {
+    uid: pod.metadata.uid ?? '',
+    name: pod.metadata.name ?? '',
+    namespace,
+    hostIP,
+    qosClass: podQosClass(spec),
+    restartPolicy: (spec.restartPolicy as PodRecord['restartPolicy'] | undefined) ?? 'Always',
+    scheduledAt: scheduled ?? metav1Time(now),
+    readyChangedAt: now,
+    initContainers: (spec.initContainers ?? []).map(containerRecord),
+    containers: (spec.containers ?? []).map(containerRecord),
+  };
+}
+
+/**
+ * One pod of a runc site, as kubelet's pod worker runs it: one queue of work, each trigger
+ * (the pod changed, a container exited, the sidecar's state changed, a probe's verdict, a
+ * wake, the resync) one pass, in the worker's phase:
+ * - syncing: {@link syncPod} — observe, decide (`computePodActions`), act;
+ * - terminating: {@link terminatePod} — preStop, SIGTERM, grace, SIGKILL, the sidecar last;
+ * - terminated: every trace removed ({@link removePodTraces}) and, when the control plane
+ *   waits for it, the stop reported; nothing more runs.
+ * Its first pass adopts what an earlier agent left running (its saved state), or clears it.
+ */
+export class RuncPodWorker {
+  private phase: WorkerPhase = { kind: 'syncing' };
+  private podObject: KubeObject;
+  private adoptionTried = false;
+  private readonly queue: SyncQueue;
+  private readonly wake: PodWake;
+  private readonly context: PodContext;
+  private readonly stateFile: PodStateFile;
+  private readonly reporter: StatusReporter;
+
+  constructor(
+    readonly key: string,
+    readonly cluster: ClusterRef,
+    pod: KubeObject,
+    private readonly site: RuncSite,
+    private readonly services: PodServices,
+  ) {
+    this.podObject = pod;
+    const uid = pod.metadata.uid ?? '';
+    const podDir = site.sandboxes.podDir(uid);
+    const record = newRecord(pod, site.hostIP, cluster.namespace, services.timers.now());
+    const state: RuncPodState = { record, sandbox: undefined, instances: new Map(), backoff: new Map(), volumeDirs: new Map() };
+    this.queue = new SyncQueue(() => this.work(), (error) => services.logger.error({ err: error, pod: key }, 'pod sync failed'));
+    this.wake = new PodWake(services.timers, () => this.trigger());
+    this.stateFile = new PodStateFile(podDir);
+    this.reporter = new StatusReporter(services.sink, { key, cluster, name: state.record.name, uid }, services.timers);
+    const events = new PodEvents(services.sink, { cluster, name: state.record.name, uid });
+    this.context = {
+      key,
+      cluster,
+      uid,
+      podDir,
+      runDir: sidecarRunDir(podDir),
+      site,
+      services,
+      events,
+      state,
+      prober: new PodProber({
+        timers: services.timers,
+        dial: site.dial,
+        exec: (id, command, timeoutMs) => site.containers.runc.exec(id, command, timeoutMs),
+        podIP: () => state.record.podIP ?? '',
+        event: (reason, message) => events.record('Warning', reason, message),
+        changed: () => this.trigger(),
+      }),
+      watches: new ContainerWatches(() => this.trigger()),
+      pod: () => this.podObject,
+      wakeAt: (at) => this.wake.request(at),
+    };
+  }
+
+  get uid(): string {
+    return this.context.uid;
+  }
+
+  /** The name of the site the pod runs on. */
+  get siteName(): string {
+    return this.site.name;
+  }
+
+  /** The pod's virtual cluster and address, once it has a sandbox. */
+  get network(): { readonly cluster: ClusterRef; readonly ip: string } | undefined {
+    const ip = this.context.state.record.podIP;
+    return ip === undefined ? undefined : { cluster: this.cluster, ip };
+  }
+
+  /** The control plane's latest pod (a deletion starts termination). */
+  update(pod: KubeObject): void {
+    this.podObject = pod;
+    if (pod.metadata.deletionTimestamp !== undefined) {
+      const grace = pod.metadata.deletionGracePeriodSeconds ?? specOf(pod).terminationGracePeriodSeconds ?? 30;
+      this.phase = nextPhase(this.phase, { type: 'deleted', graceMs: grace * 1000 });
+    }
+    this.trigger();
+  }
+
+  /** The pod is gone from the control plane: stop it within `graceMs` and report nothing more; resolves when done. */
+  remove(graceMs: number): Promise<void> {
+    this.phase = nextPhase(this.phase, { type: 'forgotten', graceMs });
+    this.trigger();
+    return this.queue.idle();
+  }
+
+  /** Stops working (the agent stops; the containers keep running under conmon for the next agent). */
+  detach(): void {
+    this.queue.stop();
+    this.wake.close();
+    this.context.prober.close();
+    this.context.watches.close();
+  }
+
+  /** Runs a pass now, or once more after the one running. */
+  trigger(): void {
+    this.queue.trigger();
+  }
+
+  /** A running container exited: true when its exit file is there (the periodic relist's check). */
+  hasExited(): boolean {
+    for (const instance of this.context.state.instances.values()) if (this.site.containers.exited(instance)) return true;
+    return false;
+  }
+
+  /** Rotates the logs of running containers that outgrew 10 MiB (kubelet keeps 5 files of each). */
+  async rotateLogs(): Promise<void> {
+    for (const instance of this.context.state.instances.values()) {
+      await rotateContainerLogIfNeeded(instance.files).catch((error: unknown) => this.services.logger.warn({ err: error, pod: this.key }, 'cannot rotate a container log'));
+    }
+  }
+
+  /** What the pod's streams (logs, exec, attach, port-forward) need: its record, running instances and sandbox, now. */
+  streamView(): PodStreamView {
+    const spec: PodSpec = specOf(this.podObject);
+    const { state, podDir } = this.context;
+    const stdioOf = (name: string): ContainerStdio => {
+      const container = [...(spec.containers ?? []), ...(spec.initContainers ?? [])].find((c) => c.name === name);
+      return container === undefined ? NO_STDIO : containerStdio(container);
+    };
+    const running = new Map([...state.instances].map(([name, instance]) => [name, { id: instance.id, files: instance.files, stdio: stdioOf(name) }] as const));
+    const sandbox = state.sandbox === undefined ? undefined : { infraId: state.sandbox.infraId, netnsPath: state.sandbox.netnsPath };
+    const { record } = state;
+    return { uid: this.uid, name: record.name, namespace: record.namespace, podDir, record, running, ...(sandbox === undefined ? {} : { sandbox }) };
+  }
+
+  private async work(): Promise<void> {
+    if (!this.adoptionTried) {
+      this.adoptionTried = true;
+      if (!(await this.adopt().catch(() => false))) await removePodTraces(this.site, this.uid);
+    }
+    const now = this.services.timers.now();
+    await reapExits(this.context, now);
+    const phase = this.phase;
+    if (phase.kind === 'syncing') {
+      if (await syncPod(this.context, now)) await this.stateFile.save(this.context.state);
+      this.reporter.report(this.context.state.record);
+    } else if (phase.kind === 'terminating') {
+      await terminatePod(this.context, phase.graceMs, phase.report);
+      this.phase = nextPhase(phase, { type: 'stopped' });
+      await this.terminated(phase.report);
+    }
+  }
+
+  /** kubelet's SyncTerminatedPod: nothing of the pod is left; the control plane hears it stopped when it waits for that. */
+  private async terminated(report: boolean): Promise<void> {
+    this.detach();
+    await removePodTraces(this.site, this.uid);
+    if (!report) return;
+    const { record } = this.context.state;
+    for (const container of [...record.containers, ...record.initContainers]) if (container.current.kind === 'running') container.ready = false;
+    this.reporter.report(record, true);
+    this.services.sink.terminated(this.key, { cluster: this.cluster, name: record.name, uid: this.uid });
+  }
+
+  /** Takes over what an earlier agent left in the pod's folder; false when there is nothing usable (its infra container no longer runs). */
+  private async adopt(): Promise<boolean> {
+    const saved = await readSavedPod(this.context.podDir);
+    if (saved === undefined) return false;
+    const infra = await this.site.containers.runc.state(saved.sandbox.infraId).catch(() => undefined);
+    if (infra?.status !== 'running') return false;
+    const { state, watches } = this.context;
+    state.record = saved.record;
+    state.sandbox = saved.sandbox;
+    for (const [name, instance] of Object.entries(saved.instances)) {
+      state.instances.set(name, instance);
+      watches.watchExit(name, instance);
+    }
+    for (const [name, entry] of Object.entries(saved.backoff)) state.backoff.set(name, entry);
+    if ((specOf(this.podObject).containers ?? []).some(isSidecar)) watches.watchSidecar(this.context.runDir);
+    this.reporter.restored(state.record);
+    this.services.logger.info({ pod: this.key, containers: state.instances.size }, 'adopted a running pod');
+    return true;
+  }
+}
