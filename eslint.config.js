@@ -49,6 +49,22 @@ export default tseslint.config(
     languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly' } },
   },
   {
+    // A site runtime's pod lifecycle (decisions, workers, probes, kubelet's semantics) takes its
+    // time from the Timers it is given, so tests drive it with fake time and nothing mixes clocks.
+    files: ['src/site-agent/runtimes/kubelet/**/*.ts', 'src/site-agent/runtimes/runc/*.ts', 'src/site-agent/runtimes/runc/pod-worker/**/*.ts', 'src/site-agent/runtimes/runc/probes/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-properties': ['error', { object: 'Date', property: 'now', message: 'take the time from the injected Timers (timers.now())' }],
+      'no-restricted-globals': [
+        'error',
+        { name: 'setTimeout', message: 'schedule on the injected Timers (timers.schedule)' },
+        { name: 'setInterval', message: 'schedule on the injected Timers (timers.schedule)' },
+      ],
+      'no-restricted-imports': ['error', { paths: [{ name: 'node:timers/promises', message: 'schedule on the injected Timers' }, { name: 'node:timers', message: 'schedule on the injected Timers' }] }],
+      'no-restricted-syntax': ['error', { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: 'take the time from the injected Timers: new Date(timers.now())' }],
+    },
+  },
+  {
     // Small files (ARCHITECTURE: anything over ~400 lines needs splitting by responsibility).
     files: ['src/**/*.ts'],
     rules: { 'max-lines': ['error', { max: 400 }] },

@@ -159,7 +159,7 @@ export class RuncPodWorker {
   /** Rotates the logs of running containers that outgrew 10 MiB (kubelet keeps 5 files of each). */
   async rotateLogs(): Promise<void> {
     for (const instance of this.context.state.instances.values()) {
-      await rotateContainerLogIfNeeded(instance.files).catch((error: unknown) => this.services.logger.warn({ err: error, pod: this.key }, 'cannot rotate a container log'));
+      await rotateContainerLogIfNeeded(instance.files, undefined, new Date(this.services.timers.now())).catch((error: unknown) => this.services.logger.warn({ err: error, pod: this.key }, 'cannot rotate a container log'));
     }
   }
 
