@@ -86,8 +86,19 @@ function siteTokenCommand(): Command {
     .description('Print a registration token for new sites (carries the server URL and the CA pin).')
     .addOption(new Option('--type <type>', 'the type of site it registers').choices(['CUSTOMER_EDGE', 'REGIONAL_EDGE']).default('CUSTOMER_EDGE'))
     .addOption(new Option('--ttl <duration>', 'how long it stays valid (seconds, or 30m, 24h, 7d)').default(86400, '24h').argParser(argument(parseTtl)))
-    .action(async (o: ConnectionOptions & { type: SiteType; ttl: number }) => {
-      const issued = await new ApiClient(o).call<{ token: string; expires?: string }>('POST', '/api/sites/v1/tokens', { type: o.type, ttl_seconds: o.ttl });
+    .addOption(new Option('--max-uses <n>', 'how many registrations it may make (default: any number until it expires)').argParser(wholeNumber(1)))
+    .addOption(new Option('--for-site <name>', 'mint it for this existing site: the one way to move the site to another agent (a replaced machine)'))
+    .addHelpText(
+      'after',
+      `
+A registration never moves an existing site, or an agent's name, to another agent: that is 409.
+A site whose agent is gone for good (its machine replaced, its disk lost) moves with a token
+minted for it (--for-site); the move is logged with the token and who issued it.`,
+    )
+    .action(async (o: ConnectionOptions & { type: SiteType; ttl: number; maxUses?: number; forSite?: string }) => {
+      const limits = { ...(o.maxUses === undefined ? {} : { max_uses: o.maxUses }), ...(o.forSite === undefined ? {} : { site: o.forSite }) };
+      const body = { type: o.type, ttl_seconds: o.ttl, ...limits };
+      const issued = await new ApiClient(o).call<{ token: string; expires?: string }>('POST', '/api/sites/v1/tokens', body);
       process.stdout.write(issued.token + '\n');
       if (issued.expires !== undefined) process.stderr.write(`expires ${issued.expires}\n`);
     });

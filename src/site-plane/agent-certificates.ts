@@ -16,7 +16,15 @@ export interface AgentCertificateIssuer {
    * CN=`site-agent:<agent>`, O=<tenant>, clientAuth, valid a year. Resolves to the PEM chain
    * (certificate, then CA). Throws {@link CsrError} for a bad CSR (unparseable, bad signature).
    */
-  issue(request: { csr: string; agent: string; tenant: string; now: Date }): Promise<{ certificate: string; serial: string; notAfter: Date }>;
+  issue(request: { csr: string; agent: string; tenant: string; now: Date }): Promise<IssuedAgentCertificate>;
+}
+
+export interface IssuedAgentCertificate {
+  readonly certificate: string;
+  readonly serial: string;
+  readonly notAfter: Date;
+  /** Hex SHA-256 of the CSR's public key (SPKI): the key the CSR's signature proves the agent holds. */
+  readonly keySha256: string;
 }
 
 function escapeDn(value: string): string {
@@ -67,7 +75,8 @@ export function agentCertificateIssuer(ca: { certificate: string; key: string })
           await x509.AuthorityKeyIdentifierExtension.create(caCert),
         ],
       });
-      return { certificate: cert.toString('pem') + '\n' + ca.certificate, serial, notAfter };
+      const keySha256 = Buffer.from(await request.publicKey.getThumbprint('SHA-256')).toString('hex');
+      return { certificate: cert.toString('pem') + '\n' + ca.certificate, serial, notAfter, keySha256 };
     },
   };
 }

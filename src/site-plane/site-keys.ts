@@ -51,6 +51,15 @@ export interface TokenRecord {
   readonly expires: string;
   /** Who issued it (audit). */
   readonly issued_by: string;
+  /** Registrations made with it so far. */
+  readonly uses?: number;
+  /** How many registrations it may make; absent: any number until it expires. */
+  readonly max_uses?: number;
+  /**
+   * Minted for this existing site: a registration with it may move the site to another agent
+   * (an agent whose disk was lost, a replaced machine), which no other token can.
+   */
+  readonly site?: string;
 }
 
 export interface AgentRecord {
@@ -60,6 +69,8 @@ export interface AgentRecord {
   /** The store lease its sites' lease keys are attached to, once granted. */
   readonly lease?: LeaseId;
   readonly registered: string;
+  /** Hex SHA-256 of the agent's public key (SPKI): a registration under this name must prove it holds that key. */
+  readonly key_sha256?: string;
 }
 
 /** A per-vK8s compute limit on a regional-edge site, in the units the scheduler counts. */

@@ -108,8 +108,7 @@ export function registerSiteApi(app: FastifyInstance, deps: SiteApiDependencies)
 
       scope.post('/tokens', async (request, reply) => {
         const principal = await authenticateRequest(deps.credentials, request.headers, request.raw.socket);
-        const { type, ttlSeconds } = parseTokenRequest(jsonBody(request));
-        return sendJson(reply, 200, await deps.tokens.issue(principal, type, ttlSeconds));
+        return sendJson(reply, 200, await deps.tokens.issue(principal, parseTokenRequest(jsonBody(request)), (site) => deps.registrar.claimOf(site)));
       });
 
       scope.post('/register', async (request, reply) => sendJson(reply, 200, await deps.registrar.register(bearerToken(request), jsonBody(request))));

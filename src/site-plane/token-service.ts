@@ -3,7 +3,8 @@ import { StatusError } from '../apimachinery/errors/status-error.js';
 import { authorize } from '../auth/authorize.js';
 import { PLATFORM_TENANT, type Principal } from '../auth/principal.js';
 import type { Clock } from '../common/clock.js';
-import type { Store } from '../store/types.js';
+import { isStoreError } from '../store/errors.js';
+import type { KeyValue, Store } from '../store/types.js';
 import { formatRegistrationToken, InvalidTokenError, newTokenCredentials, parseRegistrationToken, secretDigest } from '../site-api/registration-token.js';
 import { tokenKey, type TokenRecord } from './site-keys.js';
 import type { SiteType } from '../site-api/site-model.js';
@@ -23,16 +24,35 @@ export interface TokenServiceDependencies {
   readonly random?: (bytes: number) => Buffer;
 }
 
-/** A token request's body, checked: `{"type", "ttl_seconds"?}`. */
-export function parseTokenRequest(body: unknown): { type: SiteType; ttlSeconds: number } {
+/** A token request's body, checked: `{"type", "ttl_seconds"?, "max_uses"?, "site"?}`. */
+export interface TokenRequest {
+  readonly type: SiteType;
+  readonly ttlSeconds: number;
+  readonly maxUses?: number;
+  /** Minted for this existing site (moving it to another agent). */
+  readonly site?: string;
+}
+
+const TOKEN_FIELDS = new Set(['type', 'ttl_seconds', 'max_uses', 'site']);
+const MAX_USES = 10_000;
+
+export function parseTokenRequest(body: unknown): TokenRequest {
   const b = (typeof body === 'object' && body !== null && !Array.isArray(body) ? body : {}) as Record<string, unknown>;
-  for (const key of Object.keys(b)) if (key !== 'type' && key !== 'ttl_seconds') throw StatusError.badRequest(`${key}: unknown field`);
+  for (const key of Object.keys(b)) if (!TOKEN_FIELDS.has(key)) throw StatusError.badRequest(`${key}: unknown field`);
   if (b['type'] !== 'CUSTOMER_EDGE' && b['type'] !== 'REGIONAL_EDGE') throw StatusError.badRequest(`type: Unsupported value: ${JSON.stringify(b['type'] ?? null)}: supported values: "CUSTOMER_EDGE", "REGIONAL_EDGE"`);
   const ttl = b['ttl_seconds'] ?? DEFAULT_TOKEN_TTL_SECONDS;
   if (typeof ttl !== 'number' || !Number.isInteger(ttl) || ttl < 1 || ttl > MAX_TOKEN_TTL_SECONDS) {
     throw StatusError.badRequest(`ttl_seconds: Invalid value: ${JSON.stringify(ttl)}: must be a whole number from 1 to ${MAX_TOKEN_TTL_SECONDS}`);
   }
-  return { type: b['type'], ttlSeconds: ttl };
+  const uses = b['max_uses'];
+  if (uses !== undefined && (typeof uses !== 'number' || !Number.isInteger(uses) || uses < 1 || uses > MAX_USES)) {
+    throw StatusError.badRequest(`max_uses: Invalid value: ${JSON.stringify(uses)}: must be a whole number from 1 to ${MAX_USES}`);
+  }
+  const site = b['site'];
+  if (site !== undefined && (typeof site !== 'string' || !/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(site) || site.length > 63)) {
+    throw StatusError.badRequest(`site: Invalid value: ${JSON.stringify(site)}: must be the name of an existing site`);
+  }
+  return { type: b['type'], ttlSeconds: ttl, ...(uses === undefined ? {} : { maxUses: uses }), ...(site === undefined ? {} : { site }) };
 }
 
 /**
@@ -51,27 +71,68 @@ export function tokenIssueDenial(principal: Principal, type: SiteType): string |
 
 /**
  * Registration tokens (kubeadm join tokens' idea): the store keeps `{tenant, type, SHA-256 of
- * the secret, expiry}` under `/sites/tokens/<id>`, attached to a lease of the token's TTL so
- * it disappears when it expires; the expiry is also checked on use. A token may be used any
- * number of times until it expires.
+ * the secret, expiry, uses}` under `/sites/tokens/<id>`, attached to a lease of the token's TTL
+ * so it disappears when it expires; the expiry is also checked on use. Every registration
+ * counts a use; a token with `max_uses` is refused once they are spent. A token minted for a
+ * site (`site`) is the one way to move that site to another agent (see the registrar).
  */
 export class TokenService {
   constructor(private readonly deps: TokenServiceDependencies) {}
 
-  async issue(principal: Principal, type: SiteType, ttlSeconds: number): Promise<{ token: string; expires: string }> {
+  /**
+   * Issues a token. `site`, when given, must be an existing site the issuer could register:
+   * `siteOf` answers with its claim (tenant and type) or undefined.
+   */
+  async issue(principal: Principal, request: TokenRequest, siteOf: (name: string) => { tenant: string; type: SiteType } | undefined): Promise<{ token: string; expires: string }> {
+    const { type, ttlSeconds } = request;
     const denial = tokenIssueDenial(principal, type);
     if (denial !== undefined) throw StatusError.forbidden(TOKENS, '', denial);
+    if (request.site !== undefined) {
+      const claim = siteOf(request.site);
+      if (claim === undefined || claim.tenant !== (type === 'REGIONAL_EDGE' ? PLATFORM_TENANT : principal.tenant) || claim.type !== type) {
+        throw StatusError.notFound({ resource: 'sites', group: TOKENS.group }, request.site);
+      }
+    }
     const now = this.deps.clock.now();
     const expires = metav1Time(now.getTime() + ttlSeconds * 1000);
     const { id, secret } = newTokenCredentials(this.deps.random);
-    const record: TokenRecord = { tenant: principal.tenant, type, secret_sha256: secretDigest(secret), created: now.toISOString(), expires, issued_by: principal.user };
+    const record: TokenRecord = {
+      tenant: principal.tenant,
+      type,
+      secret_sha256: secretDigest(secret),
+      created: now.toISOString(),
+      expires,
+      issued_by: principal.user,
+      uses: 0,
+      ...(request.maxUses === undefined ? {} : { max_uses: request.maxUses }),
+      ...(request.site === undefined ? {} : { site: request.site }),
+    };
     const lease = await this.deps.store.grantLease(ttlSeconds);
     await this.deps.store.create(tokenKey(id), JSON.stringify(record), { lease });
     return { token: formatRegistrationToken({ id, secret, ca: this.deps.caPin, server: this.deps.publicUrl() }), expires };
   }
 
-  /** The record of a valid, unexpired token; 401 Status otherwise. */
+  /** The record of a valid, unexpired token with uses left; 401 Status otherwise. Counts nothing. */
   async verify(token: string): Promise<TokenRecord> {
+    return (await this.check(token)).record;
+  }
+
+  /** {@link verify}, then counts one use (compare-and-swap, the token keeping its lease): a registration. */
+  async use(token: string): Promise<TokenRecord & { readonly id: string }> {
+    for (let attempt = 0; attempt < 100; attempt++) {
+      const { id, record, kv } = await this.check(token);
+      const used: TokenRecord = { ...record, uses: (record.uses ?? 0) + 1 };
+      try {
+        await this.deps.store.update(kv.key, JSON.stringify(used), kv.modRevision, kv.lease === undefined ? {} : { lease: kv.lease });
+        return { ...used, id };
+      } catch (error) {
+        if (!isStoreError(error, 'Conflict')) throw error;
+      }
+    }
+    throw StatusError.conflict(TOKENS, '', 'the registration token is being used by many registrations at once; try again');
+  }
+
+  private async check(token: string): Promise<{ id: string; record: TokenRecord; kv: KeyValue }> {
     let payload;
     try {
       payload = parseRegistrationToken(token);
@@ -85,6 +146,9 @@ export class TokenService {
     const given = Buffer.from(secretDigest(payload.secret), 'hex');
     if (stored.length !== given.length || !timingSafeEqual(stored, given)) throw StatusError.unauthorized('the registration token is not valid');
     if (Date.parse(record.expires) <= this.deps.clock.now().getTime()) throw StatusError.unauthorized(`the registration token expired at ${record.expires}`);
-    return record;
+    if (record.max_uses !== undefined && (record.uses ?? 0) >= record.max_uses) {
+      throw StatusError.unauthorized(`the registration token was used ${record.uses ?? 0} time${record.uses === 1 ? '' : 's'}, all it may be`);
+    }
+    return { id: payload.id, record, kv };
   }
 }
