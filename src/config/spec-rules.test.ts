@@ -68,8 +68,10 @@ describe('spec rules of every kind', () => {
     fails('workload_flavor', { vcpus: 1 }, /spec.memory: is required/);
   });
 
-  it('virtual_k8s: at most 32 virtual site references; isolation one-of with a default', () => {
-    assert.deepEqual(normalizeSpec(kind('virtual_k8s'), {}), { disabled: {} });
+  it('virtual_k8s: at most 32 virtual site references; isolation one-of with a default; a Pod Security floor, baseline by default', () => {
+    assert.deepEqual(normalizeSpec(kind('virtual_k8s'), {}), { pod_security_floor: 'BASELINE', disabled: {} });
+    assert.deepEqual(normalizeSpec(kind('virtual_k8s'), { pod_security_floor: 'PRIVILEGED' }), { pod_security_floor: 'PRIVILEGED', disabled: {} });
+    fails('virtual_k8s', { pod_security_floor: 'RESTRICTED' }, /spec.pod_security_floor: must be one of BASELINE, PRIVILEGED/);
     fails('virtual_k8s', { vsite_refs: Array.from({ length: 33 }, (_, i) => ({ name: `v${i}` })) }, /spec.vsite_refs: must NOT have more than 32 items/);
     fails('virtual_k8s', { disabled: {}, isolated: {} }, /only one of disabled, isolated may be set/);
     fails('virtual_k8s', { vsite_refs: [{ namespace: 'x' }] }, /spec.vsite_refs\[0\].name: is required/);

@@ -55,6 +55,12 @@ import { type ListenAddress, urlFor } from '../common/listen-address.js';
 import { registerSecretApi } from '../secrets/http/secret-routes.js';
 import type { KeySealer, PodCertificateVerifier } from '../secrets/ports.js';
 import { createSecretService } from '../secrets/secret-service.js';
+import { admissionChain } from '../vk8s/http/admission-hook.js';
+import { NAMESPACE_METADATA_PREFIX, NamespaceMetadataStore } from '../vk8s/namespace-metadata.js';
+import { createPodSecurityAdmission } from '../vk8s/pod-security/pod-security-admission.js';
+import { podSecurityFloor } from '../vk8s/pod-security/cluster-floor.js';
+import type { PodSecurityLevel } from '../api/pod-security/index.js';
+import type { ClusterRef } from '../apimachinery/cluster-ref.js';
 
 export interface ControlPlaneOptions {
   /** `$EDGEPLANE_HOME`: the PKI, the embedded store and credentials live here. */
@@ -320,6 +326,12 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
       });
       cleanups.push(() => controllers.stop());
     }
+    // The clusters' namespace labels (Pod Security's policy), read by admission from memory.
+    const namespaceMetadataCache = new PrefixCache(store, NAMESPACE_METADATA_PREFIX, logger);
+    cleanups.push(() => namespaceMetadataCache.stop());
+    await namespaceMetadataCache.start();
+    const namespaceMetadata = new NamespaceMetadataStore(store, namespaceMetadataCache);
+    const floor = (cluster: ClusterRef): PodSecurityLevel => podSecurityFloor((key) => configCache.lookup(key), cluster);
     registerVirtualClusterApi(app, {
       credentials,
       virtualK8sObjects: configCache,
@@ -335,7 +347,11 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
       nodes: sitePlane.nodeView,
       ...(options.bookmarkIntervalMs === undefined ? {} : { bookmarkIntervalMs: options.bookmarkIntervalMs }),
       ...(options.maxInflight === undefined ? {} : { maxInflight: options.maxInflight }),
-      admission: createSeedAnnotationAdmission(placementIndex),
+      admission: admissionChain(
+        createSeedAnnotationAdmission(placementIndex),
+        createPodSecurityAdmission({ namespaceLabels: (cluster) => namespaceMetadata.labels(cluster), floor }),
+      ),
+      namespaces: { metadata: namespaceMetadata, floor },
     });
 
     const stopCompactor = startCompactor(store, {

@@ -19,7 +19,7 @@ export interface AgentCertificateIssuer {
   issue(request: { csr: string; agent: string; tenant: string; now: Date }): Promise<IssuedAgentCertificate>;
 }
 
-export interface IssuedAgentCertificate {
+interface IssuedAgentCertificate {
   readonly certificate: string;
   readonly serial: string;
   readonly notAfter: Date;

@@ -15,6 +15,7 @@ import { strategyFor, strategyKey } from './kinds/index.js';
 import { RESOURCES } from './resources.js';
 import { type ResourceType } from '../apimachinery/resource-type.js';
 import type { ValueTransformer } from '../common/envelope-encryption.js';
+import { namespaceMetadataPrefix } from './namespace-metadata.js';
 
 export interface VirtualClusterStorageOptions {
   readonly store: Store;
@@ -106,6 +107,7 @@ export class VirtualClusterStorage {
     const prefixes = [
       ...RESOURCES.filter((resource) => !SYNTHESIZED_RESOURCES.has(strategyKey(resource))).map((resource) => clusterPrefix(resource, cluster)),
       serviceIpKeyPrefix(cluster),
+      namespaceMetadataPrefix(cluster),
     ];
     for (const prefix of prefixes) {
       for (;;) {

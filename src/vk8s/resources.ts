@@ -46,7 +46,8 @@ export const RESOURCES: readonly ResourceType[] = [
   resource({ group: '', version: 'v1', resource: 'serviceaccounts', kind: 'ServiceAccount', shortNames: ['sa'], allNamespaces: true }),
   resource({ group: '', version: 'v1', resource: 'events', kind: 'Event', verbs: READ, shortNames: ['ev'], platformWritten: true, allNamespaces: true }),
   resource({ group: '', version: 'v1', resource: 'nodes', kind: 'Node', verbs: READ, namespaced: false, shortNames: ['no'], subresources: [status('Node')], platformWritten: true }),
-  resource({ group: '', version: 'v1', resource: 'namespaces', kind: 'Namespace', verbs: READ, namespaced: false, shortNames: ['ns'], platformWritten: true }),
+  // Its labels and annotations are the users' (Pod Security's labels among them); the rest is the platform's.
+  resource({ group: '', version: 'v1', resource: 'namespaces', kind: 'Namespace', verbs: [...READ, 'patch', 'update'], namespaced: false, shortNames: ['ns'], platformWritten: true }),
   resource({ group: '', version: 'v1', resource: 'persistentvolumes', kind: 'PersistentVolume', verbs: READ, namespaced: false, shortNames: ['pv'], subresources: [status('PersistentVolume')], platformWritten: true }),
 ];
 

@@ -59,7 +59,7 @@ describe('virtual cluster discovery with real kubectl', () => {
       const row = (name: string): string => (rows.get(name) ?? []).join(' ');
       assert.match(row('deployments'), /^deployments deploy apps\/v1 true Deployment create,delete,deletecollection,get,list,patch,update,watch( all)?$/, label);
       assert.match(row('pods'), /^pods po v1 true Pod get,list,watch( all)?$/, label);
-      assert.match(row('namespaces'), /^namespaces ns v1 false Namespace get,list,watch$/, label);
+      assert.match(row('namespaces'), /^namespaces ns v1 false Namespace get,list,patch,update,watch$/, label);
       assert.match(row('services'), /^services svc v1 true Service create,delete,get,list,patch,update,watch( all)?$/, label);
       assert.match(row('secrets'), /^secrets v1 true Secret create,delete,deletecollection,get,list,patch,update,watch$/, label);
       assert.match(row('cronjobs'), /^cronjobs cj batch\/v1beta1 true CronJob /, label);

@@ -17,6 +17,12 @@ interface AdmissionAttributes {
 /**
  * Validating admission in process (kube's ValidatingAdmissionWebhook idea): called before
  * a create, update or patch of the main resource is written (dry runs too); throws a
- * StatusError (422 Invalid, usually) to refuse it. Synchronous: it reads caches only.
+ * StatusError (422 Invalid, 403 Forbidden) to refuse it, or answers warnings for the client
+ * (HTTP `Warning` headers, which kubectl prints). Synchronous: it reads caches only.
  */
-export type AdmissionHook = (attributes: AdmissionAttributes) => void;
+export type AdmissionHook = (attributes: AdmissionAttributes) => readonly string[] | void;
+
+/** Several hooks as one: each runs in order (the first refusal wins); their warnings add up. */
+export function admissionChain(...hooks: readonly AdmissionHook[]): AdmissionHook {
+  return (attributes) => hooks.flatMap((hook) => hook(attributes) ?? []);
+}

@@ -3,31 +3,24 @@ import { matchesQuery } from '../../registry/list.js';
 import type { KubeObject } from '../../apimachinery/object.js';
 import { sendObject } from './object-handlers.js';
 import { parseListQuery, parseWatchParameters, single } from './query.js';
-import type { ClusterRequestContext, ResourceRequest } from './resource-request.js';
+import { namespaceObject } from './namespace-object.js';
+import type { ResourceRequest } from './resource-request.js';
 import { listBody, sendJson } from './response-format.js';
 import { streamWatch } from './watch-stream.js';
 
-/**
- * A virtual cluster has exactly one Kubernetes namespace: the platform namespace its
- * virtual_k8s object lives in, Active for as long as the cluster exists.
- */
-function namespaceObject(context: ClusterRequestContext): KubeObject {
-  return {
-    apiVersion: 'v1',
-    kind: 'Namespace',
-    metadata: { name: context.cluster.namespace, uid: context.uid, resourceVersion: context.resourceVersion, creationTimestamp: context.createdAt },
-    spec: { finalizers: ['kubernetes'] },
-    status: { phase: 'Active' },
-  };
+/** The cluster's namespace now, with the labels and annotations users set on it. */
+function currentNamespace(r: ResourceRequest): KubeObject {
+  const current = r.deps.namespaces?.metadata.current(r.context.cluster);
+  return namespaceObject(r.context, current?.metadata, current?.revision);
 }
 
 export function handleNamespaceGet(r: ResourceRequest): void {
   if (r.info.subresource !== undefined && r.info.subresource !== 'status') throw StatusError.noSuchPath();
-  sendObject(r, 200, namespaceObject(r.context));
+  sendObject(r, 200, currentNamespace(r));
 }
 
 export function handleNamespaceList(r: ResourceRequest): void {
-  const namespace = namespaceObject(r.context);
+  const namespace = currentNamespace(r);
   const items = matchesQuery(namespace, parseListQuery(r.query, r.strategy), r.strategy) ? [namespace] : [];
   const table = r.deps.tables?.requested(r.request.headers.accept, single(r.query, 'includeObject'));
   const meta = { resourceVersion: r.context.resourceVersion };
@@ -40,7 +33,7 @@ export function handleNamespaceList(r: ResourceRequest): void {
 
 /** A watch of the namespaces: the one namespace ADDED (unless resuming), then quiet until the end. */
 export async function handleNamespaceWatch(r: ResourceRequest): Promise<void> {
-  const namespace = namespaceObject(r.context);
+  const namespace = currentNamespace(r);
   const query = parseListQuery(r.query, r.strategy);
   const { timeoutSeconds } = parseWatchParameters(r.query);
   const fresh = query.resourceVersion === undefined || query.resourceVersion === '' || query.resourceVersion === '0';

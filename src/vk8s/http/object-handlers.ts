@@ -1,7 +1,6 @@
 import { validatePatchOptions } from '../../apimachinery/apply/patch-options.js';
 import { StatusError } from '../../apimachinery/errors/status-error.js';
-import { OpenApiPatchSchemas } from '../../apimachinery/patch/patch-schema.js';
-import { loadKubernetesOpenApi } from '../openapi/kubernetes-document.js';
+import { patchSchemas } from './patch-schemas.js';
 import { cloneObject, type KubeObject } from '../../apimachinery/object.js';
 import { definitionOf, groupVersion } from '../../apimachinery/resource-type.js';
 import { parsePatchBody, patchJson, patchTypeOf } from './patch-object.js';
@@ -11,11 +10,6 @@ import { admit, nameOf, rawBody, scopeOf, storeOf, type ResourceRequest } from '
 import { deletedStatus, listBody, listJson, sendJson } from './response-format.js';
 import { metav1Time } from '../../apimachinery/meta-time.js';
 
-let patchSchemas: OpenApiPatchSchemas | undefined;
-function schemas(): OpenApiPatchSchemas {
-  patchSchemas ??= new OpenApiPatchSchemas(loadKubernetesOpenApi().definitions);
-  return patchSchemas;
-}
 
 /** Answers with the object, or with a one-row Table when the client asked for one. */
 export function sendObject(r: ResourceRequest, status: number, object: KubeObject): void {
@@ -108,7 +102,7 @@ export async function handlePatch(r: ResourceRequest, subresource?: 'status'): P
     scope,
     name,
     (current) => {
-      const patched = asKind(patchJson(current, type, patch, schemas().forDefinition(definitionOf(r.resource))), r.resource);
+      const patched = asKind(patchJson(current, type, patch, patchSchemas().forDefinition(definitionOf(r.resource))), r.resource);
       checkBodyNamespace(r, patched);
       if (patched.metadata.name !== name) throw StatusError.badRequest(`the name of the object (${String(patched.metadata.name)}) does not match the name on the URL (${name})`);
       r.strategy.defaults(patched);

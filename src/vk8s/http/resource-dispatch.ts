@@ -4,6 +4,7 @@ import { parseResourceVersion } from '../../registry/list.js';
 import { openWatch } from '../../registry/open-watch.js';
 import { strategyFor } from '../kinds/index.js';
 import { handleNamespaceGet, handleNamespaceList, handleNamespaceWatch } from './namespace-handlers.js';
+import { handleNamespaceWrite } from './namespace-write-handlers.js';
 import { nodeViewRequest } from './node-view-handlers.js';
 import { handleCreate, handleDelete, handleDeleteCollection, handleGet, handleList, handlePatch, handleUpdate } from './object-handlers.js';
 import { parseListQuery, parseWatchParameters, single, type RawQuery } from './query.js';
@@ -73,6 +74,9 @@ function namespaceRequest(r: ResourceRequest): Promise<void> | void {
       return handleNamespaceList(r);
     case 'watch':
       return handleNamespaceWatch(r);
+    case 'update':
+    case 'patch':
+      return handleNamespaceWrite(r);
     default:
       throw StatusError.methodNotAllowed(r.info.verb, { resource: 'namespaces', group: '' });
   }

@@ -11,12 +11,21 @@ import type { ResourceType } from '../../apimachinery/resource-type.js';
 import type { ClusterNodeSource } from './cluster-node-source.js';
 import type { Logger } from '../../observability/logger.js';
 import type { AdmissionHook } from './admission-hook.js';
+import type { NamespaceMetadataStore } from '../namespace-metadata.js';
+import type { PodSecurityLevel } from '../../api/pod-security/index.js';
 import { fieldManagerOf, parseDryRun, type RawQuery } from './query.js';
 import type { RequestInfo } from './request-info.js';
 import type { TableFormat } from './response-format.js';
 
 /** Applies a server-side apply patch (injected: the apply machinery). */
-export type ApplyFunction = (options: { live: KubeObject | undefined; applied: KubeObject; manager: string; force: boolean; now: string; resource: ResourceType }) => KubeObject;
+export type ApplyFunction = (options: {
+  live: KubeObject | undefined;
+  applied: KubeObject;
+  manager: string;
+  force: boolean;
+  now: string;
+  resource: ResourceType;
+}) => KubeObject;
 
 export interface ResourceHandlerDependencies {
   readonly storage: VirtualClusterStorage;
@@ -29,6 +38,8 @@ export interface ResourceHandlerDependencies {
   readonly nodes?: ClusterNodeSource;
   /** Validating admission of creates, updates and patches of main resources (dry runs too). */
   readonly admission?: AdmissionHook;
+  /** The namespace's labels and annotations (writable), and the cluster's Pod Security floor; without it namespaces are read-only. */
+  readonly namespaces?: { readonly metadata: NamespaceMetadataStore; floor(cluster: ClusterRef): PodSecurityLevel };
   /** Where watches closed for a client that stopped reading are told. */
   readonly logger?: Logger;
 }
@@ -65,9 +76,20 @@ export function scopeOf(r: ResourceRequest): RequestScope {
   return { cluster: r.context.cluster, dryRun: parseDryRun(r.query), fieldManager: fieldManagerOf(r.query, r.request.headers['user-agent']) };
 }
 
-/** Runs the admission hook, if any, on an object about to be written (main resource only). */
+/**
+ * Runs the admission hook, if any, on an object about to be written (main resource only); its
+ * warnings become the reply's `Warning: 299 - "…"` headers (replacing those of an earlier try).
+ */
 export function admit(r: ResourceRequest, object: KubeObject, old?: KubeObject): void {
-  r.deps.admission?.({ operation: old === undefined ? 'CREATE' : 'UPDATE', cluster: r.context.cluster, resource: r.resource, object, ...(old === undefined ? {} : { old }), dryRun: scopeOf(r).dryRun });
+  const operation = old === undefined ? 'CREATE' : 'UPDATE';
+  const request = { operation, cluster: r.context.cluster, resource: r.resource, object, ...(old === undefined ? {} : { old }), dryRun: scopeOf(r).dryRun } as const;
+  const warnings = r.deps.admission?.(request) ?? [];
+  if (warnings.length > 0) void r.reply.header('warning', warnings.map(warningHeader));
+}
+
+/** An RFC 7234 warning value as kube-apiserver writes it: code 299, no agent, the text quoted. */
+export function warningHeader(text: string): string {
+  return `299 - "${text.replace(/["\\]/g, (c) => `\\${c}`)}"`;
 }
 
 export function nameOf(r: ResourceRequest): string {

@@ -14,7 +14,7 @@ import { podStreamSubresources, type PodStreamDependencies } from './pod-stream-
 import { podUpgradeListener, type UpgradeListener } from './pod-stream-upgrades.js';
 import { routeUpgradeRequest } from './route-upgrade.js';
 import type { AdmissionHook } from './admission-hook.js';
-import type { ApplyFunction, ClusterRequestContext } from './resource-request.js';
+import type { ApplyFunction, ClusterRequestContext, ResourceHandlerDependencies } from './resource-request.js';
 import { sendStatus, type TableFormat } from './response-format.js';
 import type { Clock } from '../../common/clock.js';
 import { registerOpenApiRoute } from './openapi-route.js';
@@ -45,6 +45,8 @@ export interface VirtualClusterApiDependencies {
   readonly maxInflight?: { readonly readOnly: number; readonly mutating: number };
   /** Validating admission of creates, updates and patches (e.g. workload flavors); none when unset. */
   readonly admission?: AdmissionHook;
+  /** The namespace's labels and annotations, and each cluster's Pod Security floor: makes namespaces writable (their metadata). */
+  readonly namespaces?: ResourceHandlerDependencies['namespaces'];
 }
 
 type Params = { namespace: string; vk8s: string; group?: string; version?: string };
