@@ -1,5 +1,6 @@
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { Duplex } from 'node:stream';
 import type { ClusterRef } from '../../../apimachinery/cluster-ref.js';
 import type { Logger } from '../../../observability/logger.js';
 import type { PodRef, RegisterSite } from '../../../site-api/site-api-types.js';
@@ -21,8 +22,8 @@ export interface RuncSiteOptions {
   /** The site's pod CIDR (default: a free 10.244.n.0/24 of this machine). */
   readonly podCidr?: string;
   readonly hostImage: boolean;
-  /** The control plane's address, which the relay on the site gateway forwards to. */
-  readonly controlPlane: { readonly host: string; readonly port: number };
+  /** Opens a connection to the control plane's pod-facing API (the site API's pod relay); the gateway's relay pipes each pod connection into one. */
+  readonly podRelay: () => Promise<Duplex>;
   /** The sidecar's installation, and the bootstrap tokens of pods' sidecars (the site API). */
   readonly sidecar: SidecarInstallation;
   readonly identityToken: (pod: PodRef) => Promise<string>;
@@ -71,7 +72,7 @@ export async function openRuncSite(options: RuncSiteOptions): Promise<OpenRuncSi
   const network = new SiteNetwork(new IpCommand(programs.ip), netns, cidr);
   await network.ensure();
   const broker = new NetnsSocketBroker(programs.ip, netns);
-  const relay = new ControlPlaneRelay(broker, options.controlPlane, options.logger);
+  const relay = new ControlPlaneRelay(broker, options.podRelay, options.logger);
   await relay.listen(network.gateway);
   const siteDir = join(options.home, 'runc', site.name);
   const podsDir = join(siteDir, 'pods');
