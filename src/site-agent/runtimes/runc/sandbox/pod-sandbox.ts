@@ -126,6 +126,8 @@ export class PodSandboxes {
       netns: attachment.netnsPath,
       hostname: spec.hostname,
       binds: [{ source: this.options.catatonit, destination: '/catatonit', readOnly: true }],
+      // Containers have no CAP_NET_RAW: ping works through ICMP sockets, which the pod's network namespace allows every group (as Docker does).
+      sysctls: { 'net.ipv4.ping_group_range': '0 2147483647' },
       annotations: { 'io.kubernetes.cri.container-type': 'sandbox', 'io.kubernetes.pod.uid': spec.uid },
     });
     await writeFile(join(files.bundle, 'config.json'), JSON.stringify(ociSpec));
