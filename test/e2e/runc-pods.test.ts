@@ -125,6 +125,13 @@ describe('real pods on a runc site', () => {
     const bounding = BigInt(`0x${/^CapBnd:\s*([0-9a-f]+)$/m.exec(status)?.[1] ?? 'no CapBnd'}`);
     const defaults = [0, 1, 3, 4, 5, 6, 7, 8, 10, 18, 27, 29, 31].reduce((mask, bit) => mask | (1n << BigInt(bit)), 0n);
     assert.equal(bounding.toString(16), defaults.toString(16), 'CHOWN DAC_OVERRIDE FOWNER FSETID KILL SETGID SETUID SETPCAP NET_BIND_SERVICE SYS_CHROOT MKNOD AUDIT_WRITE SETFCAP');
+    // A cgroup namespace of its own: its cgroups are the root of what it sees.
+    const cgroups = String(runc(['cat', '/proc/self/cgroup']).stdout).trim().split('\n');
+    assert.ok(cgroups.length > 0 && cgroups.every((line) => line.endsWith(':/')), cgroups.join('\n'));
+    // The release_agent escape's first step, mounting a cgroup hierarchy, is refused (no CAP_SYS_ADMIN).
+    const mounted = runc(['sh', '-c', 'mkdir -p /tmp/cg && mount -t cgroup -o freezer cg /tmp/cg']);
+    assert.notEqual(mounted.status, 0, 'a pod cannot mount a cgroup hierarchy');
+    assert.match(String(mounted.stderr), /permission denied|Operation not permitted/i);
     const pingGroups = String(runc(['cat', '/proc/sys/net/ipv4/ping_group_range']).stdout);
     assert.equal(pingGroups.trim().split(/\s+/).join(' '), '0 2147483647', 'ping works through ICMP sockets without NET_RAW');
     const write = runc(['touch', '/svc/secrets/identity/x']);
