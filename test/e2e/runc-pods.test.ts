@@ -11,6 +11,7 @@ import type { KubeObject } from '../../src/apimachinery/object.js';
 import { connect as connectTls } from 'node:tls';
 import { toolPath } from '../../src/testing/tools.js';
 import { NetnsSocketBroker, podContainerId, podNamespaceName, runcStateRoot } from '../../src/site-agent/runtimes/runc/index.js';
+import { sitePidsCeiling } from '../../src/site-agent/host/index.js';
 import { podLeftovers, startRuncSiteEnv, type RuncSiteEnv } from './support/runc-site-env.js';
 import { waitFor } from './support/wait-for.js';
 
@@ -231,6 +232,12 @@ data: {greeting: bonjour}
     const quota = Number(readFileSync(`/sys/fs/cgroup/cpu/${cgroup}/cpu.cfs_quota_us`, 'utf8'));
     assert.equal(memory, Number(Quantity.parse(limits.memory).value()), `memory limit ${limits.memory}`);
     assert.equal(quota, Number(Quantity.parse(limits.cpu).milliValue()) * 100, `cpu limit ${limits.cpu}`);
+    // PIDs: the pod's containers together (kubelet's podPidsLimit), the site's pods together below the host's pid_max.
+    const pids = (path: string): string => readFileSync(`/sys/fs/cgroup/pids/${path}/pids.max`, 'utf8').trim();
+    assert.equal(pids(`edgeplane/${env.netns('ce-a')}/${running.metadata.uid ?? ''}`), '4096');
+    const pidMax = Number(readFileSync('/proc/sys/kernel/pid_max', 'utf8'));
+    assert.equal(pids(`edgeplane/${env.netns('ce-a')}`), String(sitePidsCeiling(pidMax)));
+    assert.ok(sitePidsCeiling(pidMax) <= pidMax - 4096);
   });
 
   it('kills a container over its memory limit and reports OOMKilled', async () => {
