@@ -4,7 +4,7 @@ import type { Duplex } from 'node:stream';
 import type { ClusterRef } from '../../../apimachinery/cluster-ref.js';
 import type { Logger } from '../../../observability/logger.js';
 import type { PodRef, RegisterSite } from '../../../site-api/site-api-types.js';
-import { IpCommand, removeCgroup } from '../../host/index.js';
+import { hostPidMax, IpCommand, limitPids, removeCgroup, sitePidsCeiling } from '../../host/index.js';
 import { RuncContainers, SiteContainers } from './containers/index.js';
 import { hostImagePlan, ImageStore, inspectHost, siteImageStoreDir, SiteImages } from './images/index.js';
 import { AddressLeases, claimSiteCidr, ControlPlaneRelay, NetnsSocketBroker, parseCidr, RELAY_PORT, releaseSiteCidr, SiteNetwork, siteNamespaceName, type Ipv4Cidr } from './network/index.js';
@@ -31,8 +31,15 @@ export interface RuncSiteOptions {
   readonly nameserverFor?: (cluster: ClusterRef, podIP: string) => Promise<string>;
   readonly machineMemoryBytes: number;
   readonly oomScoreFloor: number;
+  /** The most processes one pod may hold, all its containers together (kubelet's podPidsLimit; default 4096). */
+  readonly podPidsLimit?: number;
+  /** The most processes the site's pods may hold together (default: the host's pid_max less a reserve, `sitePidsCeiling`). */
+  readonly sitePidsLimit?: number;
   readonly logger: Logger;
 }
+
+/** kubelet's podPidsLimit here: a pod's containers together (a fork bomb stops at its own pod). */
+const DEFAULT_POD_PIDS_LIMIT = 4096;
 
 /** An open runc site: its services, and what the runtime does with it when the agent stops. */
 export interface OpenRuncSite extends RuncSite {
@@ -77,10 +84,12 @@ export async function openRuncSite(options: RuncSiteOptions): Promise<OpenRuncSi
   const siteDir = join(options.home, 'runc', site.name);
   const podsDir = join(siteDir, 'pods');
   await mkdir(podsDir, { recursive: true, mode: 0o700 });
+  const sitePids = options.sitePidsLimit ?? sitePidsCeiling(await hostPidMax());
+  await limitPids(siteCgroupParent(netns), sitePids);
   const runc = new RuncContainers(programs.runc, programs.conmon, runcStateRoot(netns));
   const images = new SiteImages(new ImageStore({ dir: siteImageStoreDir(options.home), umoci: programs.umoci }), options.hostImage, hostImagePlan(inspectHost));
   const pvRoot = join(siteDir, 'persistent-volumes');
-  options.logger.info({ site: site.name, network: network.describe(), hostImage: options.hostImage }, 'runc site ready');
+  options.logger.info({ site: site.name, network: network.describe(), hostImage: options.hostImage, sitePids }, 'runc site ready');
   return {
     name: site.name,
     type: site.type,
@@ -96,6 +105,7 @@ export async function openRuncSite(options: RuncSiteOptions): Promise<OpenRuncSi
       podsDir,
       cgroupParent: siteCgroupParent(netns),
       oomScoreFloor: options.oomScoreFloor,
+      podPidsLimit: options.podPidsLimit ?? DEFAULT_POD_PIDS_LIMIT,
       leases: new AddressLeases(join(siteDir, 'addresses'), cidr),
       ...(options.nameserverFor === undefined ? {} : { nameserverFor: options.nameserverFor }),
     }),
