@@ -11,6 +11,7 @@ import {
   type ContainerInstance,
   type DownwardFacts,
   type RuncContainers,
+  seccompChoice,
 } from '../containers/index.js';
 import { parseImageReference, type ResolvedImage } from '../images/index.js';
 import { hookTarget, runLifecycleHook } from '../probes/index.js';
@@ -118,6 +119,8 @@ async function createInstance(context: PodContext, container: Container, image: 
     restart,
     binds,
     env,
+    // The sidecar is the platform's: RuntimeDefault whatever the workload's profile.
+    seccomp: isSidecar(container) ? { type: 'RuntimeDefault' } : seccompChoice(spec, pod.metadata.annotations ?? {}, container),
     sandbox,
     qosClass: state.record.qosClass,
     stdio: containerStdio(container),
