@@ -15,6 +15,7 @@ import { sitesWithRuntime, type RegisteredRuntime } from './site-specs.js';
 import { type Timers, systemTimers } from '../common/timers.js';
 import { StatusBatcher } from './status-batcher.js';
 import { startSiteTunnel, type SiteTunnel } from './tunnel/site-tunnel.js';
+import { dialPodRelay } from './tunnel/dial-pod-relay.js';
 
 /** The runc runtime's folders in the agent's home: pods and images, with their own modes (the runtime keeps their top private). */
 const RUNTIME_TREES = ['runc', 'images'];
@@ -111,7 +112,16 @@ export async function startSiteAgent(options: SiteAgentOptions): Promise<SiteAge
   const nodes = nodeDirectoryFor(options.agent, sites);
   const runtime: PodRuntime =
     options.runtime === 'runc'
-      ? await startRuncRuntime({ options, programs: programs as RuntimePrograms, client, server: credential.server, sink, nodes, timers })
+      ? await startRuncRuntime({
+          options,
+          programs: programs as RuntimePrograms,
+          client,
+          server: credential.server,
+          podRelay: () => dialPodRelay(credential),
+          sink,
+          nodes,
+          timers,
+        })
       : new SimulatedRuntime({
           sink,
           timers,

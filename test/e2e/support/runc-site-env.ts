@@ -54,13 +54,18 @@ export interface RuncTestSite {
 interface RuncSiteEnvOptions {
   /** The agents' sweep period of the folders of claims that are gone (default: the agent's). */
   readonly claimSweepMs?: number;
+  /** The pods' certificates' lifetime (default the server's, 24 h). */
+  readonly identityCertificateLifetimeMs?: number;
   /** The agents' clock (an offset clock lets a test skip a crash back-off). */
   readonly timers?: Timers;
 }
 
 export async function startRuncSiteEnv(sites: readonly RuncTestSite[], options: RuncSiteEnvOptions = {}): Promise<RuncSiteEnv> {
   assert.equal(process.getuid?.(), 0, 'the runc runtime tests need root');
-  const h = await startConfigHarness({ siteGraceSeconds: 5 });
+  const h = await startConfigHarness({
+    siteGraceSeconds: 5,
+    ...(options.identityCertificateLifetimeMs === undefined ? {} : { identityCertificateLifetimeMs: options.identityCertificateLifetimeMs }),
+  });
   const dir = mkdtempSync(join(tmpdir(), 'edgeplane-runc-'));
   const agents = new Map<string, SiteAgent>();
   const logger = createLogger({ level: process.env['EDGEPLANE_TEST_LOG'] ?? 'silent' });
