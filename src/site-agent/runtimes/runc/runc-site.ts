@@ -14,7 +14,7 @@ import type { RuncSite } from './pod-worker/index.js';
 import type { RuntimePrograms } from './runtime-programs.js';
 import { PodSandboxes } from './sandbox/index.js';
 import { SidecarLauncher, type SidecarInstallation } from './sidecar/index.js';
-import { MountCommand, PodVolumes, VolumeSetup } from './volumes/index.js';
+import { MountCommand, PodVolumes } from './volumes/index.js';
 
 export interface RuncSiteOptions {
   /** The agent's home: the site's pods live under `<home>/runc/<site>/`. */
@@ -126,7 +126,7 @@ export async function openRuncSite(options: RuncSiteOptions): Promise<OpenRuncSi
       seccompProfileRoot: options.seccompProfileRoot ?? join(options.home, 'seccomp'),
     }),
     images,
-    volumes: new PodVolumes({ site: site.name, setup: new VolumeSetup(new MountCommand(programs.mount)), pvRoot, allocatable: { cpu: site.nodes[0]?.cpu ?? '1', memory: site.nodes[0]?.memory ?? '1Gi' } }),
+    volumes: new PodVolumes({ site: site.name, mounts: new MountCommand(programs.mount), pvRoot, allocatable: { cpu: site.nodes[0]?.cpu ?? '1', memory: site.nodes[0]?.memory ?? '1Gi' } }),
     sidecar: new SidecarLauncher({ installation: options.sidecar, relay: `${network.gateway}:${RELAY_PORT}`, identityToken: options.identityToken, resolveImage: (reference) => images.resolve(reference) }),
     dial: (host, port, timeoutMs) => broker.dial(host, port, timeoutMs),
     close() {

@@ -179,6 +179,8 @@ async function notStarted(context: PodContext, name: string, record: ContainerRe
   if (error instanceof ContainerConfigError || error instanceof VolumeMountError) {
     record.current = { kind: 'waiting', reason: 'CreateContainerConfigError', message };
     events.once({ container: name }, 'Warning', 'Failed', `Error: ${message}`);
+    // What the user is not shown (host paths: a subPath's symlink found on the way) is for the site's operator.
+    if (error instanceof VolumeMountError && error.detail !== undefined) services.logger.warn({ pod: context.key, container: name, err: message, detail: error.detail }, 'volume mount refused');
     context.wakeAt(now + CONFIG_RETRY_MS);
     return;
   }

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { release, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
@@ -90,6 +91,17 @@ test('a pod sandbox holds the pod\'s network, hostname, IPC and PIDs limit; a ho
   const procs = Number(/^procs (\d+)$/m.exec(output.join('\n'))?.[1]);
   assert.ok(procs >= 30 && procs <= 39, `a fork bomb stops at the pod's pids.max: ${procs} processes`);
   await containers.delete(id);
+
+  // A mount left in the pod's folder (a claim's folder bound by subPath): the folder is kept, nothing below the mount removed.
+  const claim = join(dir, 'claim');
+  const bound = join(sandbox.dir, 'volume-subpaths', 'data');
+  mkdirSync(claim);
+  writeFileSync(join(claim, 'kept'), 'data');
+  mkdirSync(bound, { recursive: true });
+  execFileSync(toolPath('mount'), ['--bind', claim, bound]);
+  await assert.rejects(sandboxes.remove(uid), /pod folder .* kept: still mounted below it: .*volume-subpaths\/data/);
+  assert.equal(readFileSync(join(claim, 'kept'), 'utf8'), 'data');
+  execFileSync(toolPath('umount'), [bound]);
 
   await sandboxes.remove(uid);
   assert.equal(existsSync(sandbox.dir), false);

@@ -1,9 +1,9 @@
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, realpath, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { PodSpec } from '../../../../api/pod-spec-types.js';
 import type { ClusterRef } from '../../../../apimachinery/cluster-ref.js';
 import { containerCapabilities, containerFiles, containerResources, makeContainerFolders, podContainerId, seccompFilter, type RuncContainers } from '../containers/index.js';
-import { limitPids, removeCgroup } from '../../../host/index.js';
+import { limitPids, mountsUnder, readMountTable, removeCgroup } from '../../../host/index.js';
 import { containerOciSpec, type SeccompHost } from '../oci/index.js';
 import type { AddressLeases, SiteNetwork } from '../network/index.js';
 import { podHostsFile } from './pod-hosts.js';
@@ -153,13 +153,21 @@ export class PodSandboxes {
     }
   }
 
-  /** Stops the infra process and removes the namespace, the pod's cgroups, folder and address lease; containers must be gone. Idempotent. */
+  /**
+   * Stops the infra process and removes the namespace, the pod's cgroups, folder and address
+   * lease; containers must be gone and the pod's mounts undone. Idempotent. A folder with
+   * something still mounted below it is kept (and the call fails): removing it would reach
+   * through the mount — into a claim's data bound there by subPath.
+   */
   async remove(uid: string): Promise<void> {
     const { containers, network } = this.options;
     await containers.delete(podContainerId(uid, 'infra'), true).catch(() => undefined);
     await network.detach(uid);
     await removeCgroup(`${this.options.cgroupParent}/${uid}/infra`);
     await removeCgroup(`${this.options.cgroupParent}/${uid}`);
+    const dir = await realpath(this.podDir(uid)).catch(() => undefined);
+    const mounted = dir === undefined ? [] : mountsUnder(await readMountTable(), dir);
+    if (mounted.length > 0) throw new Error(`pod folder ${dir ?? ''} kept: still mounted below it: ${mounted.map((entry) => entry.mountPoint).join(', ')}`);
     await rm(this.podDir(uid), { recursive: true, force: true });
     await this.options.leases.release(uid);
   }
