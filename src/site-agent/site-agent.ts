@@ -75,7 +75,8 @@ export async function startSiteAgent(options: SiteAgentOptions): Promise<SiteAge
   const { logger } = options;
   const timers = options.timers ?? systemTimers();
   // The agent's key and credential live here: the user's alone, fixed and said so at every start.
-  for (const path of makeTreePrivate(options.home, RUNTIME_TREES)) logger.warn({ path }, 'made private: group and others had access');
+  // A runc runtime's user-namespaced pods reach their roots through it as their own root (a host id without rights): the home lets others pass (0711).
+  for (const path of makeTreePrivate(options.home, RUNTIME_TREES, options.runtime === 'runc')) logger.warn({ path }, 'made private: group and others had access');
   // Each site says how it runs pods (nothing for simulated, the default); a change re-registers.
   // The runc runtime's programs first: without root or runc the agent stops here, before registering; runc's version goes on the site's nodes.
   const programs = options.runtime === 'runc' ? findRuntimePrograms(options.runc?.programs ?? {}) : undefined;

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { removeCgroup } from '../site-agent/host/index.js';
-import { podNamespaceName, releaseSiteCidr, runcStateRoot, siteCgroupParent, siteNamespaceName, unmountAllUnder } from '../site-agent/runtimes/runc/index.js';
+import { podNamespaceName, releaseSiteCidr, releaseUserRangeClaims, runcStateRoot, siteCgroupParent, siteNamespaceName, unmountAllUnder } from '../site-agent/runtimes/runc/index.js';
 import { toolPath } from './tools.js';
 
 /**
@@ -41,7 +41,7 @@ async function removeCgroupTree(cgroup: string): Promise<void> {
  * The site's machine-level leftovers once its agent is gone: whatever its pods still run (a
  * failed run may leave them; these are processes the caller's agent started, found by the
  * site's cgroup and runc state folder, ended by pid), mounts in its pods' folders, its pods'
- * and its own network namespaces, runc state, cgroups, claim.
+ * and its own network namespaces, runc state, cgroups, claims (its CIDR, its user namespace ids).
  * `home` is the agent's home as the agent resolved it (an absolute path).
  */
 export async function removeSiteNetwork(home: string, site: string): Promise<void> {
@@ -70,6 +70,7 @@ export async function removeSiteNetwork(home: string, site: string): Promise<voi
   rmSync(runcStateRoot(netns), { recursive: true, force: true });
   await removeCgroupTree(siteCgroupParent(netns));
   await releaseSiteCidr(netns);
+  await releaseUserRangeClaims(netns);
 }
 
 /** Removes the sites' common cgroup parent `/edgeplane`, when no other site on the machine uses it. */

@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startConfigHarness, type ConfigHarness } from '../../../src/server/testing/config-harness.js';
 import { createLogger } from '../../../src/observability/logger.js';
 import type { RegisterSite } from '../../../src/site-api/site-api-types.js';
+import type { SiteType } from '../../../src/site-api/site-model.js';
 import { startSiteAgent, type SiteAgent } from '../../../src/site-agent/site-agent.js';
 import type { PodRuntime } from '../../../src/site-agent/pod-runtime.js';
 import { runcStateRoot, siteCgroupParent, siteNamespaceName } from '../../../src/site-agent/runtimes/runc/index.js';
@@ -22,8 +23,10 @@ export interface RuncSiteEnv {
   readonly h: ConfigHarness;
   readonly dir: string;
   readonly sites: readonly RuncTestSite[];
-  /** Runs the newest kubectl against the virtual cluster. */
+  /** Runs the newest kubectl against the virtual cluster (`vk1`). */
   kubectl(args: readonly string[], input?: string): Promise<KubectlRun>;
+  /** kubectl against another virtual cluster of the env (see `clusters`), asserting success; its stdout. */
+  okIn(cluster: string, args: readonly string[], input?: string): Promise<string>;
   /** kubectl, asserting success; its stdout. */
   ok(args: readonly string[], input?: string): Promise<string>;
   /** GET on the virtual cluster's API; undefined on 404. */
@@ -40,15 +43,18 @@ export interface RuncSiteEnv {
 }
 
 /**
- * The control plane (memory store, HTTPS), a virtual site `default/edge` of the customer
- * edges labelled `edge`, virtual cluster `default/vk1` placed there, a kubeconfig, and one
- * runc site agent per name in `sites` (in this process, `--host-image`), each registered with
- * a token of the tenant.
+ * The control plane (memory store, HTTPS), a virtual site `default/edge` of the sites (of the
+ * sites' type: customer edges unless they say) labelled `edge`, virtual cluster `default/vk1`
+ * (and the `clusters` asked for) placed there, a kubeconfig each, and one runc site agent per
+ * name in `sites` (in this process, `--host-image`), each registered with a token of the
+ * tenant (of the platform for a regional edge).
  */
 export interface RuncTestSite {
   readonly name: string;
   /** Runs pods whose image it lacks on the host's programs. */
   readonly hostImage: boolean;
+  /** CUSTOMER_EDGE unless it says (every site of an env is of one type). */
+  readonly type?: SiteType;
 }
 
 interface RuncSiteEnvOptions {
@@ -58,6 +64,8 @@ interface RuncSiteEnvOptions {
   readonly identityCertificateLifetimeMs?: number;
   /** The agents' clock (an offset clock lets a test skip a crash back-off). */
   readonly timers?: Timers;
+  /** More virtual clusters placed on the same sites, besides `vk1`, each in a platform namespace of its name (kubectl through `okIn`). */
+  readonly clusters?: readonly string[];
 }
 
 export async function startRuncSiteEnv(sites: readonly RuncTestSite[], options: RuncSiteEnvOptions = {}): Promise<RuncSiteEnv> {
@@ -67,10 +75,16 @@ export async function startRuncSiteEnv(sites: readonly RuncTestSite[], options: 
     ...(options.identityCertificateLifetimeMs === undefined ? {} : { identityCertificateLifetimeMs: options.identityCertificateLifetimeMs }),
   });
   const dir = mkdtempSync(join(tmpdir(), 'edgeplane-runc-'));
+  // As /var/lib/containerd: others may pass (never list), so runc can reach a user-namespaced pod's root from inside its namespace.
+  chmodSync(dir, 0o711);
+  mkdirSync(join(dir, 'agents'));
+  chmodSync(join(dir, 'agents'), 0o711);
+  const siteType: SiteType = sites[0]?.type ?? 'CUSTOMER_EDGE';
+  const clusters = ['vk1', ...(options.clusters ?? [])];
   const agents = new Map<string, SiteAgent>();
   const logger = createLogger({ level: process.env['EDGEPLANE_TEST_LOG'] ?? 'silent' });
   const homeOf = (site: string): string => join(dir, 'agents', site);
-  const specOf = (site: string): RegisterSite => ({ name: site, type: 'CUSTOMER_EDGE', labels: { edge: 'true' }, nodes: [{ name: 'n0', cpu: '2', memory: '4Gi' }] });
+  const specOf = (site: string): RegisterSite => ({ name: site, type: siteType, labels: { edge: 'true' }, nodes: [{ name: 'n0', cpu: '2', memory: '4Gi' }] });
   const hostImageOf = (site: string): boolean => sites.find((s) => s.name === site)?.hostImage ?? false;
   const startAgent = (site: string, token?: string): Promise<SiteAgent> =>
     startSiteAgent({
@@ -99,15 +113,23 @@ export async function startRuncSiteEnv(sites: readonly RuncTestSite[], options: 
       const answer = await h.call('POST', path, { body });
       assert.equal(answer.status, 200, `POST ${path}: ${answer.body}`);
     };
-    await post('/api/config/namespaces/default/virtual_sites', { metadata: { name: 'edge' }, spec: { site_type: 'CUSTOMER_EDGE', site_selector: { expressions: ['edge'] } } });
-    await post('/api/config/namespaces/default/virtual_k8ss', { metadata: { name: 'vk1' }, spec: { vsite_refs: [{ namespace: 'default', name: 'edge' }] } });
-    const credential = await h.call('POST', '/api/web/namespaces/system/api_credentials', {
-      body: { name: 'kube-vk1', expiration_days: 5, spec: { type: 'KUBE_CONFIG', virtual_k8s_name: 'vk1', virtual_k8s_namespace: 'default' } },
-    });
-    assert.equal(credential.status, 200, credential.body);
-    writeFileSync(join(dir, 'kubeconfig'), Buffer.from(credential.json<{ data: string }>().data, 'base64'));
+    for (const cluster of clusters) {
+      // A platform namespace holds one virtual cluster: vk1 is default's, another has a namespace of its name.
+      const namespace = cluster === 'vk1' ? 'default' : cluster;
+      if (namespace !== 'default') await post('/api/web/namespaces', { metadata: { name: namespace } });
+      await post(`/api/config/namespaces/${namespace}/virtual_sites`, { metadata: { name: 'edge' }, spec: { site_type: siteType, site_selector: { expressions: ['edge'] } } });
+      await post(`/api/config/namespaces/${namespace}/virtual_k8ss`, { metadata: { name: cluster }, spec: { vsite_refs: [{ namespace, name: 'edge' }] } });
+      const credential = await h.call('POST', '/api/web/namespaces/system/api_credentials', {
+        body: { name: `kube-${cluster}`, expiration_days: 5, spec: { type: 'KUBE_CONFIG', virtual_k8s_name: cluster, virtual_k8s_namespace: namespace } },
+      });
+      assert.equal(credential.status, 200, credential.body);
+      writeFileSync(join(dir, cluster === 'vk1' ? 'kubeconfig' : `kubeconfig-${cluster}`), Buffer.from(credential.json<{ data: string }>().data, 'base64'));
+    }
     for (const { name: site } of sites) {
-      const issued = await h.call('POST', '/api/sites/v1/tokens', { token: h.adminToken, body: { type: 'CUSTOMER_EDGE', ttl_seconds: 600 } });
+      mkdirSync(homeOf(site));
+      chmodSync(homeOf(site), 0o711);
+      const token = siteType === 'REGIONAL_EDGE' ? h.platformToken : h.adminToken;
+      const issued = await h.call('POST', '/api/sites/v1/tokens', { token, body: { type: siteType, ttl_seconds: 600 } });
       assert.equal(issued.status, 200, issued.body);
       agents.set(site, await startAgent(site, issued.json<{ token: string }>().token));
     }
@@ -123,6 +145,11 @@ export async function startRuncSiteEnv(sites: readonly RuncTestSite[], options: 
     dir,
     sites,
     kubectl,
+    okIn: async (cluster, args, input) => {
+      const result = await runKubectl(kubectlNewest(), args, { kubeconfig: join(dir, `kubeconfig-${cluster}`), cacheDir: join(dir, `kube-cache-${cluster}`), ...(input === undefined ? {} : { input }) });
+      assert.equal(result.status, 0, `kubectl ${args.join(' ')} (${cluster}): ${result.stderr}${result.stdout}`);
+      return result.stdout;
+    },
     ok: async (args, input) => {
       const result = await kubectl(args, input);
       assert.equal(result.status, 0, `kubectl ${args.join(' ')}: ${result.stderr}${result.stdout}`);

@@ -8,6 +8,7 @@ export { findRuntimePrograms, findUmoci, servicePrograms, type RuntimeProgramPat
 export { runcStateRoot, siteCgroupParent } from './runc-site.js';
 export { ImageStore, siteImageStoreDir, unmountAllUnder } from './images/index.js';
 export { podNamespaceName, releaseSiteCidr, siteNamespaceName } from './network/index.js';
+export { releaseUserRangeClaims } from './sandbox/index.js';
 export { podContainerId } from './containers/index.js';
 export { SIDECAR_NODE_FLAGS } from './sidecar/index.js';
 

@@ -1,6 +1,6 @@
-import { mkdir, rm } from 'node:fs/promises';
+import { chmod, mkdir, rm, stat } from 'node:fs/promises';
 import { release } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Duplex } from 'node:stream';
 import type { ClusterRef } from '../../../apimachinery/cluster-ref.js';
 import type { Logger } from '../../../observability/logger.js';
@@ -12,7 +12,7 @@ import { hostImagePlan, ImageStore, inspectHost, siteImageStoreDir, SiteImages }
 import { AddressLeases, claimSiteCidr, ControlPlaneRelay, NetnsSocketBroker, parseCidr, RELAY_PORT, releaseSiteCidr, SiteNetwork, siteNamespaceName, type Ipv4Cidr } from './network/index.js';
 import type { RuncSite } from './pod-worker/index.js';
 import type { RuntimePrograms } from './runtime-programs.js';
-import { PodSandboxes } from './sandbox/index.js';
+import { PodSandboxes, releaseUserRangeClaims, SiteUserRanges } from './sandbox/index.js';
 import { SidecarLauncher, type SidecarInstallation } from './sidecar/index.js';
 import { MountCommand, PodVolumes } from './volumes/index.js';
 
@@ -71,6 +71,21 @@ export function siteCgroupParent(siteNetns: string): string {
 }
 
 /**
+ * Why pods of this site cannot run in a user namespace, if they cannot: runc mounts a root from
+ * inside the pod's user namespace, so every folder above the site's pods must let others pass
+ * (o+x). The site's own folders are made so (0711: nothing is listed); the agent's home and
+ * what is above it are the operator's.
+ */
+async function userNamespaceBlocker(siteDir: string, podsDir: string): Promise<string | undefined> {
+  for (const dir of [join(siteDir, '..'), siteDir, podsDir]) await chmod(dir, 0o711);
+  for (let dir = dirname(join(siteDir, '..')); ; dir = dirname(dir)) {
+    const mode = (await stat(dir)).mode;
+    if ((mode & 0o001) === 0) return `pods in a user namespace need every folder above the site's pods to let others pass (o+x, as 0711): ${dir} does not`;
+    if (dir === '/') return undefined;
+  }
+}
+
+/**
  * Opens one runc site: its network namespace, bridge and pod CIDR, the socket broker in it,
  * the relay to the control plane on its gateway, and the services its pods' workers use —
  * sandboxes, containers, images, volumes, the sidecar. An existing network (an earlier start)
@@ -94,6 +109,9 @@ export async function openRuncSite(options: RuncSiteOptions): Promise<OpenRuncSi
   const runc = new RuncContainers(programs.runc, programs.conmon, runcStateRoot(netns));
   const images = new SiteImages(new ImageStore({ dir: siteImageStoreDir(options.home), umoci: programs.umoci }), options.hostImage, hostImagePlan(inspectHost));
   const pvRoot = join(siteDir, 'persistent-volumes');
+  const userRanges = new SiteUserRanges(siteDir, netns);
+  const blocker = await userNamespaceBlocker(siteDir, podsDir);
+  if (blocker !== undefined) options.logger.warn({ site: site.name, reason: blocker }, 'this site cannot run pods in a user namespace');
   options.logger.info({ site: site.name, network: network.describe(), hostImage: options.hostImage, sitePids }, 'runc site ready');
   return {
     name: site.name,
@@ -114,6 +132,9 @@ export async function openRuncSite(options: RuncSiteOptions): Promise<OpenRuncSi
       leases: new AddressLeases(join(siteDir, 'addresses'), cidr),
       allowUnsafeSysctls: site.type !== 'REGIONAL_EDGE',
       seccompHost,
+      siteType: site.type,
+      userRanges,
+      ...(blocker === undefined ? {} : { userNamespaceBlocker: blocker }),
       ...(options.nameserverFor === undefined ? {} : { nameserverFor: options.nameserverFor }),
     }),
     containers: new SiteContainers({
@@ -138,6 +159,8 @@ export async function openRuncSite(options: RuncSiteOptions): Promise<OpenRuncSi
       await removeCgroup(siteCgroupParent(netns));
       await rm(runcStateRoot(netns), { recursive: true, force: true });
       if (options.podCidr === undefined) await releaseSiteCidr(netns);
+      // The site's record of its clusters' ids stays in its folder with their files; the machine's claims go.
+      await releaseUserRangeClaims(netns);
     },
   };
 }

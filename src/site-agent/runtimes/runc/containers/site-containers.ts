@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { QosClass } from '../../../../api/pod-spec-qos.js';
 import type { Container, PodSpec } from '../../../../api/pod-spec-types.js';
 import type { ResolvedImage, SiteImages } from '../images/index.js';
-import { containerOciSpec, parseSeccompTemplate, type BindMount, type SeccompHost } from '../oci/index.js';
+import { containerOciSpec, parseSeccompTemplate, type BindMount, type IdRange, type SeccompHost } from '../oci/index.js';
 import { containerFiles, instanceDir, makeContainerFolders, podContainerId, type ContainerInstance } from './container-instance.js';
 import { ContainerConfigError } from './container-env.js';
 import type { ContainerStdio } from './container-stdio.js';
@@ -17,7 +17,19 @@ interface SandboxRef {
   readonly netnsPath: string;
   readonly infraPid: number;
   readonly cgroup: string;
+  /** The host ids of the pod's user namespace; none: the host's users. */
+  readonly userRange?: IdRange;
 }
+
+/**
+ * Why a user-namespaced pod cannot run on an imported image yet: the image's files are owned by
+ * host ids (root's), which the pod's root does not own and cannot change; they would need an
+ * idmapped mount (runc 1.2; util-linux 2.39's X-mount.idmap) or a copy shifted into the pod's
+ * range, neither of which this site has (docs/SECURITY.md, "User namespaces").
+ */
+const USER_NAMESPACE_IMAGE_REFUSAL =
+  "pods in a user namespace run on the host's programs only on this site: an imported image's files are owned by host ids the pod's root cannot use " +
+  '(runc 1.1.5 has no idmapped mounts); run the pod on a site that allows hostUsers: true, or without an imported image';
 
 /** One container instance to create (the CRI's ContainerConfig, as far as a runc site needs it). */
 export interface ContainerRequest {
@@ -89,7 +101,9 @@ export class SiteContainers {
     const id = SiteContainers.idOf(request.podUid, name, request.restart);
     const files = containerFiles(request.podDir, `${name}/${request.restart}`);
     const readOnlyRoot = container.securityContext?.['readOnlyRootFilesystem'] === true;
-    const root = await images.makeRoot(image, instanceDir(request.podDir, name, request.restart), readOnlyRoot, binds);
+    const { userRange } = request.sandbox;
+    if (userRange !== undefined && image !== undefined) throw new ContainerConfigError(USER_NAMESPACE_IMAGE_REFUSAL);
+    const root = await images.makeRoot(image, instanceDir(request.podDir, name, request.restart), readOnlyRoot, binds, userRange);
     const launch = workloadLaunch(request.podSpec, request.launched, {
       rootfs: root.rootfs,
       image: image?.config ?? {},
@@ -97,6 +111,7 @@ export class SiteContainers {
       binds: [...root.binds, ...binds],
       netnsPath: request.sandbox.netnsPath,
       infraPid: request.sandbox.infraPid,
+      ...(userRange === undefined ? {} : { userRange }),
       cgroupsPath: `${request.sandbox.cgroup}/${name}-${request.restart}`,
       hostname: request.podName.slice(0, 63),
       qosClass: request.qosClass,

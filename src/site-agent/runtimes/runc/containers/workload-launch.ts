@@ -3,7 +3,7 @@ import type { QosClass } from '../../../../api/pod-spec-qos.js';
 import type { Container, PodSpec } from '../../../../api/pod-spec-types.js';
 import { containerCapabilities } from './capabilities.js';
 import { ContainerConfigError } from './container-env.js';
-import type { BindMount, ContainerLaunch, SeccompHost } from '../oci/index.js';
+import type { BindMount, ContainerLaunch, IdRange, SeccompHost } from '../oci/index.js';
 import { containerResources, memoryRequestBytes, oomScoreAdjust } from './linux-resources.js';
 import { seccompFilter, type SeccompSource } from './seccomp-choice.js';
 
@@ -24,6 +24,8 @@ export interface LaunchContext {
   readonly binds: readonly BindMount[];
   readonly netnsPath: string;
   readonly infraPid: number;
+  /** The host ids of the pod's user namespace (the sandbox's, joined first); none: the host's users. */
+  readonly userRange?: IdRange;
   readonly cgroupsPath: string;
   readonly hostname: string;
   readonly qosClass: QosClass;
@@ -133,6 +135,7 @@ export function workloadLaunch(spec: PodSpec, container: Container, context: Lau
     resources: containerResources(container.resources, PIDS_LIMIT),
     cgroupsPath: context.cgroupsPath,
     netns: context.netnsPath,
+    ...(context.userRange === undefined ? {} : { userNamespace: { range: context.userRange, path: ns('user') } }),
     ipcNamespace: ns('ipc'),
     utsNamespace: ns('uts'),
     ...(spec.shareProcessNamespace === true ? { pidNamespace: ns('pid') } : {}),

@@ -1,6 +1,6 @@
-import { mkdir } from 'node:fs/promises';
+import { lchown, mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { BindMount } from '../oci/index.js';
+import type { BindMount, IdRange } from '../oci/index.js';
 import { mountContainerRoot, unmountContainerRoot } from './container-root.js';
 import { prepareRoot, type HostImagePlan } from './host-image.js';
 import type { ImageStore, ResolvedImage } from './image-store.js';
@@ -12,6 +12,15 @@ export interface ContainerRoot {
   readonly binds: readonly BindMount[];
   /** The overlay over an image, unmounted when the instance goes (none for a host-image root). */
   readonly overlay?: string;
+}
+
+/** Gives every entry of a fresh folder tree (nothing is mounted in it yet; links themselves, not what they name) to host id `id`. */
+async function ownTree(dir: string, id: number): Promise<void> {
+  await lchown(dir, id, id);
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    if (entry.isDirectory()) await ownTree(join(dir, entry.name), id);
+    else await lchown(join(dir, entry.name), id, id);
+  }
 }
 
 /**
@@ -38,7 +47,8 @@ export class SiteImages {
    * host's programs; `mountPoints` are the container's binds (a read-only root needs their
    * mount points made).
    */
-  async makeRoot(image: ResolvedImage | undefined, instanceDir: string, readOnly: boolean, mountPoints: readonly BindMount[]): Promise<ContainerRoot> {
+  async makeRoot(image: ResolvedImage | undefined, instanceDir: string, readOnly: boolean, mountPoints: readonly BindMount[], userRange?: IdRange):
+  Promise<ContainerRoot> {
     if (image !== undefined) {
       const rootfs = await mountContainerRoot(image.rootfs, instanceDir, readOnly, mountPoints);
       return { rootfs, binds: [], overlay: rootfs };
@@ -46,6 +56,9 @@ export class SiteImages {
     const rootfs = join(instanceDir, 'rootfs');
     await mkdir(rootfs, { recursive: true });
     prepareRoot(rootfs, this.hostPlan, mountPoints);
+    // In a user namespace the root's own folders (/, /tmp, /etc, /run…) are the pod's root's, as they are host root's otherwise;
+    // the host's programs stay host root's.
+    if (userRange !== undefined) await ownTree(rootfs, userRange.hostId);
     return { rootfs, binds: this.hostPlan.binds };
   }
 

@@ -68,11 +68,16 @@ export class SiteNetwork {
     );
   }
 
-  /** Gives a pod its namespace, veth and `address` (a fresh start: a namespace left by an earlier attempt is replaced). */
-  async attach(podUid: string, address: number): Promise<PodAttachment> {
+  /**
+   * Gives a pod its namespace, veth and `address` (a fresh start: a namespace left by an earlier
+   * attempt is replaced). With `ownerPid`, the namespace is that process's own (a user-namespaced
+   * sandbox's, made in the pod's user namespace so that its containers may join it and mount
+   * their sysfs), named by `ip netns attach`; otherwise a new one (`ip netns add`).
+   */
+  async attach(podUid: string, address: number, ownerPid?: number): Promise<PodAttachment> {
     const netns = podNamespaceName(this.netns, podUid);
     if ((await this.ip.namespaces()).has(netns)) await this.ip.run(['netns', 'delete', netns]);
-    await this.ip.run(['netns', 'add', netns]);
+    await this.ip.run(ownerPid === undefined ? ['netns', 'add', netns] : ['netns', 'attach', netns, String(ownerPid)]);
     const veth = hostVethName(netns);
     try {
       await this.ip.batch([`link add ${veth} type veth peer name ${POD_INTERFACE} netns ${netns}`, `link set ${veth} master ${BRIDGE}`, `link set ${veth} up`], this.netns);

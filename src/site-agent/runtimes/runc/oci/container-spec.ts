@@ -1,4 +1,16 @@
-import type { OciCapabilities, OciLinuxResources, OciMount, OciNamespace, OciSeccomp, OciSpec } from './oci-types.js';
+import type { OciCapabilities, OciIdMapping, OciLinuxResources, OciMount, OciNamespace, OciSeccomp, OciSpec } from './oci-types.js';
+
+/** A pod's user namespace ids on the host: container ids 0…size-1 are host ids hostId…hostId+size-1. */
+export interface IdRange {
+  readonly hostId: number;
+  readonly size: number;
+}
+
+/** The user namespace a container runs in: a new one with `range` (the sandbox's), or the sandbox's joined by `path`. */
+interface UserNamespace {
+  readonly range: IdRange;
+  readonly path?: string;
+}
 
 /** A bind mount of a host path into the container (a volume, the identity folder, a host-image directory). */
 export interface BindMount {
@@ -23,8 +35,10 @@ export interface ContainerLaunch {
   readonly oomScoreAdj: number;
   readonly resources: OciLinuxResources;
   readonly cgroupsPath: string;
-  /** The pod's network namespace (`/var/run/netns/<name>`). */
-  readonly netns: string;
+  /** The pod's network namespace (`/var/run/netns/<name>`); none: a new one (a user-namespaced sandbox makes the pod's own, owned by its user namespace). */
+  readonly netns?: string;
+  /** Container root is not host root: the pod's user namespace (none: the host's users, today's customer-edge default). */
+  readonly userNamespace?: UserNamespace;
   /** The pod sandbox's IPC and UTS namespaces (`/proc/<infra pid>/ns/…`): the pod's containers share them, as in Kubernetes. */
   readonly ipcNamespace?: string;
   readonly utsNamespace?: string;
@@ -77,14 +91,21 @@ function bindMount(bind: BindMount): OciMount {
 function namespaces(launch: ContainerLaunch): OciNamespace[] {
   const join = (type: OciNamespace['type'], path: string | undefined): OciNamespace => (path === undefined ? { type } : { type, path });
   // A cgroup namespace of its own: the container sees its cgroup as the root, never the host's hierarchy (no release_agent to reach).
+  // runc joins the user namespace first, then the others: a network namespace joined by path must be owned by that user namespace.
+  const user: OciNamespace[] = launch.userNamespace === undefined ? [] : [join('user', launch.userNamespace.path)];
   return [
+    ...user,
     join('pid', launch.pidNamespace),
-    { type: 'network', path: launch.netns },
+    join('network', launch.netns),
     { type: 'mount' },
     join('ipc', launch.ipcNamespace),
     join('uts', launch.utsNamespace),
     { type: 'cgroup' },
   ];
+}
+
+function idMappings(range: IdRange): OciIdMapping[] {
+  return [{ containerID: 0, hostID: range.hostId, size: range.size }];
 }
 
 /**
@@ -116,6 +137,9 @@ export function containerOciSpec(launch: ContainerLaunch): OciSpec {
     linux: {
       cgroupsPath: launch.cgroupsPath,
       namespaces: namespaces(launch),
+      ...(launch.userNamespace === undefined
+        ? {}
+        : { uidMappings: idMappings(launch.userNamespace.range), gidMappings: idMappings(launch.userNamespace.range) }),
       resources: launch.resources,
       maskedPaths: MASKED_PATHS,
       readonlyPaths: READONLY_PATHS,

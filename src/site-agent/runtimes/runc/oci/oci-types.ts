@@ -16,6 +16,13 @@ export interface OciNamespace {
   readonly path?: string;
 }
 
+/** One line of `linux.uidMappings` / `gidMappings`: ids `containerID…+size` inside are `hostID…+size` on the host. */
+export interface OciIdMapping {
+  readonly containerID: number;
+  readonly hostID: number;
+  readonly size: number;
+}
+
 export interface OciCapabilities {
   readonly bounding: readonly string[];
   readonly effective: readonly string[];
@@ -70,6 +77,8 @@ export interface OciSpec {
   readonly linux: {
     readonly cgroupsPath: string;
     readonly namespaces: readonly OciNamespace[];
+    readonly uidMappings?: readonly OciIdMapping[];
+    readonly gidMappings?: readonly OciIdMapping[];
     readonly resources: OciLinuxResources;
     readonly maskedPaths: readonly string[];
     readonly readonlyPaths: readonly string[];

@@ -99,7 +99,8 @@ async function createInstance(context: PodContext, container: Container, image: 
   const binds = await site.volumes.mounts(pod, container, context.podDir, state.volumeDirs, podResolvConfFile(context.podDir));
   let launched = container;
   if (isSidecar(container)) {
-    const prepared = await site.sidecar.prepare(pod, { cluster: context.cluster, name: state.record.name, uid: context.uid }, context.runDir, container);
+    const ref = { cluster: context.cluster, name: state.record.name, uid: context.uid };
+    const prepared = await site.sidecar.prepare(pod, ref, context.runDir, container, state.sandbox?.userRange?.hostId);
     if (prepared.notShared !== undefined) context.events.once({ pod: 'identity' }, 'Warning', 'IdentityNotShared', prepared.notShared);
     binds.push(...prepared.binds);
     launched = prepared.launched;

@@ -58,7 +58,7 @@ async function createSandbox(context: PodContext, now: number): Promise<boolean>
     const spec = specOf(context.pod());
     state.sandbox = await site.sandboxes.run({ uid: context.uid, name: record.name, spec, cluster: context.cluster, onAddress: (ip) => (record.podIP = ip) });
     delete record.failure;
-    const ignored = ignoredPodFields(spec, context.pod().metadata.annotations ?? {});
+    const ignored = ignoredPodFields(spec, context.pod().metadata.annotations ?? {}, state.sandbox.userRange !== undefined);
     if (ignored.length > 0) context.events.once({ pod: 'spec' }, 'Warning', 'FieldsIgnored', ignoredFieldsMessage(ignored));
     return true;
   } catch (error) {
@@ -82,7 +82,8 @@ async function createSandbox(context: PodContext, now: number): Promise<boolean>
 async function setUpVolumes(context: PodContext, now: number): Promise<boolean> {
   const { state, site, services } = context;
   try {
-    const dirs = await site.volumes.setUp(context.pod(), await services.objectsOf(context.cluster), context.podDir, state.record.namespace);
+    const owner = state.sandbox?.userRange?.hostId;
+    const dirs = await site.volumes.setUp(context.pod(), await services.objectsOf(context.cluster), context.podDir, state.record.namespace, owner);
     for (const [name, dir] of dirs) state.volumeDirs.set(name, dir);
     context.events.forget({ pod: 'volumes' });
     return true;

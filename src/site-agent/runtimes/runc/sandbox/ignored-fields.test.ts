@@ -27,4 +27,11 @@ describe('fields a runc site does not honour', () => {
     ]);
     assert.match(ignoredFieldsMessage(found.slice(0, 1)), /own network, PID and IPC namespaces.*ignored: spec\.hostNetwork$/);
   });
+
+  it('hostUsers: true is ignored, and told, where the pod runs in a user namespace all the same (a regional edge)', () => {
+    assert.deepEqual(ignoredPodFields({ hostUsers: true }, {}), []);
+    assert.deepEqual(ignoredPodFields({ hostUsers: true }, {}, true), ['spec.hostUsers']);
+    assert.deepEqual(ignoredPodFields({ hostUsers: false }, {}, true), []);
+    assert.match(ignoredFieldsMessage(['spec.hostUsers']), /in a user namespace of its cluster: container root is not host root.*ignored: spec\.hostUsers$/);
+  });
 });

@@ -22,10 +22,12 @@ function containerFields(container: Container, path: string): string[] {
  * regional edge refuses them with Pod Security baseline): host namespaces (every pod gets its
  * own network, PID and IPC namespaces), host ports (a pod is reached at its pod IP or through
  * a Service), an unmasked /proc (the site masks it always), SELinux options and Localhost
- * AppArmor profiles (the site's machines enforce neither). Field paths as kube names them. Pure.
+ * AppArmor profiles (the site's machines enforce neither), and `hostUsers: true` where the pod
+ * runs in a user namespace all the same (a regional edge). Field paths as kube names them. Pure.
  */
-export function ignoredPodFields(spec: PodSpec, annotations: Readonly<Record<string, string>>): string[] {
+export function ignoredPodFields(spec: PodSpec, annotations: Readonly<Record<string, string>>, userNamespaced = false): string[] {
   const found: string[] = [];
+  if (userNamespaced && spec['hostUsers'] === true) found.push('spec.hostUsers');
   if (spec.hostNetwork === true) found.push('spec.hostNetwork');
   if (spec.hostPID === true) found.push('spec.hostPID');
   if ((spec as { hostIPC?: unknown }).hostIPC === true) found.push('spec.hostIPC');
@@ -40,5 +42,6 @@ export function ignoredPodFields(spec: PodSpec, annotations: Readonly<Record<str
 
 /** The Event's message for what the pod asked for and does not get. */
 export function ignoredFieldsMessage(fields: readonly string[]): string {
-  return `this site runs every pod in its own network, PID and IPC namespaces with /proc masked, and enforces neither SELinux nor AppArmor; ignored: ${fields.join(', ')}`;
+  const users = fields.includes('spec.hostUsers') ? ' (and in a user namespace of its cluster: container root is not host root)' : '';
+  return `this site runs every pod in its own network, PID and IPC namespaces${users} with /proc masked, and enforces neither SELinux nor AppArmor; ignored: ${fields.join(', ')}`;
 }

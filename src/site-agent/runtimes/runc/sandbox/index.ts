@@ -7,3 +7,4 @@ export { PodSandboxes, type PodSandbox } from './pod-sandbox.js';
 export { podResolvConfFile } from './pod-dns-files.js';
 export { SysctlForbiddenError } from './pod-sysctls.js';
 export { ignoredFieldsMessage, ignoredPodFields } from './ignored-fields.js';
+export { releaseUserRangeClaims, SiteUserRanges } from './user-range-claims.js';

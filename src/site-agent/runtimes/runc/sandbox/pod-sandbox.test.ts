@@ -15,6 +15,7 @@ import { hostImagePlan, inspectHost, prepareRoot } from '../images/host-image.js
 import { parseCidr, podAddresses } from '../network/ipv4-cidr.js';
 import { containerResources } from '../containers/linux-resources.js';
 import { PodSandboxes } from './pod-sandbox.js';
+import { SiteUserRanges } from './user-range-claims.js';
 import { containerFiles, makeContainerFolders, podContainerId } from '../containers/container-instance.js';
 import { AddressLeases } from '../network/address-leases.js';
 import { oomScoreFloor } from '../containers/oom-score-floor.js';
@@ -30,6 +31,8 @@ const sandboxes = new PodSandboxes({ containers, network, catatonit: toolPath('c
   leases: new AddressLeases(join(dir, 'addresses'), network.cidr),
   allowUnsafeSysctls: false,
   seccompHost: { arch: goArch(process.arch), kernel: release() },
+  siteType: 'CUSTOMER_EDGE',
+  userRanges: new SiteUserRanges(dir, 'pod-sandbox-test', join(dir, 'user-range-claims')),
 });
 
 after(async () => {

@@ -1,14 +1,17 @@
-import { mkdir, realpath, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, realpath, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { PodSpec } from '../../../../api/pod-spec-types.js';
 import type { ClusterRef } from '../../../../apimachinery/cluster-ref.js';
 import { containerCapabilities, containerFiles, containerResources, makeContainerFolders, podContainerId, seccompFilter, type RuncContainers } from '../containers/index.js';
 import { limitPids, mountsUnder, readMountTable, removeCgroup } from '../../../host/index.js';
-import { containerOciSpec, type SeccompHost } from '../oci/index.js';
+import { containerOciSpec, type IdRange, type SeccompHost } from '../oci/index.js';
+import type { SiteType } from '../../../../site-api/site-model.js';
 import type { AddressLeases, SiteNetwork } from '../network/index.js';
 import { podHostsFile } from './pod-hosts.js';
 import { writePodResolvConf } from './pod-dns-files.js';
 import { podSysctls } from './pod-sysctls.js';
+import type { SiteUserRanges } from './user-range-claims.js';
+import { runsInUserNamespace } from './user-ranges.js';
 
 /** A pod's sandbox: its network namespace and the infra process holding its IPC and UTS namespaces. */
 export interface PodSandbox {
@@ -20,6 +23,8 @@ export interface PodSandbox {
   readonly address: string;
   /** The pod's cgroup; its containers' cgroups are beneath it. */
   readonly cgroup: string;
+  /** The host ids of the pod's user namespace (its infra process owns it, and the pod's network namespace); none: the host's users. */
+  readonly userRange?: IdRange;
 }
 
 export interface PodSandboxSpec {
@@ -29,6 +34,8 @@ export interface PodSandboxSpec {
   readonly address: number;
   /** Set in the pod's namespaces before anything runs in them (see `podSysctls`). */
   readonly sysctls: Readonly<Record<string, string>>;
+  /** Run the pod in a user namespace of these host ids. */
+  readonly userRange?: IdRange;
 }
 
 /** A pod's sandbox as the CRI's PodSandboxConfig describes it. */
@@ -76,6 +83,12 @@ export class PodSandboxes {
        * image's resolv.conf).
        */
       readonly nameserverFor?: (cluster: ClusterRef, podIP: string) => Promise<string>;
+      /** The site's type: a regional edge runs every pod in a user namespace (`runsInUserNamespace`). */
+      readonly siteType: SiteType;
+      /** The user namespace ids of the site's virtual clusters. */
+      readonly userRanges: SiteUserRanges;
+      /** Why this site cannot run user-namespaced pods (its folders shut out the pods' root), if it cannot. */
+      readonly userNamespaceBlocker?: string;
     },
   ) {}
 
@@ -86,11 +99,13 @@ export class PodSandboxes {
    * its containers). The sandbox comes up whole or not at all: a failure removes what was made.
    */
   async run(request: PodSandboxRequest): Promise<PodSandbox> {
-    const sysctls = podSysctls(request.spec, this.options.allowUnsafeSysctls);
+    const userRange = runsInUserNamespace(request.spec, this.options.siteType) ? await this.userRangeFor(request.cluster) : undefined;
+    const sysctls = podSysctls(request.spec, this.options.allowUnsafeSysctls, userRange?.size);
     const address = await this.options.leases.lease(request.uid);
     const dir = this.podDir(request.uid);
     await mkdir(dir, { recursive: true, mode: 0o700 });
-    const sandbox = await this.create({ uid: request.uid, hostname: request.name.slice(0, 63), address, sysctls });
+    const hostname = request.name.slice(0, 63);
+    const sandbox = await this.create({ uid: request.uid, hostname, address, sysctls, ...(userRange === undefined ? {} : { userRange }) });
     try {
       request.onAddress?.(sandbox.address);
       await writeFile(join(dir, 'etc-hosts'), podHostsFile(sandbox.address, request.name), { mode: 0o644 });
@@ -103,6 +118,11 @@ export class PodSandboxes {
     }
   }
 
+  private async userRangeFor(cluster: ClusterRef): Promise<IdRange> {
+    if (this.options.userNamespaceBlocker !== undefined) throw new Error(this.options.userNamespaceBlocker);
+    return this.options.userRanges.rangeFor(cluster);
+  }
+
   podDir(uid: string): string {
     return join(this.options.podsDir, uid);
   }
@@ -110,9 +130,13 @@ export class PodSandboxes {
   async create(spec: PodSandboxSpec): Promise<PodSandbox> {
     const { containers, network } = this.options;
     const dir = this.podDir(spec.uid);
-    const attachment = await network.attach(spec.uid, spec.address);
+    const { userRange } = spec;
+    // A user-namespaced pod's infra process makes the pod's network namespace in the pod's user namespace (runc joins a user namespace
+    // before a network namespace, and may join only one that user namespace owns); it is attached once the process exists.
+    const early = userRange === undefined ? await network.attach(spec.uid, spec.address) : undefined;
     const infraId = podContainerId(spec.uid, 'infra');
     const files = containerFiles(dir, 'infra');
+    if (userRange !== undefined) await openToUserNamespace(dir);
     await makeContainerFolders(files);
     const rootfs = join(dir, 'infra-root');
     await mkdir(join(rootfs, 'proc'), { recursive: true });
@@ -136,7 +160,8 @@ export class PodSandboxes {
       oomScoreAdj: Math.max(-998, this.options.oomScoreFloor),
       resources: containerResources(undefined, 16),
       cgroupsPath: `${cgroup}/infra`,
-      netns: attachment.netnsPath,
+      ...(early === undefined ? {} : { netns: early.netnsPath }),
+      ...(userRange === undefined ? {} : { userNamespace: { range: userRange } }),
       hostname: spec.hostname,
       binds: [{ source: this.options.catatonit, destination: '/catatonit', readOnly: true }],
       sysctls: spec.sysctls,
@@ -145,8 +170,10 @@ export class PodSandboxes {
     await writeFile(join(files.bundle, 'config.json'), JSON.stringify(ociSpec));
     try {
       const infraPid = await containers.create(infraId, files);
+      const attachment = early ?? (await network.attach(spec.uid, spec.address, infraPid));
       await containers.start(infraId);
-      return { uid: spec.uid, dir, infraId, infraPid, netnsPath: attachment.netnsPath, address: attachment.address, cgroup };
+      const { netnsPath, address } = attachment;
+      return { uid: spec.uid, dir, infraId, infraPid, netnsPath, address, cgroup, ...(userRange === undefined ? {} : { userRange }) };
     } catch (error) {
       await this.remove(spec.uid);
       throw error;
@@ -171,4 +198,17 @@ export class PodSandboxes {
     await rm(this.podDir(uid), { recursive: true, force: true });
     await this.options.leases.release(uid);
   }
+}
+
+/**
+ * What a user-namespaced pod's runc needs of the pod's folder: runc mounts a container's root
+ * from inside the pod's user namespace, as its root (a host id of the range, no capability on
+ * the host), so the folders above each root must let others pass (0711, as containerd's task
+ * folders; nothing is listed), and the pod's own `containers` folder with them. Bind sources
+ * are opened by runc on the host's side and need nothing.
+ */
+async function openToUserNamespace(podDir: string): Promise<void> {
+  await chmod(podDir, 0o711);
+  await mkdir(join(podDir, 'containers'), { recursive: true, mode: 0o711 });
+  await chmod(join(podDir, 'containers'), 0o711);
 }

@@ -22,12 +22,14 @@ const isNamespaced = (name: string): boolean => NAMESPACED_PREFIXES.some((prefix
  * sets the safe ones (Pod Security baseline's list); a site that runs what baseline forbids
  * (a tenant's customer edge) also sets the other namespaced ones (kubelet's
  * `--allowed-unsafe-sysctls=kernel.shm*,kernel.msg*,kernel.sem,fs.mqueue.*,net.*`); a sysctl
- * of the host's (`kernel.core_pattern`, `vm.*`) is never set. Throws {@link SysctlForbiddenError}
+ * of the host's (`kernel.core_pattern`, `vm.*`) is never set. A user-namespaced pod (`userIds`: its
+ * namespace's size) gets ICMP sockets for its own groups. Throws {@link SysctlForbiddenError}
  * with kubelet's words for the first one refused. Pure.
  */
-export function podSysctls(spec: PodSpec, allowUnsafe: boolean): Record<string, string> {
+export function podSysctls(spec: PodSpec, allowUnsafe: boolean, userIds?: number): Record<string, string> {
   const safe = safeSysctls(Number.MAX_SAFE_INTEGER);
-  const set: Record<string, string> = { ...SANDBOX_DEFAULTS };
+  // In a user namespace runc writes them as its root: a group range must be of its own ids.
+  const set: Record<string, string> = userIds === undefined ? { ...SANDBOX_DEFAULTS } : { 'net.ipv4.ping_group_range': `0 ${userIds - 1}` };
   for (const entry of spec.securityContext?.sysctls ?? []) {
     const given = entry.name ?? '';
     const name = given.includes('.') ? given : given.replaceAll('/', '.');

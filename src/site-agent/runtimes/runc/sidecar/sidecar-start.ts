@@ -1,5 +1,5 @@
 import { constants } from 'node:fs';
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { chown, readFile, rm, writeFile } from 'node:fs/promises';
 import type { KubeObject } from '../../../../apimachinery/object.js';
 import type { Container, PodSpec } from '../../../../api/pod-spec-types.js';
 import type { PodRef } from '../../../../site-api/site-api-types.js';
@@ -58,13 +58,19 @@ export class SidecarLauncher {
   /**
    * Prepares a start: the container to launch in the injected one's place, its extra binds,
    * and why some workload container will not read its key (an `IdentityNotShared` Warning).
+   * `podRoot`: a user-namespaced pod's root as a host id.
    */
-  async prepare(pod: KubeObject, ref: PodRef, runDir: string, container: Container): Promise<PreparedSidecar> {
+  async prepare(pod: KubeObject, ref: PodRef, runDir: string, container: Container, podRoot?: number): Promise<PreparedSidecar> {
     await mountTmpfs(runDir, { sizeBytes: 1 << 20 });
     const token = await this.options.identityToken(ref);
     // The sidecar's container writes this folder: never write through a link it may have left there (rm unlinks it; `wx` only makes a new file).
     await rm(sidecarTokenFile(runDir), { force: true });
     await writeFile(sidecarTokenFile(runDir), token, { mode: 0o600, flag: 'wx' });
+    if (podRoot !== undefined) {
+      // In a user namespace the sidecar is the pod's root (this host id): its folder and token are its own, as they are host root's otherwise.
+      await chown(runDir, podRoot, podRoot);
+      await chown(sidecarTokenFile(runDir), podRoot, podRoot);
+    }
     await rm(sidecarStateFile(runDir), { force: true });
     const owner = await podIdentityOwner((pod['spec'] ?? {}) as PodSpec, (image) => this.options.resolveImage(image));
     const process = sidecarProcess({ ...this.options.installation, connectTo: this.options.relay, runDir }, owner.by === 'root' ? undefined : owner.owner);

@@ -1,4 +1,4 @@
-import { chmod, lstat, mkdir, mkdtemp, readdir, readFile, readlink, rename, rm, symlink, unlink, writeFile } from 'node:fs/promises';
+import { chmod, lchown, lstat, mkdir, mkdtemp, readdir, readFile, readlink, rename, rm, symlink, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { cleanPayload } from './payload-paths.js';
 import type { VolumeFile } from './volume-types.js';
@@ -47,8 +47,21 @@ const inProgress = new Map<string, Promise<unknown>>();
  * crash left behind) are removed afterwards. Writing the same payload (bytes, modes and set of
  * paths) again changes nothing.
  */
+/** Gives a folder tree written here (nothing mounted in it) to host id `id`. */
+async function ownTree(dir: string, id: number): Promise<void> {
+  await lchown(dir, id, id);
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    if (entry.isDirectory()) await ownTree(join(dir, entry.name), id);
+    else await lchown(join(dir, entry.name), id, id);
+  }
+}
+
 export class AtomicVolumeWriter {
-  constructor(readonly targetDir: string) {}
+  constructor(
+    readonly targetDir: string,
+    /** The host id that owns what is written (a user-namespaced pod's root); none: host root. */
+    private readonly owner?: number,
+  ) {}
 
   /** Writes the payload; true when the visible contents changed. */
   write(files: readonly VolumeFile[]): Promise<boolean> {
@@ -90,6 +103,7 @@ export class AtomicVolumeWriter {
       await writeFile(path, file.data, { mode: file.mode });
       await chmod(path, file.mode);
     }
+    if (this.owner !== undefined) await ownTree(newDir, this.owner);
     const tmpLink = join(target, DATA_DIR_TMP);
     await rm(tmpLink, { force: true });
     await symlink(basename(newDir), tmpLink);

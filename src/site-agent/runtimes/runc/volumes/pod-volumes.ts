@@ -52,9 +52,10 @@ export class PodVolumes {
   /**
    * Sets up every volume of `pod` in `podDir`; the host folder of each, by volume name. The
    * claim folders it uses are recorded in the pod's folder first (the site never removes them
-   * while the pod's traces exist). Throws the first volume's failure.
+   * while the pod's traces exist). `owner`: a user-namespaced pod's root (host id), who owns
+   * what the pod writes. Throws the first volume's failure.
    */
-  async setUp(pod: KubeObject, objects: ClusterObjects, podDir: string, namespace: string): Promise<Map<string, string>> {
+  async setUp(pod: KubeObject, objects: ClusterObjects, podDir: string, namespace: string, owner?: number): Promise<Map<string, string>> {
     const { pvRoot, site, allocatable } = this.options;
     const { setup } = this;
     const layout = { podDir, pvRoot, claimFolder: (claimName: string) => claimFolder(claimName, objects.claim(namespace, claimName), site) };
@@ -67,7 +68,7 @@ export class PodVolumes {
     const dirs = new Map(volumes.map((volume) => [volume.name ?? '', volumeDir(layout, volume)]));
     const claimDirs = volumes.filter((volume) => volumeKind(volume) === 'persistentVolumeClaim').map((volume) => dirs.get(volume.name ?? '') ?? '');
     await recordClaimFolders(podDir, claimDirs.map((dir) => dir.slice(pvRoot.length + 1)));
-    for (const volume of volumes) await setup.setUpVolume(dirs.get(volume.name ?? '') ?? '', volume, await volumeContents(pod, volume, sources));
+    for (const volume of volumes) await setup.setUpVolume(dirs.get(volume.name ?? '') ?? '', volume, await volumeContents(pod, volume, sources), owner);
     return dirs;
   }
 

@@ -1,4 +1,4 @@
-import { chmod, mkdir, readdir, realpath, rm } from 'node:fs/promises';
+import { chmod, chown, mkdir, readdir, realpath, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Volume } from '../../../../api/pod-spec-types.js';
 import { parseQuantity } from '../../../../api/pod-spec-resources.js';
@@ -48,16 +48,19 @@ export class VolumeSetup {
    * contents changes nothing. Returns true when the files changed. emptyDir is a folder writable
    * by every user (`0777`; a tmpfs of `sizeLimit` bytes with `medium: Memory`); a
    * persistentVolumeClaim's folder is created `0777` when absent, as the hostPath provisioner
-   * does, and never cleared. disk-backed emptyDir `sizeLimit` is not enforced.
+   * does, and never cleared. disk-backed emptyDir `sizeLimit` is not enforced. With `owner` (a
+ * user-namespaced pod's root, as a host id) the emptyDir, a new claim folder and the written
+ * files are that id's, as an idmapped mount would show them to the pod's root.
    */
-  async setUpVolume(dir: string, volume: Volume, contents: readonly VolumeFile[]): Promise<boolean> {
+  async setUpVolume(dir: string, volume: Volume, contents: readonly VolumeFile[], owner?: number): Promise<boolean> {
     const kind = volumeKind(volume);
     if ((kind === 'emptyDir' || kind === 'persistentVolumeClaim') && contents.length > 0) throw new VolumeError(`volume "${volume.name ?? ''}": ${kind} volumes have no planned contents`);
-    if (kind === 'persistentVolumeClaim' || kind === 'emptyDir') await makeDir(dir, 0o777);
-    else await makeDir(dir, 0o755);
+    const made = kind === 'persistentVolumeClaim' || kind === 'emptyDir' ? await makeDir(dir, 0o777) : await makeDir(dir, 0o755);
     if (memoryBacked(volume)) await this.ensureTmpfs(dir, tmpfsOptions(volume));
+    // A user-namespaced pod's root owns its emptyDirs and a claim folder it makes (the cluster's ids are the same in all its pods on the site).
+    if (owner !== undefined && (kind === 'emptyDir' || (kind === 'persistentVolumeClaim' && made))) await chown(dir, owner, owner);
     if (kind === 'emptyDir' || kind === 'persistentVolumeClaim') return false;
-    return new AtomicVolumeWriter(dir).write(contents);
+    return new AtomicVolumeWriter(dir, owner).write(contents);
   }
 
   /**
