@@ -1,8 +1,9 @@
 /**
- * The machine's primitives a site uses, with no domain of their own: iproute2's `ip`, the
- * mount table, tmpfs mounts, cgroup folders, and where programs are.
+ * The machine's primitives a site uses, with no domain of their own: iproute2's `ip`,
+ * nftables' `nft`, the mount table, tmpfs mounts, cgroup folders, and where programs are.
  */
 export { IpCommand } from './ip-command.js';
+export { NftCommand, type NftJsonItem } from './nft-command.js';
 export { isMountPoint, mountsUnder, parseMountInfo, readMountTable } from './mount-table.js';
 export { mountTmpfs, unmount } from './tmpfs-mounts.js';
 export { cgroupExists, removeCgroup } from './cgroup-tree.js';

@@ -5,7 +5,7 @@ import type { ClusterRef } from '../../../../apimachinery/cluster-ref.js';
 import { containerCapabilities, containerFiles, containerResources, makeContainerFolders, podContainerId, type RuncContainers } from '../containers/index.js';
 import { removeCgroup } from '../../../host/index.js';
 import { containerOciSpec } from '../oci/index.js';
-import type { AddressLeases, SiteNetwork } from '../network/index.js';
+import type { AddressLeases, PodOwner, SiteNetwork } from '../network/index.js';
 import { podHostsFile } from './pod-hosts.js';
 import { writePodResolvConf } from './pod-dns-files.js';
 
@@ -26,6 +26,8 @@ export interface PodSandboxSpec {
   /** The pod's hostname (its name, as kubelet sets it). */
   readonly hostname: string;
   readonly address: number;
+  /** The pod's virtual cluster and name: the site's filter lets it reach its own cluster only. */
+  readonly owner: PodOwner;
 }
 
 /** A pod's sandbox as the CRI's PodSandboxConfig describes it. */
@@ -33,6 +35,8 @@ export interface PodSandboxRequest {
   readonly uid: string;
   /** The pod's name: its hostname (its first 63 characters) and its /etc/hosts entry. */
   readonly name: string;
+  /** Its Kubernetes namespace (the site filter's counters name the pod by it). */
+  readonly namespace: string;
   /** Its `dnsPolicy` and `dnsConfig` decide its resolv.conf. */
   readonly spec: PodSpec;
   readonly cluster: ClusterRef;
@@ -79,7 +83,8 @@ export class PodSandboxes {
     const address = await this.options.leases.lease(request.uid);
     const dir = this.podDir(request.uid);
     await mkdir(dir, { recursive: true, mode: 0o700 });
-    const sandbox = await this.create({ uid: request.uid, hostname: request.name.slice(0, 63), address });
+    const owner = { cluster: request.cluster, namespace: request.namespace, name: request.name };
+    const sandbox = await this.create({ uid: request.uid, hostname: request.name.slice(0, 63), address, owner });
     try {
       request.onAddress?.(sandbox.address);
       await writeFile(join(dir, 'etc-hosts'), podHostsFile(sandbox.address, request.name), { mode: 0o644 });
@@ -99,7 +104,7 @@ export class PodSandboxes {
   async create(spec: PodSandboxSpec): Promise<PodSandbox> {
     const { containers, network } = this.options;
     const dir = this.podDir(spec.uid);
-    const attachment = await network.attach(spec.uid, spec.address);
+    const attachment = await network.attach(spec.uid, spec.address, spec.owner);
     const infraId = podContainerId(spec.uid, 'infra');
     const files = containerFiles(dir, 'infra');
     await makeContainerFolders(files);
@@ -139,7 +144,18 @@ export class PodSandboxes {
     }
   }
 
-  /** Stops the infra process and removes the namespace, the pod's cgroups, folder and address lease; containers must be gone. Idempotent. */
+  /**
+   * A sandbox an earlier agent made, taken over with its pod (kubelet keeps running sandboxes
+   * across restarts): the site's filter holds it again if it did not (see `SiteNetwork.adopt`).
+   */
+  async adopt(sandbox: Pick<PodSandbox, 'uid' | 'address'>, owner: PodOwner): Promise<void> {
+    await this.options.network.adopt(sandbox.uid, sandbox.address, owner);
+  }
+
+  /**
+   * Stops the infra process and removes the namespace (and its place in the site's filter), the
+   * pod's cgroups, folder and address lease; containers must be gone. Idempotent.
+   */
   async remove(uid: string): Promise<void> {
     const { containers, network } = this.options;
     await containers.delete(podContainerId(uid, 'infra'), true).catch(() => undefined);
