@@ -23,7 +23,7 @@ const LAYERS = {
   secrets: { may: ['identity', 'config', 'auth', 'apimachinery', 'store', 'common', 'observability', 'client'], why: 'blindfold and Vault: policies, unsealing' },
   controllers: { may: ['vk8s', 'config', 'auth', 'registry', 'site-api', 'api', 'apimachinery', 'store', 'common', 'observability'], why: 'level-based reconcilers and placement; they read caches and write through the registry' },
   'site-plane': { may: ['controllers', 'identity', 'vk8s', 'config', 'auth', 'registry', 'site-api', 'api', 'apimachinery', 'store', 'common', 'observability', 'client'], why: "the control plane's side of sites: registration, leases, bound pods" },
-  sidecar: { may: ['secrets', 'site-api', 'common', 'observability', 'client'], why: 'runs in every workload pod; holds the pod identity, never the platform' },
+  sidecar: { may: ['secrets', 'site-api', 'api', 'common', 'observability', 'client'], why: 'runs in every workload pod; holds the pod identity, never the platform (api/: the injection\'s contract, e.g. its port)' },
   'site-agent': { may: ['site-api', 'api', 'apimachinery', 'common', 'observability', 'client'], why: 'runs on a site, behind NAT; speaks only the site API' },
   server: { may: ['site-plane', 'controllers', 'secrets', 'identity', 'vk8s', 'config', 'auth', 'registry', 'site-api', 'site-agent', 'sidecar', 'api', 'apimachinery', 'store', 'common', 'observability', 'client'], why: 'the composition root: wires the parts into processes' },
   cli: { may: ['server', 'site-plane', 'controllers', 'secrets', 'identity', 'vk8s', 'config', 'auth', 'registry', 'site-api', 'site-agent', 'sidecar', 'api', 'apimachinery', 'store', 'common', 'observability', 'client'], why: 'the `edgeplane` command, on top of everything' },

@@ -11,6 +11,12 @@ import type { Container, PodSpec, Volume } from './pod-spec-types.js';
 
 /** The injected container's name (reserved: a pod may not have a container of its own by this name). */
 export const SIDECAR_CONTAINER_NAME = 'edgeplane-sidecar';
+/**
+ * The port the sidecar serves its API on, on the pod's loopback addresses (the seed's 8070).
+ * Only the pod's own containers may reach it: it hands out the pod's private key, so
+ * port-forward to it is refused (by the vK8s API and by the site).
+ */
+export const SIDECAR_PORT = 8070;
 /** The volume holding the pod's identity files (reserved). */
 export const IDENTITY_VOLUME_NAME = 'edgeplane-identity';
 /** Where every container of the pod sees the identity files: the seed's path (reserved). */
@@ -28,6 +34,15 @@ function sidecarImage(version: string): string {
 }
 
 const specOf = (pod: KubeObject): PodSpec => (typeof pod.spec === 'object' && pod.spec !== null ? (pod.spec as PodSpec) : {});
+
+/**
+ * Why port-forward to `port` of a pod that carries the sidecar is refused — `port` is the
+ * sidecar's — or undefined for any other port. Pure: the vK8s API and the site say the same.
+ */
+export function sidecarPortForwardRefusal(port: number): string | undefined {
+  if (port !== SIDECAR_PORT) return undefined;
+  return `port-forward to port ${SIDECAR_PORT} is not allowed: it is the ${SIDECAR_CONTAINER_NAME}'s port, which serves the pod's identity key to the pod's own containers`;
+}
 
 /** Whether the pod carries the sidecar already (the annotation, or a container by the sidecar's name). */
 export function isSidecarInjected(pod: KubeObject): boolean {

@@ -1,5 +1,6 @@
 import { untilSignal } from './until-signal.js';
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { SIDECAR_PORT } from '../api/sidecar-injection.js';
 import { type ConnectTo, parseConnectTo } from '../client/connect-to.js';
 import { createLineLogger } from '../observability/line-logger.js';
 import { LOG_FORMATS, LOG_LEVELS, type LogFormat } from '../observability/log-options.js';
@@ -84,7 +85,7 @@ export function sidecarCommand(): Command {
         .env('EDGEPLANE_IDENTITY_OWNER')
         .argParser(parseIdentityOwner),
     )
-    .addOption(new Option('--listen <host:port>', 'loopback address to serve on; repeat for several (default 127.0.0.1:8070, and [::1]:8070 when the host has it)').argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value]))
+    .addOption(new Option('--listen <host:port>', `loopback address to serve on; repeat for several (default 127.0.0.1:${SIDECAR_PORT}, and [::1]:${SIDECAR_PORT} when the host has it)`).argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value]))
     .addOption(new Option('--ca-file <file>', "CA bundle to trust for the control plane (default: its CA, checked against the token's ca_pin)"))
     .addOption(
       new Option('--connect-to <host:port>', "open every connection to --server here instead (a relay, e.g. the site agent's on the pod network), still checking the server certificate against --server's host, like curl --connect-to")

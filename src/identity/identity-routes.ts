@@ -19,6 +19,8 @@ export interface IdentityApiDependencies {
   readonly credentials: CredentialService;
   readonly logger: Logger;
   readonly bodyLimit?: number;
+  /** Only the routes a pod's sidecar calls — issuance and renewal, not the admins' `POST /tokens` (the pod-facing API). */
+  readonly podsOnly?: boolean;
 }
 
 function jsonBody(request: FastifyRequest): unknown {
@@ -44,8 +46,9 @@ const send = (reply: FastifyReply, error: IdentityError): FastifyReply => sendJs
 /**
  * The identity API on the control plane's HTTPS server (`/api/identity/v1`): issuance with a
  * bootstrap token, renewal with the pod's client certificate (TLS only requested it; the
- * service verifies it against the tenant CA), and admins' bootstrap tokens. Every failure is
- * a Kubernetes Status from {@link IdentityError}. `docs/IDENTITY.md` describes the API.
+ * service verifies it against the tenant CA), and admins' bootstrap tokens (not on the
+ * pod-facing API: `podsOnly`). Every failure is a Kubernetes Status from {@link IdentityError}.
+ * `docs/IDENTITY.md` describes the API.
  */
 export function registerIdentityApi(app: FastifyInstance, deps: IdentityApiDependencies): void {
   const bodyLimit = deps.bodyLimit ?? DEFAULT_IDENTITY_BODY_LIMIT;
@@ -74,10 +77,12 @@ export function registerIdentityApi(app: FastifyInstance, deps: IdentityApiDepen
         return sendJson(reply, 200, await deps.service.renew(peerCertificateOf(request.raw.socket), jsonBody(request)));
       });
 
-      scope.post('/tokens', async (request, reply) => {
-        const principal = (await authenticateRequest(deps.credentials, request.headers, request.raw.socket)) as CertificatePrincipal;
-        return sendJson(reply, 200, await deps.service.tokenForAdmin(principal, jsonBody(request)));
-      });
+      if (deps.podsOnly !== true) {
+        scope.post('/tokens', async (request, reply) => {
+          const principal = (await authenticateRequest(deps.credentials, request.headers, request.raw.socket)) as CertificatePrincipal;
+          return sendJson(reply, 200, await deps.service.tokenForAdmin(principal, jsonBody(request)));
+        });
+      }
       done();
     },
     { prefix: IDENTITY_API_PREFIX },

@@ -45,8 +45,8 @@ export interface IdentityServiceStartOptions {
 
 /** The running identity service, as the composition root wires it. */
 export interface IdentityPlane {
-  /** Adds `/api/identity/v1/…` to the server (before it listens). */
-  registerRoutes(app: FastifyInstance): void;
+  /** Adds `/api/identity/v1/…` to the server (before it listens); with `podsOnly`, only a pod's (issuance and renewal). */
+  registerRoutes(app: FastifyInstance, options?: { readonly podsOnly?: boolean }): void;
   /** The site API's `POST /pods/identity-token`: failures are StatusErrors, as that API answers them. */
   readonly podTokenForSite: (agentSites: ReadonlySet<string>, body: unknown) => Promise<BootstrapToken>;
   /** The KEK as a sealer for other services' keys (the blindfold key ring). */
@@ -103,7 +103,8 @@ function operationsPlane(
     close: context.close,
     sealer: context.sealer,
     podCertificates: { verify: (socket) => operations.authenticatePod(peerCertificateOf(socket)) },
-    registerRoutes: (app) => registerIdentityApi(app, { service: operations, credentials: context.credentials, logger }),
+    registerRoutes: (app, options) =>
+      registerIdentityApi(app, { service: operations, credentials: context.credentials, logger, ...(options?.podsOnly === true ? { podsOnly: true } : {}) }),
     podTokenForSite: async (agentSites, body) => {
       try {
         return await operations.tokenForSite(agentSites, body);

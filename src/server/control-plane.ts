@@ -6,15 +6,12 @@ import { TenantService } from '../config/tenant-service.js';
 import { ConfigService } from '../config/config-service.js';
 import { dnsResolver } from '../config/dns-verification.js';
 import { registerConfigApi } from '../config/http/config-routes.js';
-import { NAMESPACED_KINDS, type ConfigKind } from '../config/kinds/index.js';
 import { configOpenApi } from '../config/openapi.js';
 import { ObjectRegistry } from '../config/registry.js';
 import type { IdentityKeyAlgorithm } from '../identity/identity-key-algorithm.js';
 import { ensurePlatformPki } from '../identity/platform-ca.js';
 import { loadSharedPlatformCa } from '../identity/shared-platform-ca.js';
 import { startIdentityService } from '../identity/start-identity-service.js';
-import { kekFileIsExposed, loadKeyEncryptionKey, withPreviousKeys } from '../identity/key-encryption-key.js';
-import { EnvelopeEncryption } from '../common/envelope-encryption.js';
 import type { Logger } from '../observability/logger.js';
 import { createMetrics } from '../observability/metrics.js';
 import { startCompactor } from '../store/compactor.js';
@@ -48,6 +45,9 @@ import { writeFileAtomic } from '../common/atomic-file.js';
 import { makeTreePrivate } from '../common/private-tree.js';
 import { systemClock, type Clock } from '../common/clock.js';
 import { buildHttpServer } from './http-server.js';
+import { openKeyEncryption } from './key-encryption.js';
+import { buildPodApiServer } from './pod-api-server.js';
+import { createSiteObject, type SiteRegistration } from './site-object.js';
 import { connectionsWithinFileLimit, DEFAULT_SERVER_LIMITS, type ServerLimits } from './server-limits.js';
 import { openFileLimit } from '../common/open-file-limit.js';
 import { TokenBuckets } from '../common/token-buckets.js';
@@ -131,14 +131,6 @@ export interface ControlPlaneOptions {
   readonly limits?: Partial<ServerLimits>;
 }
 
-interface SiteRegistration {
-  readonly tenant: string;
-  readonly namespace: string;
-  readonly name: string;
-  readonly labels: Record<string, string>;
-  readonly spec: Record<string, unknown>;
-}
-
 export interface ControlPlane {
   /** The HTTPS URL actually listened on (the real port when 0 was asked). */
   readonly url: string;
@@ -176,15 +168,8 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
 
   try {
     const clock = options.clock ?? systemClock();
-    // Secrets at rest: vK8s Secrets and config objects' secret fields are envelope-encrypted
-    // under the identity service's key-encryption key (one key for everything sealed in the store).
-    const kek = withPreviousKeys(
-      loadKeyEncryptionKey({ home: options.home, ...(options.identityKekFile === undefined ? {} : { file: options.identityKekFile }) }),
-      options.previousKekFiles ?? [],
-    );
-    logger.info({ path: kek.path, created: kek.created, id: kek.id, ...(kek.previous === undefined ? {} : { previous: kek.previous.map((k) => k.id) }) }, 'identity key-encryption key ready');
-    if (kekFileIsExposed(kek.path)) logger.warn({ path: kek.path }, 'the identity key-encryption key file is readable by other users than its owner; make it mode 0600');
-    const encryption = new EnvelopeEncryption({ current: kek, previous: kek.previous ?? [] });
+    // Secrets at rest are envelope-encrypted under the identity service's key-encryption key.
+    const { kek, encryption } = openKeyEncryption(options, logger);
     // One platform CA for every server over the store (sealed there under the KEK); each server its own serving certificate.
     const pkiDir = join(options.home, 'pki');
     // Real time, not `clock`: TLS peers check validity against theirs.
@@ -299,7 +284,21 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     // pods' client certificates, policies read from the config cache.
     const secretDeps = options.secrets ?? { sealer: identity.sealer, podCertificates: identity.podCertificates };
     const secrets = createSecretService({ store, sealer: secretDeps.sealer, config: configCache, clock, logger, metrics: metrics.registry, encryption });
-    registerSecretApi(app, { secrets, credentials, configService: service, podCertificates: secretDeps.podCertificates, logger, bodyLimit });
+    const secretApi = { secrets, credentials, configService: service, podCertificates: secretDeps.podCertificates, logger, bodyLimit };
+    registerSecretApi(app, secretApi);
+    // What pods reach through their sites' relays: the sidecar's routes alone, on the same certificate.
+    const podApi = await buildPodApiServer({
+      tls: { cert: pki.servingCert, key: pki.servingKey, clientCa: pki.caCert },
+      logger,
+      metrics,
+      limits,
+      caPem: pki.caCert,
+      routes: (pods) => {
+        identity.registerRoutes(pods, { podsOnly: true });
+        registerSecretApi(pods, { ...secretApi, podsOnly: true });
+      },
+    });
+    cleanups.push(() => podApi.close());
     cleanups.push(startClusterJanitor({ store, storage: clusters, logger }));
     // Controllers (leader-elected through a store lease): placement decides the sites, the
     // event recorder tells users why, the site pod template applies flavors and site facts.
@@ -342,7 +341,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
       tables: printerTableFormat(),
       apply: fieldManager.apply,
       podStreams: options.podStreams ?? sitePlane.podStreams,
-      upgrades: (next) => sitePlane.tunnelUpgrades(next),
+      upgrades: (next) => sitePlane.tunnelUpgrades(sitePlane.podRelayUpgrades((socket) => podApi.serve(socket), next)),
       sessionAudit: auditLogFile(options.auditLogPath ?? join(options.home, 'audit', 'sessions.log'), logger),
       nodes: sitePlane.nodeView,
       ...(options.bookmarkIntervalMs === undefined ? {} : { bookmarkIntervalMs: options.bookmarkIntervalMs }),
@@ -377,15 +376,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
       store,
       virtualClusters: clusters,
       sites: sitePlane.inventory,
-      registerSite: async (site) => {
-        const kind = NAMESPACED_KINDS.get('site') as ConfigKind;
-        await registry.createDecoded(
-          { tenant: site.tenant, kind, namespace: site.namespace },
-          { name: site.name, namespace: site.namespace, labels: site.labels, annotations: {}, description: '', disable: false },
-          site.spec,
-          { creatorClass: 'edgeplane-platform', creatorId: 'site-registration' },
-        );
-      },
+      registerSite: (site) => createSiteObject(registry, site),
       close: () => {
         closing ??= cleanUp().then(() => logger.info('shut down cleanly'));
         return closing;

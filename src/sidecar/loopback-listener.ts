@@ -1,5 +1,6 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
 import { BlockList, isIP } from 'node:net';
+import { SIDECAR_PORT } from '../api/sidecar-injection.js';
 import { type ListenAddress, parseListenAddress, urlFor } from '../common/listen-address.js';
 
 /** An address to bind; an optional one is skipped when the host has no such address (no IPv6 loopback). */
@@ -7,10 +8,10 @@ export interface LoopbackAddress extends ListenAddress {
   readonly optional: boolean;
 }
 
-/** `127.0.0.1:8070`, and `[::1]:8070` when the host has an IPv6 loopback. */
+/** `127.0.0.1:8070`, and `[::1]:8070` when the host has an IPv6 loopback (the injection's {@link SIDECAR_PORT}). */
 export const DEFAULT_LOOPBACK_ADDRESSES: readonly LoopbackAddress[] = [
-  { host: '127.0.0.1', port: 8070, optional: false },
-  { host: '::1', port: 8070, optional: true },
+  { host: '127.0.0.1', port: SIDECAR_PORT, optional: false },
+  { host: '::1', port: SIDECAR_PORT, optional: true },
 ];
 
 const LOOPBACK = new BlockList();
@@ -29,7 +30,7 @@ function isLoopbackAddress(host: string): boolean {
 export function parseLoopbackAddress(value: string): LoopbackAddress {
   const address = parseListenAddress(value);
   if (!isLoopbackAddress(address.host)) {
-    throw new Error(`--listen ${value}: the sidecar serves private keys without authentication, so it listens on loopback addresses only (127.0.0.1:8070 or [::1]:8070), where only containers of its pod reach it`);
+    throw new Error(`--listen ${value}: the sidecar serves private keys without authentication, so it listens on loopback addresses only (127.0.0.1:${SIDECAR_PORT} or [::1]:${SIDECAR_PORT}), where only containers of its pod reach it`);
   }
   return { ...address, optional: false };
 }

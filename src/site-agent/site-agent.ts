@@ -15,6 +15,7 @@ import { sitesWithRuntime, type RegisteredRuntime } from './site-specs.js';
 import { type Timers, systemTimers } from '../common/timers.js';
 import { StatusBatcher } from './status-batcher.js';
 import { startSiteTunnel, type SiteTunnel } from './tunnel/site-tunnel.js';
+import { dialPodRelay } from './tunnel/dial-pod-relay.js';
 import type { ListenAddress } from '../common/listen-address.js';
 import { serveAgentMetrics } from './agent-metrics.js';
 
@@ -114,7 +115,7 @@ export async function startSiteAgent(options: SiteAgentOptions): Promise<SiteAge
   };
   const nodes = nodeDirectoryFor(options.agent, sites);
   const metrics = options.metricsAddress === undefined ? undefined : await serveAgentMetrics(options.metricsAddress, logger);
-  const runcContext = { options, programs: programs as RuntimePrograms, client, server: credential.server, sink, nodes, timers };
+  const runcContext = { options, programs: programs as RuntimePrograms, client, server: credential.server, podRelay: () => dialPodRelay(credential), sink, nodes, timers };
   const runtime: PodRuntime =
     options.runtime === 'runc'
       ? await startRuncRuntime({ ...runcContext, ...(metrics === undefined ? {} : { metrics: metrics.registry }) }).catch(async (error: unknown) => {

@@ -33,11 +33,13 @@ import { SiteRegistrar } from './site-registrar.js';
 import { registerSiteApi, type SiteApiDependencies } from './site-routes.js';
 import { TokenService } from './token-service.js';
 import { SiteTunnels } from './tunnel/site-tunnels.js';
+import { PodRelayUpgrades } from './pod-relay-upgrades.js';
 import { TunnelPodBackend } from './tunnel/tunnel-pod-backend.js';
 import { tunnelMetrics } from './tunnel/tunnel-metrics.js';
 import type { Registry } from 'prom-client';
 import type { PodStreamBackend } from '../vk8s/streams/index.js';
 import type { UpgradeListener } from '../vk8s/http/pod-stream-upgrades.js';
+import type { Duplex } from 'node:stream';
 
 export interface SitePlaneDependencies {
   readonly store: Store;
@@ -88,15 +90,20 @@ export interface SitePlane {
   readonly podStreams: PodStreamBackend;
   /** Takes the agents' tunnel upgrades (`GET /api/sites/v1/tunnel`); other upgrades go to `next`. */
   tunnelUpgrades(next: UpgradeListener): UpgradeListener;
-  /** Stops the caches, the controller and the informer it made, and closes the tunnels. */
+  /**
+   * Takes the agents' pod relay upgrades (`GET /api/sites/v1/pod-relay`), handing each relayed
+   * pod connection to `serve` (the pod-facing API); other upgrades go to `next`.
+   */
+  podRelayUpgrades(serve: (socket: Duplex) => void, next: UpgradeListener): UpgradeListener;
+  /** Stops the caches, the controller and the informer it made, and closes the tunnels and relayed pod connections. */
   stop(): Promise<void>;
 }
 
 /**
  * The control-plane side of sites: registration tokens, registration (agent certificates,
  * site objects, Nodes), heartbeats through store leases, the node lifecycle controller, the
- * site inventory, the agents' pod API and the vK8s node view. Resolves once its caches have
- * listed and its controller runs.
+ * site inventory, the agents' pod API, the tunnels, the pod relay and the vK8s node view.
+ * Resolves once its caches have listed and its controller runs.
  */
 export async function startSitePlane(deps: SitePlaneDependencies): Promise<SitePlane> {
   const { store, clock, logger } = deps;
@@ -139,6 +146,7 @@ export async function startSitePlane(deps: SitePlaneDependencies): Promise<SiteP
     logger,
     ...(deps.tunnelPingIntervalMs === undefined ? {} : { pingIntervalMs: deps.tunnelPingIntervalMs }),
   });
+  const podRelay = new PodRelayUpgrades({ agents, logger, ...(deps.metrics === undefined ? {} : { metrics: deps.metrics }) });
   const podStreams = new TunnelPodBackend({
     tunnels,
     ...(metrics === undefined ? {} : { metrics }),
@@ -150,6 +158,7 @@ export async function startSitePlane(deps: SitePlaneDependencies): Promise<SiteP
     inventory,
     podStreams,
     tunnelUpgrades: (next) => tunnels.upgradeListener(next),
+    podRelayUpgrades: (serve, next) => podRelay.upgradeListener(serve, next),
     nodeView: new SiteNodeView({ store, cache: nodeCache, codec, ownerOf: (site) => inventory.claimOf(site)?.tenant }),
     registerRoutes: (app, options) =>
       registerSiteApi(app, {
@@ -171,6 +180,7 @@ export async function startSitePlane(deps: SitePlaneDependencies): Promise<SiteP
       }),
     stop: async () => {
       tunnels.closeAll();
+      podRelay.closeAll();
       await controller.stop();
       stopCaches();
     },

@@ -9,6 +9,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { request } from 'node:http';
 import { kubectl120, kubectlNewest, runKubectl, spawnKubectl } from '../../src/vk8s/testing/kubectl.js';
 import { runKubectlWithInput, startKubectlPortForward } from '../../src/vk8s/streams/testing/kubectl-processes.js';
+import { SIDECAR_PORT } from '../../src/api/sidecar-injection.js';
 import { podLeftovers, startRuncSiteEnv, type RuncSiteEnv } from './support/runc-site-env.js';
 import { waitFor } from './support/wait-for.js';
 import { spawnInTerminal } from './support/terminal.js';
@@ -248,6 +249,27 @@ describe('kubectl and client-node streams to real pods on a runc site, through t
       assert.equal(await get((local.address() as AddressInfo).port, '/client-node'), `${pods['web'] ?? ''} /client-node`);
     } finally {
       local.close();
+    }
+  });
+
+  it(`port-forward to the sidecar's port ${SIDECAR_PORT} is refused as forbidden with both kubectls, nothing of the sidecar answering; a workload port still forwards`, async () => {
+    for (const [version, binary] of both()) {
+      const refused = await startKubectlPortForward(binary, pods['web'] ?? '', SIDECAR_PORT, cli(binary));
+      try {
+        await assert.rejects(get(refused.port, '/status'), `${version}: the sidecar answered through port-forward`);
+        const forbidden = `pods "${pods['web'] ?? ''}" is forbidden: port-forward to port ${SIDECAR_PORT} is not allowed`;
+        await until(`${version}: kubectl prints the refusal`, () => (refused.output().replace(/\\"/g, '"').includes(forbidden) ? true : undefined), 10_000).catch(() => {
+          throw new Error(`${version}: kubectl printed ${refused.output()}`);
+        });
+      } finally {
+        await refused.stop();
+      }
+      const workload = await startKubectlPortForward(binary, pods['web'] ?? '', 8080, cli(binary));
+      try {
+        assert.equal(await get(workload.port, '/after'), `${pods['web'] ?? ''} /after`, version);
+      } finally {
+        await workload.stop();
+      }
     }
   });
 

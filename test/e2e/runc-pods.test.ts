@@ -11,6 +11,7 @@ import type { KubeObject } from '../../src/apimachinery/object.js';
 import { connect as connectTls } from 'node:tls';
 import { toolPath } from '../../src/testing/tools.js';
 import { NetnsSocketBroker, podContainerId, podNamespaceName, runcStateRoot } from '../../src/site-agent/runtimes/runc/index.js';
+import { sitePidsCeiling } from '../../src/site-agent/host/index.js';
 import { podLeftovers, startRuncSiteEnv, type RuncSiteEnv } from './support/runc-site-env.js';
 import { waitFor } from './support/wait-for.js';
 
@@ -120,6 +121,20 @@ describe('real pods on a runc site', () => {
     const listed = runc(['ls', '/svc/secrets/identity']);
     assert.equal(listed.status, 0, String(listed.stderr));
     assert.deepEqual(String(listed.stdout).trim().split('\n').sort(), ['client.crt', 'client.key', 'client_ca.crt', 'server.crt', 'server.key', 'server_ca.crt']);
+    // No CAP_NET_RAW (ARP and IP forging on the site bridge): containerd's default set without it, as CRI-O ships.
+    const status = String(runc(['cat', '/proc/self/status']).stdout);
+    const bounding = BigInt(`0x${/^CapBnd:\s*([0-9a-f]+)$/m.exec(status)?.[1] ?? 'no CapBnd'}`);
+    const defaults = [0, 1, 3, 4, 5, 6, 7, 8, 10, 18, 27, 29, 31].reduce((mask, bit) => mask | (1n << BigInt(bit)), 0n);
+    assert.equal(bounding.toString(16), defaults.toString(16), 'CHOWN DAC_OVERRIDE FOWNER FSETID KILL SETGID SETUID SETPCAP NET_BIND_SERVICE SYS_CHROOT MKNOD AUDIT_WRITE SETFCAP');
+    // A cgroup namespace of its own: its cgroups are the root of what it sees.
+    const cgroups = String(runc(['cat', '/proc/self/cgroup']).stdout).trim().split('\n');
+    assert.ok(cgroups.length > 0 && cgroups.every((line) => line.endsWith(':/')), cgroups.join('\n'));
+    // The release_agent escape's first step, mounting a cgroup hierarchy, is refused (no CAP_SYS_ADMIN).
+    const mounted = runc(['sh', '-c', 'mkdir -p /tmp/cg && mount -t cgroup -o freezer cg /tmp/cg']);
+    assert.notEqual(mounted.status, 0, 'a pod cannot mount a cgroup hierarchy');
+    assert.match(String(mounted.stderr), /permission denied|Operation not permitted/i);
+    const pingGroups = String(runc(['cat', '/proc/sys/net/ipv4/ping_group_range']).stdout);
+    assert.equal(pingGroups.trim().split(/\s+/).join(' '), '0 2147483647', 'ping works through ICMP sockets without NET_RAW');
     const write = runc(['touch', '/svc/secrets/identity/x']);
     assert.notEqual(write.status, 0, 'the workload cannot write the identity folder');
     assert.match(String(write.stderr), /Read-only file system/);
@@ -217,6 +232,12 @@ data: {greeting: bonjour}
     const quota = Number(readFileSync(`/sys/fs/cgroup/cpu/${cgroup}/cpu.cfs_quota_us`, 'utf8'));
     assert.equal(memory, Number(Quantity.parse(limits.memory).value()), `memory limit ${limits.memory}`);
     assert.equal(quota, Number(Quantity.parse(limits.cpu).milliValue()) * 100, `cpu limit ${limits.cpu}`);
+    // PIDs: the pod's containers together (kubelet's podPidsLimit), the site's pods together below the host's pid_max.
+    const pids = (path: string): string => readFileSync(`/sys/fs/cgroup/pids/${path}/pids.max`, 'utf8').trim();
+    assert.equal(pids(`edgeplane/${env.netns('ce-a')}/${running.metadata.uid ?? ''}`), '4096');
+    const pidMax = Number(readFileSync('/proc/sys/kernel/pid_max', 'utf8'));
+    assert.equal(pids(`edgeplane/${env.netns('ce-a')}`), String(sitePidsCeiling(pidMax)));
+    assert.ok(sitePidsCeiling(pidMax) <= pidMax - 4096);
   });
 
   it('kills a container over its memory limit and reports OOMKilled', async () => {

@@ -11,11 +11,19 @@ import { startSidecar } from '../../src/sidecar/index.js';
 import { ensureAgentCredential } from '../../src/site-agent/ensure-agent-credential.js';
 import { EtcdTestServer } from '../../src/store/testing/etcd-server.js';
 import { kubectl120 } from '../../src/vk8s/testing/kubectl.js';
+import { httpsRequest, type HttpsResponse } from '../../src/client/https-client.js';
+import { startGatewayRelay } from './support/gateway-relay.js';
 import { startServer, type ServerProcess } from './support/server-process.js';
 import { waitFor } from './support/wait-for.js';
 import { apiCaller, type ApiCall, deployWebWorkload, sitePodToken } from './support/workload-identity-env.js';
 
 const VK8S = '/api/vk8s/namespaces/default/vk1';
+
+/** Writes a bootstrap token file (0600) and returns its path. */
+function writeToken(file: string, token: string): string {
+  writeFileSync(file, token + '\n', { mode: 0o600 });
+  return file;
+}
 
 interface Kubeconfig {
   clusters: Array<{ cluster: { server: string; 'certificate-authority-data': string } }>;
@@ -27,7 +35,8 @@ interface Kubeconfig {
  * homes of their own, started at once on the empty store: they share one platform CA, so every
  * credential minted through one holds on the other — a kubeconfig (client certificate), an
  * API token, a site registration token (the agent pins the CA) and a pod bootstrap token (the
- * sidecar pins it too).
+ * sidecar pins it too); a pod's connections, relayed by its agent to either, reach the same
+ * pod-facing API.
  */
 describe('two servers on one etcd share the platform PKI', () => {
   const root = mkdtempSync(join(tmpdir(), 'edgeplane-shared-pki-'));
@@ -114,6 +123,28 @@ describe('two servers on one etcd share the platform PKI', () => {
       await waitFor('the sidecar to be READY with an identity from B', () => Promise.resolve(sidecar.state() === 'READY' ? true : undefined), { timeoutMs: 20_000, describe: () => JSON.stringify(sidecar.detail()) });
     } finally {
       await sidecar.stop();
+    }
+
+    // Its pod's connections relayed by the agent to either server, as behind a load balancer: each
+    // server's pod-facing API serves the sidecar (the bootstrap token is used once: a second pod token).
+    const relay = await startGatewayRelay(agent, [a.url, b.url]);
+    const relayed = await startSidecar({
+      server: a.url,
+      tokenFile: writeToken(join(root, 'relayed-token'), (await sitePodToken(callB, { tenant: 'acme', pod, agent: { cert: agent.certificate, key: agent.key } })).token),
+      identityDir: join(root, 'relayed-identity'),
+      listen: ['127.0.0.1:0'],
+      connectTo: `127.0.0.1:${relay.port}`,
+    });
+    try {
+      await waitFor('the relayed sidecar to be READY', () => Promise.resolve(relayed.state() === 'READY' ? true : undefined), { timeoutMs: 20_000, describe: () => JSON.stringify(relayed.detail()) });
+      for (const server of [a.url, b.url, a.url, b.url]) {
+        const viaRelay = (path: string): Promise<HttpsResponse> => httpsRequest(`${server}${path}`, ca, { connectTo: { host: '127.0.0.1', port: relay.port } });
+        assert.deepEqual([(await viaRelay('/api/sites/v1/ca')).status, (await viaRelay('/metrics')).status, (await viaRelay('/version')).status], [200, 404, 404]);
+      }
+      assert.deepEqual([...relay.dialled.keys()].sort(), [a.url, b.url].sort(), 'both servers took relayed connections');
+    } finally {
+      await relayed.stop();
+      relay.close();
     }
   });
 

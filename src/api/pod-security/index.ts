@@ -6,4 +6,4 @@
 export { evaluatePodSecurity, forbiddenDetail, forbiddenReason } from './pss-evaluate.js';
 export { formatLevelVersion, type LevelVersion, type PodSecurityLevel } from './pss-level.js';
 export { namespacePolicy, withFloor } from './pss-namespace-policy.js';
-export { effectiveSeccompType, type PodSecurityView } from './pss-pod.js';
+export type { PodSecurityView } from './pss-pod.js';

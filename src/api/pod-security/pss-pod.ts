@@ -49,8 +49,3 @@ export function podSeccompType(pod: PodSecurityView): string | undefined {
 export function containerSeccompType(pod: PodSecurityView, container: Container): string | undefined {
   return seccompTypeOf(container.securityContext) ?? annotationSeccompType(pod.annotations[`${CONTAINER_SECCOMP_ANNOTATION}${nameOf(container)}`]);
 }
-
-/** The seccomp profile a container runs with: its own, else the pod's, else none given. */
-export function effectiveSeccompType(pod: PodSecurityView, container: Container): string | undefined {
-  return containerSeccompType(pod, container) ?? podSeccompType(pod);
-}

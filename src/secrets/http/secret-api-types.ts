@@ -16,6 +16,8 @@ export interface SecretApiDependencies {
   readonly logger: Logger;
   /** Largest request body, bytes. */
   readonly bodyLimit: number;
+  /** Only the routes a pod's sidecar calls — unseal and providers, not the tenants' (the pod-facing API). */
+  readonly podsOnly?: boolean;
 }
 
 export const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;

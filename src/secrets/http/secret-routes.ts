@@ -14,7 +14,8 @@ function send(reply: FastifyReply, error: SecretError): FastifyReply {
  * The secret management API under `/api/secret_management` (next to the configuration API's
  * secret_policy routes there): public keys, policy documents and key rotation for tenant
  * credentials; unseal and provider resolution for pods (mutual TLS with the pod's client
- * certificate). Errors are SecretErrors; request bodies and answers are never logged.
+ * certificate; with `podsOnly` these alone, for the pod-facing API). Errors are SecretErrors;
+ * request bodies and answers are never logged.
  */
 export function registerSecretApi(app: FastifyInstance, deps: SecretApiDependencies): void {
   void app.register(
@@ -42,7 +43,7 @@ export function registerSecretApi(app: FastifyInstance, deps: SecretApiDependenc
           },
         });
       };
-      tenantHandlers(route, deps);
+      if (deps.podsOnly !== true) tenantHandlers(route, deps);
       podHandlers(route, deps);
       done();
     },

@@ -6,5 +6,5 @@ export { IpCommand } from './ip-command.js';
 export { NftCommand, type NftJsonItem } from './nft-command.js';
 export { isMountPoint, mountsUnder, parseMountInfo, readMountTable } from './mount-table.js';
 export { mountTmpfs, unmount } from './tmpfs-mounts.js';
-export { cgroupExists, removeCgroup } from './cgroup-tree.js';
+export { cgroupExists, hostPidMax, limitPids, removeCgroup, sitePidsCeiling } from './cgroup-tree.js';
 export { executable, onPath, type Program } from './programs.js';

@@ -5,6 +5,7 @@ import type WebSocket from 'ws';
 import { WebSocketServer } from 'ws';
 import { StatusError } from '../../apimachinery/errors/status-error.js';
 import { parseWebSocketPorts } from './port-forward-options.js';
+import { refuseQueryPorts } from './port-forward-refusal.js';
 import { negotiateSpdy, negotiateWebSocket, spdyRemoteCommandProtocol, type ChannelProtocol } from './protocols.js';
 import { refuseUpgrade, writeSpdySwitch } from './raw-answer.js';
 import type { RemoteCommand } from './remote-command.js';
@@ -44,7 +45,8 @@ type Preflight = { readonly command: RemoteCommand } | { readonly ports: readonl
 /**
  * Serves a pod stream on an HTTP upgrade (the server's `upgrade` event), in the order a real
  * cluster checks things: the transport (`Upgrade request required`), the options (kubelet's
- * `you must specify at least 1 of stdin, stdout, stderr`, WebSocket ports), the backend's
+ * `you must specify at least 1 of stdin, stdout, stderr`, WebSocket ports; a `ports=` naming
+ * the sidecar's port of a pod that carries it is 403 Forbidden), the backend's
  * `admit`, then the protocol negotiation (SPDY: `X-Stream-Protocol-Version`; WebSocket:
  * `Sec-WebSocket-Protocol`). Refusals are answered on the socket; after the upgrade the
  * protocol runs until the session is over. Resolves then; never rejects.
@@ -89,7 +91,9 @@ function parseRoute(route: PodUpgradeRoute, transport: 'websocket' | 'spdy', req
     case 'portforward': {
       // Ports come from the query only for WebSocket channels; SPDY (tunneled or not) names them per stream.
       const channels = transport === 'websocket' && negotiateWebSocket(request.headers['sec-websocket-protocol'], 'portforward').kind !== 'tunnel';
-      return { ports: channels ? parseWebSocketPorts(route.query) : [] };
+      const ports = channels ? parseWebSocketPorts(route.query) : [];
+      refuseQueryPorts(route.target, route.query);
+      return { ports };
     }
   }
 }

@@ -1,7 +1,7 @@
 import { StatusError } from '../../apimachinery/errors/status-error.js';
 import type { KubeObject } from '../../apimachinery/object.js';
 import type { PodTarget, StreamKind } from './types.js';
-import { DEFAULT_CONTAINER_ANNOTATION } from '../../api/sidecar-injection.js';
+import { DEFAULT_CONTAINER_ANNOTATION, isSidecarInjected } from '../../api/sidecar-injection.js';
 
 /** Where the pod lives on the platform. */
 export interface PodScope {
@@ -30,7 +30,8 @@ function containerNames(list: unknown): string[] {
  *   except for logs, which are then empty (`null`).
  * Port-forward does not look at containers (`container` is ""). Beyond 1.17: without a
  * container, `kubectl.kubernetes.io/default-container` (set on pods the sidecar is injected
- * into) names the one to use when it is one of the pod's, as kubectl 1.21+ does itself.
+ * into) names the one to use when it is one of the pod's, as kubectl 1.21+ does itself. A pod
+ * the sidecar was injected into is marked (`sidecar`): its port is not forwarded.
  */
 export function podStreamTarget(pod: KubeObject, requested: string | undefined, scope: PodScope, kind: StreamKind | 'log'): PodTarget | null {
   const name = pod.metadata.name ?? '';
@@ -60,5 +61,5 @@ export function podStreamTarget(pod: KubeObject, requested: string | undefined, 
     throw StatusError.badRequest(`pod ${name} does not have a host assigned`);
   }
   const uid = pod.metadata.uid;
-  return { ...scope, pod: name, ...(uid === undefined ? {} : { uid }), container };
+  return { ...scope, pod: name, ...(uid === undefined ? {} : { uid }), container, ...(isSidecarInjected(pod) ? { sidecar: true } : {}) };
 }

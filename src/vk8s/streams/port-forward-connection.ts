@@ -1,4 +1,5 @@
 import type { Duplex, Writable } from 'node:stream';
+import { portForwardRefusal } from './port-forward-refusal.js';
 import type { PodStreamBackend, PodTarget } from './types.js';
 
 /** One forwarded connection's two client streams, whatever carries them. */
@@ -17,19 +18,21 @@ function forwardingError(target: PodTarget, port: number, message: string): stri
 /**
  * Connects one forwarded connection to `port` in the pod and copies both ways until the pod
  * side closes: the client's end of input half-closes the pod side, the pod side's end ends
- * `data`, and `error` ends last (clients wait for it). A failure is written on `error`.
+ * `data`, and `error` ends last (clients wait for it). A failure is written on `error`; so is
+ * the API's refusal of a port the pod must keep to itself ({@link portForwardRefusal}: the
+ * sidecar's), which never reaches the backend (kubectl prints `an error occurred forwarding
+ * <local> -> <port>: pods "p" is forbidden: …`).
  * Resolves when the connection is over; the client resetting `data` destroys the pod side.
  */
 export async function forwardConnection(backend: PodStreamBackend, target: PodTarget, port: number, streams: ForwardedStreams): Promise<void> {
   const { data, error } = streams;
+  const refusal = portForwardRefusal(target, port);
+  if (refusal !== undefined) return failBeforeStart(streams, refusal.message);
   let upstream: Duplex;
   try {
     upstream = await backend.portForward(target, port);
   } catch (failure) {
-    error.end(forwardingError(target, port, failure instanceof Error ? failure.message : String(failure)));
-    data.end();
-    data.resume();
-    return;
+    return failBeforeStart(streams, forwardingError(target, port, failure instanceof Error ? failure.message : String(failure)));
   }
   await new Promise<void>((resolve) => {
     let done = false;
@@ -50,4 +53,11 @@ export async function forwardConnection(backend: PodStreamBackend, target: PodTa
     data.pipe(upstream);
     upstream.pipe(data, { end: false });
   });
+}
+
+/** Ends a forwarded connection that never reached the pod, with `text` on its error stream. */
+function failBeforeStart(streams: ForwardedStreams, text: string): void {
+  streams.error.end(text);
+  streams.data.end();
+  streams.data.resume();
 }

@@ -17,6 +17,8 @@ export interface PodTarget {
   readonly uid?: string;
   /** Resolved by the API (kube's defaulting to the only container); "" for port-forward when the pod has none. */
   readonly container: string;
+  /** The platform injected its sidecar into the pod: port-forward to the sidecar's port is refused. */
+  readonly sidecar?: boolean;
 }
 
 export type StreamKind = 'exec' | 'attach' | 'portforward';

@@ -50,10 +50,19 @@ export interface RuncTestSite {
   readonly hostImage: boolean;
 }
 
-/** `claimSweepMs`: the agents' sweep period of the folders of claims that are gone (default: the agent's). */
-export async function startRuncSiteEnv(sites: readonly RuncTestSite[], options: { readonly claimSweepMs?: number } = {}): Promise<RuncSiteEnv> {
+/**
+ * `claimSweepMs`: the agents' sweep period of the folders of claims that are gone (default: the
+ * agent's); `identityCertificateLifetimeMs`: the pods' certificates' (default the server's, 24 h).
+ */
+export async function startRuncSiteEnv(
+  sites: readonly RuncTestSite[],
+  options: { readonly claimSweepMs?: number; readonly identityCertificateLifetimeMs?: number } = {},
+): Promise<RuncSiteEnv> {
   assert.equal(process.getuid?.(), 0, 'the runc runtime tests need root');
-  const h = await startConfigHarness({ siteGraceSeconds: 5 });
+  const h = await startConfigHarness({
+    siteGraceSeconds: 5,
+    ...(options.identityCertificateLifetimeMs === undefined ? {} : { identityCertificateLifetimeMs: options.identityCertificateLifetimeMs }),
+  });
   const dir = mkdtempSync(join(tmpdir(), 'edgeplane-runc-'));
   const agents = new Map<string, SiteAgent>();
   const logger = createLogger({ level: process.env['EDGEPLANE_TEST_LOG'] ?? 'silent' });

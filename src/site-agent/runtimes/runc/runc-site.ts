@@ -1,9 +1,10 @@
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { Duplex } from 'node:stream';
 import type { ClusterRef } from '../../../apimachinery/cluster-ref.js';
 import type { Logger } from '../../../observability/logger.js';
 import type { PodRef, RegisterSite } from '../../../site-api/site-api-types.js';
-import { IpCommand, removeCgroup } from '../../host/index.js';
+import { hostPidMax, IpCommand, limitPids, removeCgroup, sitePidsCeiling } from '../../host/index.js';
 import { RuncContainers, SiteContainers } from './containers/index.js';
 import { hostImagePlan, ImageStore, inspectHost, siteImageStoreDir, SiteImages } from './images/index.js';
 import {
@@ -33,8 +34,8 @@ export interface RuncSiteOptions {
   /** The site's pod CIDR (default: a free 10.244.n.0/24 of this machine). */
   readonly podCidr?: string;
   readonly hostImage: boolean;
-  /** The control plane's address, which the relay on the site gateway forwards to. */
-  readonly controlPlane: { readonly host: string; readonly port: number };
+  /** Opens a connection to the control plane's pod-facing API (the site API's pod relay); the gateway's relay pipes each pod connection into one. */
+  readonly podRelay: () => Promise<Duplex>;
   /** The sidecar's installation, and the bootstrap tokens of pods' sidecars (the site API). */
   readonly sidecar: SidecarInstallation;
   readonly identityToken: (pod: PodRef) => Promise<string>;
@@ -42,8 +43,15 @@ export interface RuncSiteOptions {
   readonly nameserverFor?: (cluster: ClusterRef, podIP: string) => Promise<string>;
   readonly machineMemoryBytes: number;
   readonly oomScoreFloor: number;
+  /** The most processes one pod may hold, all its containers together (kubelet's podPidsLimit; default 4096). */
+  readonly podPidsLimit?: number;
+  /** The most processes the site's pods may hold together (default: the host's pid_max less a reserve, `sitePidsCeiling`). */
+  readonly sitePidsLimit?: number;
   readonly logger: Logger;
 }
+
+/** kubelet's podPidsLimit here: a pod's containers together (a fork bomb stops at its own pod). */
+const DEFAULT_POD_PIDS_LIMIT = 4096;
 
 /** An open runc site: its services, and what the runtime does with it when the agent stops. */
 export interface OpenRuncSite extends RuncSite {
@@ -86,14 +94,16 @@ export async function openRuncSite(options: RuncSiteOptions): Promise<OpenRuncSi
   const network = new SiteNetwork({ ip: new IpCommand(programs.ip), nft: programs.nft, netns, cidr, filterStateFile, logger: options.logger });
   await network.ensure();
   const broker = new NetnsSocketBroker(programs.ip, netns);
-  const relay = new ControlPlaneRelay(broker, options.controlPlane, options.logger);
+  const relay = new ControlPlaneRelay(broker, options.podRelay, options.logger);
   await relay.listen(network.gateway);
   const podsDir = join(siteDir, 'pods');
   await mkdir(podsDir, { recursive: true, mode: 0o700 });
+  const sitePids = options.sitePidsLimit ?? sitePidsCeiling(await hostPidMax());
+  await limitPids(siteCgroupParent(netns), sitePids);
   const runc = new RuncContainers(programs.runc, programs.conmon, runcStateRoot(netns));
   const images = new SiteImages(new ImageStore({ dir: siteImageStoreDir(options.home), umoci: programs.umoci }), options.hostImage, hostImagePlan(inspectHost));
   const pvRoot = join(siteDir, 'persistent-volumes');
-  options.logger.info({ site: site.name, network: network.describe(), hostImage: options.hostImage }, 'runc site ready');
+  options.logger.info({ site: site.name, network: network.describe(), hostImage: options.hostImage, sitePids }, 'runc site ready');
   return {
     name: site.name,
     type: site.type,
@@ -109,6 +119,7 @@ export async function openRuncSite(options: RuncSiteOptions): Promise<OpenRuncSi
       podsDir,
       cgroupParent: siteCgroupParent(netns),
       oomScoreFloor: options.oomScoreFloor,
+      podPidsLimit: options.podPidsLimit ?? DEFAULT_POD_PIDS_LIMIT,
       leases: new AddressLeases(join(siteDir, 'addresses'), cidr),
       ...(options.nameserverFor === undefined ? {} : { nameserverFor: options.nameserverFor }),
     }),

@@ -1,4 +1,5 @@
 import { totalmem } from 'node:os';
+import type { Duplex } from 'node:stream';
 import type { Registry } from 'prom-client';
 import type { Timers } from '../../../common/timers.js';
 import type { Logger } from '../../../observability/logger.js';
@@ -25,17 +26,11 @@ export interface RuncAgentOptions {
   readonly programs?: RuntimeProgramPaths;
 }
 
-/** The control plane's host and port from its URL. */
-function addressOf(server: string): { host: string; port: number } {
-  const url = new URL(server);
-  return { host: url.hostname.replace(/^\[|\]$/g, ''), port: url.port === '' ? 443 : Number(url.port) };
-}
-
 /**
- * The runc runtime of an agent: every site's network, relay and services, the sites' Service
- * data plane (HAProxy and dnsmasq; without them, a warning naming what to install), and the
- * services its pods use through the agent's site API connection (bootstrap tokens,
- * ConfigMaps, Secrets and claims).
+ * The runc runtime of an agent: every site's network, relay (into the site API's pod relay)
+ * and services, the sites' Service data plane (HAProxy and dnsmasq; without them, a warning
+ * naming what to install), and the services its pods use through the agent's site API
+ * connection (bootstrap tokens, ConfigMaps, Secrets and claims).
  */
 export async function startRuncRuntime(context: {
   readonly options: {
@@ -47,6 +42,8 @@ export async function startRuncRuntime(context: {
   readonly programs: RuntimePrograms;
   readonly client: SiteApiClient;
   readonly server: string;
+  /** Opens a pod relay connection to the control plane (the sites' gateway relays pipe their pods' connections into one each). */
+  readonly podRelay: () => Promise<Duplex>;
   readonly sink: PodRuntimeSink;
   readonly nodes: NodeDirectory;
   readonly timers: Timers;
@@ -70,7 +67,7 @@ export async function startRuncRuntime(context: {
           site,
           programs,
           hostImage: options.runc?.hostImage ?? false,
-          controlPlane: addressOf(context.server),
+          podRelay: context.podRelay,
           sidecar: { server: context.server, installation: installation().dirs, main: installation().main, node: process.execPath },
           identityToken: async (pod) => (await client.podIdentityToken(pod)).token,
           ...('missing' in found ? {} : { nameserverFor: (cluster, podIP) => (planeRef.current as ServicePlane).nameserverFor(site.name, cluster, podIP) }),

@@ -1,14 +1,18 @@
 import type { SecurityContext } from '../../../../api/pod-spec-types.js';
 import type { OciCapabilities } from '../oci/index.js';
 
-/** The capabilities a container runtime grants by default (containerd's and CRI-O's set, what Kubernetes users expect). */
+/**
+ * The capabilities a container gets by default: containerd's set without CAP_NET_RAW, as
+ * CRI-O ships since 1.18. NET_RAW lets a pod forge ARP and IP packets on the site bridge;
+ * ping still works through ICMP sockets. A pod that needs it adds it (a customer edge only:
+ * Pod Security baseline does not allow adding it).
+ */
 const DEFAULT_CAPABILITIES = [
   'CAP_CHOWN',
   'CAP_DAC_OVERRIDE',
   'CAP_FSETID',
   'CAP_FOWNER',
   'CAP_MKNOD',
-  'CAP_NET_RAW',
   'CAP_SETGID',
   'CAP_SETUID',
   'CAP_SETFCAP',

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ContainerConfigError } from './container-env.js';
-import { containerArgs, workloadLaunch, type LaunchContext } from './workload-launch.js';
+import type { Container, PodSpec } from '../../../../api/pod-spec-types.js';
+import { baselineRefusal, containerArgs, workloadLaunch, type LaunchContext } from './workload-launch.js';
 
 const context: LaunchContext = {
   rootfs: '/r',
@@ -48,8 +49,19 @@ describe('workload launch', () => {
     assert.equal(asRoot.gid, 2000);
   });
 
-  it('refuses privileged containers where the site does not allow them, and runAsNonRoot as root', () => {
-    assert.throws(() => workloadLaunch({}, { name: 'c', securityContext: { privileged: true } }, context), /not allowed on regional edge sites/);
+  it('refuses on a regional edge what Pod Security baseline forbids, with kube\'s words; runAsNonRoot as root everywhere', () => {
+    const refused: Array<[PodSpec, Container, string]> = [
+      [{}, { name: 'c', securityContext: { privileged: true } }, 'privileged (container "c" must not set securityContext.privileged=true)'],
+      [{}, { name: 'c', securityContext: { capabilities: { add: ['SYS_ADMIN'] } } }, 'non-default capabilities (container "c" must not include "SYS_ADMIN" in securityContext.capabilities.add)'],
+      [{ hostNetwork: true }, { name: 'c' }, 'host namespaces (hostNetwork=true)'],
+      [{ securityContext: { sysctls: [{ name: 'kernel.core_pattern', value: '|/x' }] } }, { name: 'c' }, 'forbidden sysctls (kernel.core_pattern)'],
+    ];
+    for (const [spec, container, detail] of refused) {
+      const expected = `regional edge sites run only pods that meet Pod Security baseline: violates PodSecurity "baseline:latest": ${detail}`;
+      assert.throws(() => workloadLaunch(spec, container, context), (error: Error) => error instanceof ContainerConfigError && error.message === expected);
+    }
+    assert.equal(baselineRefusal({ initContainers: [{ name: 'i', securityContext: { privileged: true } }] }, { name: 'c' }), undefined, 'judged from this container');
+    assert.equal(workloadLaunch({}, { name: 'c', securityContext: { capabilities: { add: ['NET_BIND_SERVICE'] } } }, context).uid, 65534);
     const privileged = workloadLaunch({}, { name: 'c', securityContext: { privileged: true } }, { ...context, allowPrivileged: true });
     assert.ok(privileged.capabilities.bounding.includes('CAP_SYS_ADMIN'));
     assert.throws(() => workloadLaunch({}, { name: 'c', securityContext: { runAsNonRoot: true, runAsUser: 0 } }, context), /runAsNonRoot/);

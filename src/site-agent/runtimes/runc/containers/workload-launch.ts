@@ -1,3 +1,4 @@
+import { evaluatePodSecurity, forbiddenDetail } from '../../../../api/pod-security/index.js';
 import type { QosClass } from '../../../../api/pod-spec-qos.js';
 import type { Container, PodSpec } from '../../../../api/pod-spec-types.js';
 import { containerCapabilities } from './capabilities.js';
@@ -27,7 +28,7 @@ export interface LaunchContext {
   readonly qosClass: QosClass;
   readonly machineMemoryBytes: number;
   readonly oomScoreFloor: number;
-  /** Regional edge sites refuse privileged containers. */
+  /** Whether the site runs what Pod Security baseline forbids (a tenant's customer edge); regional edges do not. */
   readonly allowPrivileged: boolean;
   readonly annotations: Readonly<Record<string, string>>;
 }
@@ -35,6 +36,19 @@ export interface LaunchContext {
 const DEFAULT_PATH = 'PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 /** The most processes one container may run (a fork bomb stops here, not at the site's limit). */
 const PIDS_LIMIT = 4096;
+
+/**
+ * Why a regional edge refuses to run a container: what the pod does that Pod Security
+ * baseline forbids, seen from this container (the pod's own fields and this container's),
+ * however the pod reached the site. The API refuses such templates already; this holds
+ * for a cluster whose floor was lifted, or a pod that reached the site another way. Pure.
+ */
+export function baselineRefusal(spec: PodSpec, container: Container): string | undefined {
+  const view = { annotations: {}, spec: { ...spec, initContainers: [], containers: [container] } };
+  const found = evaluatePodSecurity({ level: 'baseline' }, view);
+  if (found.length === 0) return undefined;
+  return `regional edge sites run only pods that meet Pod Security baseline: violates PodSecurity "baseline:latest": ${forbiddenDetail(found)}`;
+}
 
 /**
  * The process a container runs, as the CRI resolves it: `command` replaces the image's
@@ -80,7 +94,8 @@ export function workloadLaunch(spec: PodSpec, container: Container, context: Lau
   const security = container.securityContext;
   const podSecurity = spec.securityContext;
   const privileged = security?.privileged === true;
-  if (privileged && !context.allowPrivileged) throw new ContainerConfigError('privileged containers are not allowed on regional edge sites');
+  const refusal = context.allowPrivileged ? undefined : baselineRefusal(spec, container);
+  if (refusal !== undefined) throw new ContainerConfigError(refusal);
   const fromImage = imageUser(context.image.user);
   const uid = containerUid(spec, container, context.image.user);
   if (uid === undefined) throw new ContainerConfigError(`the image's user "${context.image.user ?? ''}" is not numeric: give runAsUser`);

@@ -74,12 +74,20 @@ function bindMount(bind: BindMount): OciMount {
 
 function namespaces(launch: ContainerLaunch): OciNamespace[] {
   const join = (type: OciNamespace['type'], path: string | undefined): OciNamespace => (path === undefined ? { type } : { type, path });
-  return [join('pid', launch.pidNamespace), { type: 'network', path: launch.netns }, { type: 'mount' }, join('ipc', launch.ipcNamespace), join('uts', launch.utsNamespace)];
+  // A cgroup namespace of its own: the container sees its cgroup as the root, never the host's hierarchy (no release_agent to reach).
+  return [
+    join('pid', launch.pidNamespace),
+    { type: 'network', path: launch.netns },
+    { type: 'mount' },
+    join('ipc', launch.ipcNamespace),
+    join('uts', launch.utsNamespace),
+    { type: 'cgroup' },
+  ];
 }
 
 /**
  * The OCI config.json of one container: its own mount namespace on the root file system it
- * was given, the pod's network namespace, the sandbox's IPC and UTS (and PID when shared),
+ * was given, the pod's network namespace, the sandbox's IPC and UTS (and PID when shared), a cgroup namespace,
  * the kernel file systems, its binds in order (volumes after the system mounts, so a volume
  * may cover a path under /dev or /sys as kubelet allows), the capability sets, no new
  * privileges unless allowed, its cgroup and resources, and the paths runtimes mask.

@@ -27,7 +27,7 @@ const logger = createLogger({ level: 'silent' });
 const network = new SiteNetwork({ ip, nft: tool('nft'), netns: siteNamespaceName(dir, 'edge'), cidr: parseCidr('10.244.251.0/29'), filterStateFile: join(dir, 'filter.json'), logger });
 const containers = new RuncContainers(tool('runc'), tool('conmon'), join(dir, 'runc'));
 const cgroupParent = `/edgeplane-test-${randomBytes(3).toString('hex')}`;
-const sandboxes = new PodSandboxes({ containers, network, catatonit: toolPath('catatonit'), podsDir: join(dir, 'pods'), cgroupParent, oomScoreFloor: oomScoreFloor(), leases: new AddressLeases(join(dir, 'addresses'), network.cidr) });
+const sandboxes = new PodSandboxes({ containers, network, catatonit: toolPath('catatonit'), podsDir: join(dir, 'pods'), cgroupParent, oomScoreFloor: oomScoreFloor(), podPidsLimit: 40, leases: new AddressLeases(join(dir, 'addresses'), network.cidr) });
 
 after(async () => {
   for (const state of await containers.list().catch(() => [])) await containers.delete(state.id, true).catch(() => undefined);
@@ -36,7 +36,7 @@ after(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-test('a pod sandbox holds the pod\'s network, hostname and IPC; a host-image container joins it; removal leaves nothing', async () => {
+test('a pod sandbox holds the pod\'s network, hostname, IPC and PIDs limit; a host-image container joins it; removal leaves nothing', async () => {
   await network.ensure();
   const uid = randomUUID();
   const [address] = [...podAddresses(network.cidr)] as [number];
@@ -53,7 +53,7 @@ test('a pod sandbox holds the pod\'s network, hostname and IPC; a host-image con
   const spec = containerOciSpec({
     rootfs,
     readOnlyRootfs: true,
-    args: ['/bin/sh', '-c', 'hostname; echo pid $$; test -e /etc/shadow && echo shadow visible; ip -o -4 addr show dev eth0 2>/dev/null | wc -l; exit 0'],
+    args: ['/bin/sh', '-c', 'hostname; echo pid $$; test -e /etc/shadow && echo shadow visible; ip -o -4 addr show dev eth0 2>/dev/null | wc -l; (for i in $(seq 60); do sleep 3 & done) 2>/dev/null; set -- /proc/[0-9]*; echo procs $#; exit 0'],
     env: ['PATH=/usr/sbin:/usr/bin:/sbin:/bin'],
     cwd: '/',
     uid: 65534,
@@ -84,6 +84,9 @@ test('a pod sandbox holds the pod\'s network, hostname and IPC; a host-image con
   assert.equal(output[0], 'web-0');
   assert.equal(output[1], 'pid 1');
   assert.ok(!output.includes('shadow visible'));
+  // The pod's cgroup holds its containers together (the container's own limit is 128): 40 less the infra process.
+  const procs = Number(/^procs (\d+)$/m.exec(output.join('\n'))?.[1]);
+  assert.ok(procs >= 30 && procs <= 39, `a fork bomb stops at the pod's pids.max: ${procs} processes`);
   await containers.delete(id);
 
   await sandboxes.remove(uid);

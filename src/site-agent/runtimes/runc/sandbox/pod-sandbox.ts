@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { PodSpec } from '../../../../api/pod-spec-types.js';
 import type { ClusterRef } from '../../../../apimachinery/cluster-ref.js';
 import { containerCapabilities, containerFiles, containerResources, makeContainerFolders, podContainerId, type RuncContainers } from '../containers/index.js';
-import { removeCgroup } from '../../../host/index.js';
+import { limitPids, removeCgroup } from '../../../host/index.js';
 import { containerOciSpec } from '../oci/index.js';
 import type { AddressLeases, PodOwner, SiteNetwork } from '../network/index.js';
 import { podHostsFile } from './pod-hosts.js';
@@ -62,6 +62,8 @@ export class PodSandboxes {
       readonly cgroupParent: string;
       /** See `oomScoreFloor()`. */
       readonly oomScoreFloor: number;
+      /** `pids.max` of each pod's cgroup: its containers together. */
+      readonly podPidsLimit: number;
       /** The site's pod addresses. */
       readonly leases: AddressLeases;
       /**
@@ -113,6 +115,7 @@ export class PodSandboxes {
     for (const dir of ['dev', 'sys']) await mkdir(join(rootfs, dir), { recursive: true });
     await writeFile(join(rootfs, 'catatonit'), '', { mode: 0o755 });
     const cgroup = `${this.options.cgroupParent}/${spec.uid}`;
+    await limitPids(cgroup, this.options.podPidsLimit);
     const ociSpec = containerOciSpec({
       rootfs,
       readOnlyRootfs: true,
@@ -131,6 +134,8 @@ export class PodSandboxes {
       netns: attachment.netnsPath,
       hostname: spec.hostname,
       binds: [{ source: this.options.catatonit, destination: '/catatonit', readOnly: true }],
+      // Containers have no CAP_NET_RAW: ping works through ICMP sockets, which the pod's network namespace allows every group (as Docker does).
+      sysctls: { 'net.ipv4.ping_group_range': '0 2147483647' },
       annotations: { 'io.kubernetes.cri.container-type': 'sandbox', 'io.kubernetes.pod.uid': spec.uid },
     });
     await writeFile(join(files.bundle, 'config.json'), JSON.stringify(ociSpec));

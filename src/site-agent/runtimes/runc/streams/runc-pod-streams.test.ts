@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
 import { describe, it } from 'node:test';
+import { SIDECAR_CONTAINER_NAME, SIDECAR_PORT, sidecarPortForwardRefusal } from '../../../../api/sidecar-injection.js';
 import { SiteStreamError, type PodStreamTarget } from '../../../../site-api/pod-streams.js';
 import { podKeyOf } from '../../../pod-key.js';
 import type { ContainerStdio } from '../containers/container-stdio.js';
@@ -43,5 +44,27 @@ describe('attach input on a site without socat', () => {
       abort.abort();
       await session;
     }
+  });
+});
+
+describe('port-forward to the sidecar', () => {
+  it(`refuses the sidecar's port ${SIDECAR_PORT} with 403 before dialling anything: its API serves the pod's key`, async () => {
+    const record = {
+      uid: 'u',
+      name: 'web',
+      namespace: 'ns',
+      initContainers: [],
+      containers: ['c', SIDECAR_CONTAINER_NAME].map((name) => ({ name, image: 'i', imageID: '', restartCount: 0, current: { kind: 'running', startedAt: 0, containerID: `runc://u-${name}-0` }, ready: true, started: true })),
+    } as unknown as PodRecord;
+    const pod: StreamPod = {
+      view: { uid: 'u', name: 'web', namespace: 'ns', podDir: '/nonexistent/u', record, running: new Map(), sandbox: { infraId: 'u-infra', netnsPath: '/nonexistent/netns' } },
+      containers: {} as RuncContainers,
+      ip: '10.0.0.2',
+    };
+    const streams = new RuncPodStreams((key) => (key === podKeyOf(cluster, 'web') ? pod : undefined), () => Date.now(), () => {
+      throw new Error('not used');
+    });
+    await assert.rejects(streams.portForward({ ...target, container: '' }, SIDECAR_PORT), (error: unknown) => error instanceof SiteStreamError && error.code === 403 && error.message === sidecarPortForwardRefusal(SIDECAR_PORT));
+    streams.close();
   });
 });

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Duplex, Readable } from 'node:stream';
+import { sidecarPortForwardRefusal } from '../../../../api/sidecar-injection.js';
 import { podKeyOf } from '../../../pod-key.js';
 import { SiteStreamError, type PodStreams, type PodStreamTarget, type SiteAttachOptions, type SiteExecOptions, type SiteLogOptions, type SiteStreamIo } from '../../../../site-api/pod-streams.js';
 import type { Program } from '../../../host/index.js';
@@ -25,8 +26,8 @@ export interface StreamPod {
  * kubelet's half of `kubectl logs`, `exec`, `attach`, `cp` and `port-forward` for the pods of
  * a runc runtime (see docs/RUNTIME.md, "Pod streams"). `lookup` gives a pod by its agent key
  * ({@link podKeyOf}); a target whose uid is not the running pod's is not found. exec, attach
- * and cp into the injected `edgeplane-sidecar` are refused (it holds the pod's identity key);
- * its log may be read.
+ * and cp into the injected `edgeplane-sidecar` are refused (it holds the pod's identity key),
+ * and so is port-forward to its port (the vK8s API refuses both first); its log may be read.
  */
 export class RuncPodStreams implements PodStreams {
   private readonly forwarder = new PodPortForwarder();
@@ -93,8 +94,11 @@ export class RuncPodStreams implements PodStreams {
     }
   }
 
+  /** kubelet's port-forward, except to the sidecar's port (403, as exec into it): its API serves the pod's private key. */
   async portForward(target: PodStreamTarget, port: number): Promise<Duplex> {
     const pod = this.pod(target);
+    const refusal = pod.view.record.containers.some((c) => c.name === SIDECAR_CONTAINER) ? sidecarPortForwardRefusal(port) : undefined;
+    if (refusal !== undefined) throw new SiteStreamError(403, refusal);
     const sandbox = pod.view.sandbox;
     if (sandbox === undefined) throw SiteStreamError.podNotFound(target.name, pod.view.namespace);
     return this.forwarder.dial({ uid: pod.view.uid, netnsPath: sandbox.netnsPath, sandboxId: sandbox.infraId, ip: pod.ip }, port);
