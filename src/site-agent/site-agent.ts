@@ -115,7 +115,8 @@ export async function startSiteAgent(options: SiteAgentOptions): Promise<SiteAge
   };
   const nodes = nodeDirectoryFor(options.agent, sites);
   const metrics = options.metricsAddress === undefined ? undefined : await serveAgentMetrics(options.metricsAddress, logger);
-  const runcContext = { options, programs: programs as RuntimePrograms, client, server: credential.server, podRelay: () => dialPodRelay(credential), sink, nodes, timers };
+  const podRelay = (): ReturnType<typeof dialPodRelay> => dialPodRelay(credential);
+  const runcContext = { options, programs: programs as RuntimePrograms, client, server: credential.server, podRelay, sink, nodes, timers };
   const runtime: PodRuntime =
     options.runtime === 'runc'
       ? await startRuncRuntime({ ...runcContext, ...(metrics === undefined ? {} : { metrics: metrics.registry }) }).catch(async (error: unknown) => {

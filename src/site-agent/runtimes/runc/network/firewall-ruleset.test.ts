@@ -72,8 +72,8 @@ describe('the site packet filter (pure)', () => {
     assert.deepEqual(vk1?.elements, ['"veth00000000a1"', '"veth00000000a2"']);
     assert.deepEqual(vk2?.elements, ['"veth00000000b1"']);
     assert.notEqual(vk1?.name, vk2?.name);
-    assert.deepEqual(chain(bridge, 'peers_veth00000000a2'), [`oifname @${vk1?.name ?? ''} accept`, 'meta pkttype != unicast drop', 'counter name "veth00000000a2_isolated" drop']);
-    assert.deepEqual(chain(bridge, 'peers_veth00000000b1'), [`oifname @${vk2?.name ?? ''} accept`, 'meta pkttype != unicast drop', 'counter name "veth00000000b1_isolated" drop']);
+    assert.deepEqual(chain(bridge, 'peers_veth00000000a2'), [`oifname @${vk1?.name ?? ''} accept`, 'meta pkttype { broadcast, multicast } drop', 'counter name "veth00000000a2_isolated" drop']);
+    assert.deepEqual(chain(bridge, 'peers_veth00000000b1'), [`oifname @${vk2?.name ?? ''} accept`, 'meta pkttype { broadcast, multicast } drop', 'counter name "veth00000000b1_isolated" drop']);
   });
 
   it('on the gateway a pod may open the relay and its own cluster\'s name server and Services; replies to the site pass', () => {

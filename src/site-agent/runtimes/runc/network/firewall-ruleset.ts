@@ -112,7 +112,7 @@ function bridgeTable(pods: readonly FirewallPod[]): NftTable {
       ...pods.map(spoofChain),
       ...pods.map((p) => ({
         name: `peers_${p.veth}`,
-        rules: [`oifname @cluster_${clusterKey(p.cluster)} accept`, 'meta pkttype != unicast drop', count(p.veth, 'isolated')],
+        rules: [`oifname @cluster_${clusterKey(p.cluster)} accept`, 'meta pkttype { broadcast, multicast } drop', count(p.veth, 'isolated')],
       })),
     ],
   };

@@ -106,6 +106,12 @@ describe('the site packet filter on a real site network', () => {
     // What the site opens (probes, hooks, the proxy's backends) is answered: replies pass as established.
     assert.equal(await connect(netns, ipB1, 8080), 'CONNECTED');
     assert.ok((await dropsOf(a1, 'isolated')) >= 3, 'a1\'s attempts counted');
+    // Another cluster's pod's MAC follows from its address: a1 skips ARP and sends unicast frames straight to b1's MAC.
+    const before = await dropsOf(a1, 'isolated');
+    await ip.batch([`neigh replace ${ipB1} lladdr ${podMacAddress([...podAddresses(options.cidr)][2] as number)} dev eth0 nud permanent`], pods(a1));
+    assert.equal(await connect(pods(a1), ipB1, 8080), 'TIMEOUT', 'another cluster\'s pod, addressed by its MAC');
+    await ip.batch([`neigh del ${ipB1} dev eth0`], pods(a1));
+    assert.ok((await dropsOf(a1, 'isolated')) > before, 'unicast frames to another cluster\'s port counted');
     assert.ok((await dropsOf(b1, 'isolated')) >= 2, 'b1\'s attempts counted');
   });
 

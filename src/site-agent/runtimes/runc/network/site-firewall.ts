@@ -4,7 +4,7 @@ import type { Logger } from '../../../../observability/logger.js';
 import type { NftCommand } from '../../../host/index.js';
 import type { ClusterDestination, FirewallPod } from './firewall-model.js';
 import { siteFirewallTables } from './firewall-ruleset.js';
-import type { FirewallFamily } from './firewall-ruleset.js';
+import type { FirewallFamily, NftTable } from './firewall-ruleset.js';
 import { dropCounts, existingObjects, firewallScript, type DropCount, type TableObjects } from './firewall-script.js';
 
 export interface SiteFirewallOptions {
@@ -32,6 +32,13 @@ export interface PodDrops extends Omit<DropCount, 'veth'> {
 }
 
 const sameJson = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+
+/** The names of what a table holds once it is applied. */
+const objectsOf = (table: NftTable): TableObjects => ({
+  chains: new Set(table.chains.map((c) => c.name)),
+  sets: new Set(table.sets.map((s) => s.name)),
+  counters: new Set(table.counters),
+});
 
 /**
  * A runc site's packet filter (see `firewall-ruleset.ts` for the rules): what it is made of —
@@ -82,13 +89,6 @@ export class SiteFirewall {
   /** Forgets a pod (its namespace and veth are gone or going). */
   async release(uid: string): Promise<void> {
     if (this.pods.delete(uid)) await this.sync();
-  }
-
-  /** Forgets every pod but those of `uids` (the sandboxes the site still has). */
-  async retain(uids: ReadonlySet<string>): Promise<void> {
-    const gone = [...this.pods.keys()].filter((uid) => !uids.has(uid));
-    for (const uid of gone) this.pods.delete(uid);
-    if (gone.length > 0) await this.sync();
   }
 
   /** What each virtual cluster's pods may open on the site's own addresses now (its name server, its Services' frontends). */
@@ -145,6 +145,6 @@ export class SiteFirewall {
     const existing = this.applied ?? existingObjects(await nft.ruleset(netns));
     this.applied = undefined;
     await nft.apply(netns, firewallScript(tables, existing));
-    this.applied = new Map(tables.map((t) => [t.family, { chains: new Set(t.chains.map((c) => c.name)), sets: new Set(t.sets.map((s) => s.name)), counters: new Set(t.counters) }]));
+    this.applied = new Map(tables.map((table) => [table.family, objectsOf(table)]));
   }
 }
