@@ -116,6 +116,15 @@ describe('network isolation on a runc site shared by two virtual clusters', () =
     const page = await env.metrics();
     arpCounted = metricSum(page, DROPS, { site: SITE, namespace: 'team', pod: attacker.metadata.name ?? '', reason: 'arp_spoofed' });
     assert.ok(arpCounted >= 30, `forged ARP replies counted:\n${page.split('\n').filter((l) => l.startsWith(DROPS)).join('\n')}`);
+    // And logged by the agent's next resync (every 10 s): a warning naming the pod, its cluster and address.
+    const logged = await waitFor('the forged ARP replies logged', () => {
+      const lines = env.agentLog().split('\n').filter((line) => line.includes('"msg":"site network dropped packets with forged addresses"'));
+      const line = lines.map((text) => JSON.parse(text) as Record<string, unknown>).find((entry) => entry['pod'] === attacker.metadata.name && entry['reason'] === 'arp_spoofed');
+      return Promise.resolve(line);
+    }, { timeoutMs: 30_000, intervalMs: 500 });
+    assert.equal(logged['level'], 40, 'a warning');
+    assert.equal(logged['ip'], ipOf(attacker));
+    assert.match(String(logged['cluster']), /:team:vk2$/, 'its virtual cluster');
   });
 
   it('a pod with NET_ADMIN that takes the victim\'s IP or MAC sends nothing from them; its own address still works', async () => {
@@ -126,8 +135,10 @@ describe('network isolation on a runc site shared by two virtual clusters', () =
     const victimMac = macOf(podNetns(victim));
     await env.ok('vk2', ['exec', 'deploy/attacker', '-c', 'c', '--', 'ip', 'addr', 'add', `${ipOf(victim)}/32`, 'dev', 'eth0']);
     try {
-      assert.equal(await nodeIn('vk2', 'attacker', udpSender(ipOf(victim), ipOf(neighbour), 9999, 'taken-ip')), 'sent');
+      // Its own address first: the neighbour then resolves by an ARP request from it (one from the taken IP is dropped, and
+      // the kernel keeps asking with the first queued packet's source, so own datagrams behind it would go nowhere).
       assert.equal(await nodeIn('vk2', 'attacker', udpSender('', ipOf(neighbour), 9999, 'own-ip')), 'sent');
+      assert.equal(await nodeIn('vk2', 'attacker', udpSender(ipOf(victim), ipOf(neighbour), 9999, 'taken-ip')), 'sent');
       await env.ok('vk2', ['exec', 'deploy/attacker', '-c', 'c', '--', 'ip', 'link', 'set', 'eth0', 'address', victimMac]);
       assert.equal(await nodeIn('vk2', 'attacker', udpSender('', ipOf(neighbour), 9999, 'taken-mac')), 'sent');
     } finally {
@@ -177,6 +188,7 @@ describe('network isolation on a runc site shared by two virtual clusters', () =
 
   it('the rules live in the kernel: with the agent SIGKILLed forged ARP replies are still dropped, and the restarted agent replaces tampered rules', async () => {
     const victim = await pod('vk1', 'victim');
+    const friend = await pod('vk1', 'friend');
     const attacker = await pod('vk2', 'attacker');
     const gateway = (await env.ok('vk2', ['get', 'pod', attacker.metadata.name ?? '', '-o', 'jsonpath={.status.hostIP}'])).trim();
     const victimMac = macOf(podNetns(victim));
@@ -200,7 +212,9 @@ describe('network isolation on a runc site shared by two virtual clusters', () =
     }
     await forge();
     assert.notEqual(gatewayNeighbour(env.netns, ipOf(victim)), victimMac, 'with the rules flushed the forgery works (the test can tell)');
+    // Undo what the forgery did while the rules were open: the gateway's entry, and the friend's (every other reply was broadcast).
     execFileSync(toolPath('ip'), ['-n', env.netns, 'neigh', 'del', ipOf(victim), 'dev', 'site0']);
+    execFileSync(toolPath('ip'), ['-n', podNetns(friend), 'neigh', 'flush', 'dev', 'eth0']);
     await env.startAgent();
     await waitFor('the gateway relearns the victim', async () => {
       await runIn(env.netns, process.execPath, ['-e', httpProbe(`http://${ipOf(victim)}:8080/`)]);
@@ -208,6 +222,16 @@ describe('network isolation on a runc site shared by two virtual clusters', () =
     }, { timeoutMs: 20_000, intervalMs: 500 });
     await forgeArp(ipOf(victim), gateway);
     assert.equal(gatewayNeighbour(env.netns, ipOf(victim)), victimMac, 'protected again once the agent is back');
+    // The running pods kept working across the restart: their own cluster reaches them, the other still does not.
+    assert.match(await nodeIn('vk1', 'friend', httpProbe(`http://${ipOf(victim)}:8080/`)), /^victim-\S+ /, 'own pod after the restart');
+    assert.equal(await nodeIn('vk2', 'probe', tcpProbe(ipOf(victim), 8080)), 'TIMEOUT', 'another cluster\'s pod after the restart');
+    // The new agent replaces the HAProxy the killed one left (refused meanwhile: the filter passes it, nothing listens).
+    const vk1Service = await clusterIP('vk1', 'victim');
+    await waitFor('the own Service after the restart', async () => {
+      const answer = await nodeIn('vk1', 'friend', httpProbe(`http://${vk1Service}/`));
+      return /^victim-\S+ /.test(answer) ? answer : undefined;
+    }, { timeoutMs: 30_000, intervalMs: 500 });
+    assert.equal(await nodeIn('vk2', 'probe', tcpProbe(vk1Service, 80)), 'TIMEOUT', 'another cluster\'s ClusterIP after the restart');
     // Counted in the kernel: what the first test counted, what was dropped while no agent ran, and now.
     const countedAfter = metricSum(await env.metrics(), DROPS, { pod: attacker.metadata.name ?? '', reason: 'arp_spoofed' });
     assert.ok(countedAfter >= arpCounted + 60, `the counts survive the agent: ${arpCounted} before it was killed, ${countedAfter} now`);

@@ -5,6 +5,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
 import { createLogger } from '../../../../observability/logger.js';
@@ -27,7 +28,16 @@ const nft = tool('nft');
 const busybox = toolPath('busybox');
 const home = mkdtempSync(join(tmpdir(), `site-firewall-test-${randomBytes(3).toString('hex')}`));
 const netns = siteNamespaceName(home, 'edge');
-const options = { ip, nft, netns, cidr: parseCidr('10.244.249.0/28'), filterStateFile: join(home, 'filter.json'), logger: createLogger({ level: 'silent' }) };
+/** What the filter logged, one JSON object a line. */
+const logged: Array<Record<string, unknown>> = [];
+const logStream = new Writable({
+  write(chunk: Buffer, _encoding, done) {
+    for (const line of chunk.toString().split('\n')) if (line !== '') logged.push(JSON.parse(line) as Record<string, unknown>);
+    done();
+  },
+});
+const logger = createLogger({ level: 'info', destination: logStream, format: 'json' });
+const options = { ip, nft, netns, cidr: parseCidr('10.244.249.0/28'), filterStateFile: join(home, 'filter.json'), logger };
 let network = new SiteNetwork(options);
 const brokers: NetnsSocketBroker[] = [];
 const servers: Server[] = [];
@@ -115,8 +125,8 @@ describe('the site packet filter on a real site network', () => {
     assert.ok((await dropsOf(b1, 'isolated')) >= 2, 'b1\'s attempts counted');
   });
 
-  it('a pod that takes another\'s IP, ARP identity or MAC sends nothing from them: dropped before the bridge learns, counted per pod', async () => {
-    const [, ipA2] = addresses;
+  it('a pod that takes another\'s IP, ARP identity or MAC sends nothing from them: dropped before the bridge learns, counted per pod and logged', async () => {
+    const [ipA1, ipA2] = addresses;
     assert.equal(await connect(netns, ipA2, 8080), 'CONNECTED');
     const a2Mac = podMacAddress([...podAddresses(options.cidr)][1] as number);
     assert.equal(neighbourOf(ipA2), a2Mac);
@@ -130,6 +140,17 @@ describe('the site packet filter on a real site network', () => {
     assert.ok((await dropsOf(a1, 'arp_spoofed')) >= 3, `forged ARP counted: ${await dropsOf(a1, 'arp_spoofed')}`);
     assert.ok((await dropsOf(a1, 'ip_spoofed')) >= 3, `a taken IP counted: ${await dropsOf(a1, 'ip_spoofed')}`);
     assert.ok((await dropsOf(a1, 'mac_spoofed')) >= 3, `a taken MAC counted: ${await dropsOf(a1, 'mac_spoofed')}`);
+    // The agent's resync logs what grew since the filter started: a warning naming the pod for each forgery.
+    await network.filter.logDrops('edge');
+    for (const reason of ['arp_spoofed', 'ip_spoofed', 'mac_spoofed']) {
+      const line = logged.find((entry) => entry['reason'] === reason && entry['pod'] === 'a1');
+      assert.equal(line?.['msg'], 'site network dropped packets with forged addresses', `${reason} logged: ${JSON.stringify(line)}`);
+      assert.equal(line?.['level'], 40, 'a warning');
+      assert.equal(line?.['ip'], ipA1);
+    }
+    const logLines = logged.length;
+    await network.filter.logDrops('edge');
+    assert.equal(logged.length, logLines, 'nothing grew, nothing logged');
     assert.equal(await connect(pods(a1), ipA2, 8080), 'CONNECTED', 'a1 with its own addresses back works again');
     // Had the bridge learnt a2's MAC on a1's port, the gateway's frames to a2 would go to a1.
     assert.equal(await connect(netns, ipA2, 8080), 'CONNECTED', 'a2 untouched');

@@ -26,11 +26,12 @@ interface SavedFilter {
   readonly destinations: Readonly<Record<string, readonly ClusterDestination[]>>;
 }
 
-/** A pod's drops for one reason, or the site's (`pod` undefined: from no known pod). */
-export interface PodDrops extends Omit<DropCount, 'veth'> {
+/** A pod's drops for one reason (by its port, and the pod when the filter holds it), or the site's (no port). */
+export interface PodDrops extends DropCount {
   readonly pod?: FirewallPod;
 }
 
+const dropKey = (veth: string | undefined, reason: string): string => `${veth ?? ''}\0${reason}`;
 const sameJson = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
 
 /** The names of what a table holds once it is applied. */
@@ -55,7 +56,11 @@ export class SiteFirewall {
   private tail: Promise<void> = Promise.resolve();
   /** What the site's tables hold since this filter's last apply; read from the kernel when unknown (at start, after a failure). */
   private applied: ReadonlyMap<FirewallFamily, TableObjects> | undefined;
-  /** The counts last logged, by `<veth>\0<reason>`; undefined until the first look (what was counted before this agent is not news). */
+  /**
+   * The counts last logged, by `<veth>\0<reason>`: taken when the filter starts (what was
+   * counted before this agent is not news); undefined if they could not be read then, and the
+   * first {@link logDrops} only looks.
+   */
   private logged: Map<string, number> | undefined;
 
   constructor(private readonly options: SiteFirewallOptions) {}
@@ -71,6 +76,10 @@ export class SiteFirewall {
     for (const pod of saved.pods ?? []) if (ports.has(pod.veth)) this.pods.set(pod.uid, pod);
     this.destinations = { ...saved.destinations };
     await this.sync();
+    this.logged = await this.drops().then(
+      (drops) => new Map(drops.map(({ veth, reason, packets }) => [dropKey(veth, reason), packets])),
+      () => undefined,
+    );
     this.options.logger.info({ netns: this.options.netns, pods: this.pods.size }, 'site packet filter applied');
   }
 
@@ -103,16 +112,16 @@ export class SiteFirewall {
     const byVeth = new Map([...this.pods.values()].map((pod) => [pod.veth, pod]));
     return dropCounts(await this.options.nft.ruleset(this.options.netns)).map(({ veth, reason, packets }) => {
       const pod = veth === undefined ? undefined : byVeth.get(veth);
-      return { reason, packets, ...(pod === undefined ? {} : { pod }) };
+      return { reason, packets, ...(veth === undefined ? {} : { veth }), ...(pod === undefined ? {} : { pod }) };
     });
   }
 
-  /** Logs each pod's drops that grew since the last call (the first call only looks): a warning for forged addresses, information for the rest. */
+  /** Logs each pod's drops that grew since the last call (or the filter's start): a warning for forged addresses, information for the rest. */
   async logDrops(site: string): Promise<void> {
     const first = this.logged === undefined;
     const logged = (this.logged ??= new Map<string, number>());
-    for (const { pod, reason, packets } of await this.drops()) {
-      const key = `${pod?.veth ?? ''}\0${reason}`;
+    for (const { veth, pod, reason, packets } of await this.drops()) {
+      const key = dropKey(veth, reason);
       const before = logged.get(key) ?? 0;
       logged.set(key, packets);
       if (first || packets <= before) continue;
