@@ -8,9 +8,10 @@ import { DEFAULT_SIM_OPTIONS } from '../site-agent/runtimes/simulated/sim-option
 import { checkSiteName, parseLabels, siteSpecsFor } from '../site-agent/site-specs.js';
 import type { SiteType } from '../site-api/site-model.js';
 import { addConnectionOptions, ApiClient, type ConnectionOptions } from './api-client.js';
+import { addRuncLimitOptions, runcLimits, type RuncLimitFlags } from './runc-limit-options.js';
 import { addRuntimeProgramOptions, runtimeProgramPaths, type RuntimeProgramFlags } from './runtime-program-options.js';
 
-interface SiteOptions extends RuntimeProgramFlags {
+interface SiteOptions extends RuntimeProgramFlags, RuncLimitFlags {
   name?: string;
   type?: SiteType;
   labels: Record<string, string>;
@@ -138,7 +139,7 @@ export function siteCommand(): Command {
     .addOption(new Option('--metrics-address <host:port>', 'serve the agent\'s Prometheus metrics (GET /metrics, plain HTTP) there, e.g. 127.0.0.1:9470').env('EDGEPLANE_METRICS_ADDRESS').argParser(argument(parseListenAddress)))
     .addOption(new Option('--log-level <level>', 'least severe level logged').choices(LOG_LEVELS).env('EDGEPLANE_LOG_LEVEL').default('info'))
     .addOption(new Option('--log-format <format>', 'auto: readable lines on a terminal, JSON otherwise').choices(LOG_FORMATS).env('EDGEPLANE_LOG_FORMAT').default('auto'));
-  addRuntimeProgramOptions(site)
+  addRuncLimitOptions(addRuntimeProgramOptions(site))
     .addHelpText(
       'after',
       `
@@ -174,7 +175,7 @@ The agent runs until SIGINT or SIGTERM, then sends waiting status reports and ex
         sites,
         heartbeatSeconds: o.heartbeatSeconds,
         runtime: o.runtime,
-        ...(o.runtime === 'runc' ? { runc: { hostImage: o.hostImage, programs: runtimeProgramPaths(o), ...(o.podCidr === undefined ? {} : { podCidr: o.podCidr }) } } : {}),
+        ...(o.runtime === 'runc' ? { runc: { hostImage: o.hostImage, programs: runtimeProgramPaths(o), ...runcLimits(o), ...(o.podCidr === undefined ? {} : { podCidr: o.podCidr }) } } : {}),
         sim: { startMs: o.simStartMs, readyMs: o.simReadyMs, failureRate: o.simFailureRate, runMs: o.simRunMs, stopMs: o.simStopMs, logTemplate: o.simLogTemplate, logLines: o.simLogLines, logLinesPerSecond: o.simLogLinesPerSecond },
         logger,
         ...(o.registrationToken === undefined ? {} : { token: o.registrationToken }),

@@ -24,6 +24,10 @@ export interface RuncAgentOptions {
   readonly claimSweepMs?: number;
   /** Where the runtime's programs are (default: PATH). */
   readonly programs?: RuntimeProgramPaths;
+  /** Each site's pod and site PIDs limits and its Localhost seccomp profiles (see RuncSiteOptions). */
+  readonly podPidsLimit?: number;
+  readonly sitePidsLimit?: number;
+  readonly seccompProfileRoot?: string;
 }
 
 /**
@@ -75,6 +79,9 @@ export async function startRuncRuntime(context: {
           oomScoreFloor: floor,
           logger,
           ...(options.runc?.podCidr === undefined ? {} : { podCidr: options.runc.podCidr }),
+          ...(options.runc?.podPidsLimit === undefined ? {} : { podPidsLimit: options.runc.podPidsLimit }),
+          ...(options.runc?.sitePidsLimit === undefined ? {} : { sitePidsLimit: options.runc.sitePidsLimit }),
+          ...(options.runc?.seccompProfileRoot === undefined ? {} : { seccompProfileRoot: options.runc.seccompProfileRoot }),
         }),
       );
     }

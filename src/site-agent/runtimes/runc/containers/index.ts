@@ -14,3 +14,4 @@ export { containerStdio, NO_STDIO, type ContainerStdio } from './container-stdio
 export { containerUid } from './workload-launch.js';
 export { criLogFiles, rotateContainerLogIfNeeded } from './container-log-rotation.js';
 export { oomScoreFloor } from './oom-score-floor.js';
+export { seccompChoice, seccompFilter } from './seccomp-choice.js';
