@@ -68,13 +68,23 @@ function killProcessesNaming(dir: string): void {
   }
 }
 
+export interface SharedSiteOptions {
+  /**
+   * A regional edge shared by two tenants instead: `vk1` is the harness tenant's, `vk2` (namespace
+   * team) a second tenant's (`beta`), both at the baseline floor; the site is registered with a
+   * platform token.
+   */
+  readonly regionalEdge?: boolean;
+}
+
 /**
- * A runc customer edge shared by two virtual clusters, its agent an `edgeplane site --runtime
+ * A runc customer edge shared by two virtual clusters (or, with `regionalEdge`, a regional edge
+ * shared by two tenants), its agent an `edgeplane site --runtime
  * runc --host-image` process (so a test can SIGKILL it), the control plane in this process (the
  * e2e harness: memory store, HTTPS). Each cluster has a virtual site selecting the `edge` label
  * and a kubeconfig of its own.
  */
-export async function startSharedRuncSite(site: string): Promise<SharedRuncSite> {
+export async function startSharedRuncSite(site: string, options: SharedSiteOptions = {}): Promise<SharedRuncSite> {
   assert.equal(process.getuid?.(), 0, 'the runc runtime tests need root');
   const h = await startConfigHarness({ siteGraceSeconds: 5 });
   const dir = mkdtempSync(join(tmpdir(), 'edgeplane-shared-'));
@@ -84,6 +94,8 @@ export async function startSharedRuncSite(site: string): Promise<SharedRuncSite>
   let log = '';
   let token: string | undefined;
   const seenUids = new Set<string>();
+  /** Each cluster's tenant's admin token (both the harness tenant's unless a regional edge). */
+  const tokens: Record<SharedCluster, string> = { vk1: h.adminToken, vk2: h.adminToken };
   const stopAgent = async (signal: NodeJS.Signals): Promise<void> => {
     const child = agent;
     agent = undefined;
@@ -108,7 +120,7 @@ export async function startSharedRuncSite(site: string): Promise<SharedRuncSite>
   const startAgent = async (): Promise<void> => {
     const args = [
       EDGEPLANE_BIN, 'site',
-      '--name', site, '--type', 'CUSTOMER_EDGE', '--labels', 'edge=true',
+      '--name', site, '--type', options.regionalEdge === true ? 'REGIONAL_EDGE' : 'CUSTOMER_EDGE', '--labels', 'edge=true',
       '--nodes', '1', '--cpu', '8', '--memory', '16Gi',
       '--runtime', 'runc', '--host-image',
       '--home', home, '--heartbeat-seconds', '1',
@@ -131,24 +143,36 @@ export async function startSharedRuncSite(site: string): Promise<SharedRuncSite>
     }, { timeoutMs: 60_000, intervalMs: 100 });
   };
   try {
-    for (const [path, body] of [
-      ['/api/web/namespaces', { metadata: { name: 'team' } }],
-      ['/api/config/namespaces/default/virtual_sites', { metadata: { name: 'edge' }, spec: { site_type: 'CUSTOMER_EDGE', site_selector: { expressions: ['edge'] } } }],
-      ['/api/config/namespaces/team/virtual_sites', { metadata: { name: 'edge' }, spec: { site_type: 'CUSTOMER_EDGE', site_selector: { expressions: ['edge'] } } }],
-      ['/api/config/namespaces/default/virtual_k8ss', { metadata: { name: 'vk1' }, spec: { vsite_refs: [{ namespace: 'default', name: 'edge' }] } }],
-      ['/api/config/namespaces/team/virtual_k8ss', { metadata: { name: 'vk2' }, spec: { vsite_refs: [{ namespace: 'team', name: 'edge' }], pod_security_floor: 'PRIVILEGED' } }],
+    const siteType = options.regionalEdge === true ? 'REGIONAL_EDGE' : 'CUSTOMER_EDGE';
+    if (options.regionalEdge === true) {
+      const beta = await h.call('POST', '/api/web/tenants', { token: h.platformToken, body: { name: 'beta' } });
+      assert.equal(beta.status, 200, beta.body);
+      tokens.vk2 = beta.json<{ admin_token: string }>().admin_token;
+    }
+    for (const [cluster, path, body] of [
+      ['vk2', '/api/web/namespaces', { metadata: { name: 'team' } }],
+      ['vk1', '/api/config/namespaces/default/virtual_sites', { metadata: { name: 'edge' }, spec: { site_type: siteType, site_selector: { expressions: ['edge'] } } }],
+      ['vk2', '/api/config/namespaces/team/virtual_sites', { metadata: { name: 'edge' }, spec: { site_type: siteType, site_selector: { expressions: ['edge'] } } }],
+      ['vk1', '/api/config/namespaces/default/virtual_k8ss', { metadata: { name: 'vk1' }, spec: { vsite_refs: [{ namespace: 'default', name: 'edge' }] } }],
+      [
+        'vk2',
+        '/api/config/namespaces/team/virtual_k8ss',
+        { metadata: { name: 'vk2' }, spec: { vsite_refs: [{ namespace: 'team', name: 'edge' }], ...(options.regionalEdge === true ? {} : { pod_security_floor: 'PRIVILEGED' }) } },
+      ],
     ] as const) {
-      const created = await h.call('POST', path, { body });
+      const created = await h.call('POST', path, { body, token: tokens[cluster] });
       assert.equal(created.status, 200, `${path}: ${created.body}`);
     }
     for (const cluster of ['vk1', 'vk2'] as const) {
       const credential = await h.call('POST', '/api/web/namespaces/system/api_credentials', {
+        token: tokens[cluster],
         body: { name: `kube-${cluster}`, expiration_days: 5, spec: { type: 'KUBE_CONFIG', virtual_k8s_name: cluster, virtual_k8s_namespace: NAMESPACE[cluster] } },
       });
       assert.equal(credential.status, 200, credential.body);
       writeFileSync(kubeconfigOf(cluster), Buffer.from(credential.json<{ data: string }>().data, 'base64'), { mode: 0o600 });
     }
-    const issued = await h.call('POST', '/api/sites/v1/tokens', { token: h.adminToken, body: { type: 'CUSTOMER_EDGE', ttl_seconds: 600 } });
+    const minter = options.regionalEdge === true ? h.platformToken : h.adminToken;
+    const issued = await h.call('POST', '/api/sites/v1/tokens', { token: minter, body: { type: siteType, ttl_seconds: 600 } });
     assert.equal(issued.status, 200, issued.body);
     token = issued.json<{ token: string }>().token;
     await startAgent();
@@ -168,7 +192,8 @@ export async function startSharedRuncSite(site: string): Promise<SharedRuncSite>
       return result.stdout;
     },
     readyPods: async (cluster, app) => {
-      const answer = await h.call('GET', `/api/vk8s/namespaces/${NAMESPACE[cluster]}/${cluster}/api/v1/namespaces/${NAMESPACE[cluster]}/pods?labelSelector=app%3D${app}`);
+      const path = `/api/vk8s/namespaces/${NAMESPACE[cluster]}/${cluster}/api/v1/namespaces/${NAMESPACE[cluster]}/pods?labelSelector=app%3D${app}`;
+      const answer = await h.call('GET', path, { token: tokens[cluster] });
       assert.equal(answer.status, 200, answer.body);
       const pods = answer.json<{ items: SharedPod[] }>().items;
       for (const pod of pods) if (pod.metadata.uid !== undefined) seenUids.add(pod.metadata.uid);
