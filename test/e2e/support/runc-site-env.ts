@@ -8,7 +8,7 @@ import { createLogger } from '../../../src/observability/logger.js';
 import type { RegisterSite } from '../../../src/site-api/site-api-types.js';
 import { startSiteAgent, type SiteAgent } from '../../../src/site-agent/site-agent.js';
 import type { PodRuntime } from '../../../src/site-agent/pod-runtime.js';
-import { runcStateRoot, siteCgroupParent, siteNamespaceName } from '../../../src/site-agent/runtimes/runc/index.js';
+import { runcStateRoot, siteCgroupParent, siteNamespaceName, type RuncAgentOptions } from '../../../src/site-agent/runtimes/runc/index.js';
 import { removeSiteNetwork, removeSitesCgroupParent } from '../../../src/testing/runc-site-cleanup.js';
 import { kubectlNewest, runKubectl, type KubectlRun } from '../../../src/vk8s/testing/kubectl.js';
 import type { KubeObject } from '../../../src/apimachinery/object.js';
@@ -50,13 +50,17 @@ export interface RuncTestSite {
   readonly hostImage: boolean;
 }
 
+/** The agents' disk options: how often pods' storage is checked, the site's cap, the containers' log rotation (defaults: the agent's). */
+type DiskOptions = Pick<RuncAgentOptions, 'storageCheckMs' | 'siteEphemeralStorageBytes' | 'containerLogs'>;
+
 /**
  * `claimSweepMs`: the agents' sweep period of the folders of claims that are gone (default: the
- * agent's); `identityCertificateLifetimeMs`: the pods' certificates' (default the server's, 24 h).
+ * agent's); `identityCertificateLifetimeMs`: the pods' certificates' (default the server's, 24 h);
+ * `disk`: the agents' disk options.
  */
 export async function startRuncSiteEnv(
   sites: readonly RuncTestSite[],
-  options: { readonly claimSweepMs?: number; readonly identityCertificateLifetimeMs?: number } = {},
+  options: { readonly claimSweepMs?: number; readonly identityCertificateLifetimeMs?: number; readonly disk?: DiskOptions } = {},
 ): Promise<RuncSiteEnv> {
   assert.equal(process.getuid?.(), 0, 'the runc runtime tests need root');
   const h = await startConfigHarness({
@@ -78,7 +82,7 @@ export async function startRuncSiteEnv(
       server: h.url,
       heartbeatSeconds: 1,
       runtime: 'runc',
-      runc: { hostImage: hostImageOf(site), ...(options.claimSweepMs === undefined ? {} : { claimSweepMs: options.claimSweepMs }) },
+      runc: { hostImage: hostImageOf(site), ...(options.claimSweepMs === undefined ? {} : { claimSweepMs: options.claimSweepMs }), ...options.disk },
       statusFlushMs: 20,
       logger,
     });

@@ -54,4 +54,6 @@ export interface PodRecord {
   readonly containers: ContainerRecord[];
   /** A pod-level failure (kubelet's `reason`/`message` on the status), e.g. an unusable spec. */
   failure?: { readonly reason: string; readonly message: string };
+  /** The pod was evicted (its local storage over a limit): phase Failed, reason `Evicted`, this message; it never runs again. */
+  evicted?: { readonly message: string };
 }
