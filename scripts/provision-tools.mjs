@@ -105,6 +105,16 @@ const TABLE = [
     check: { args: ['--version'], expect: /^curl (\d+\.\d+\.\d+)/ },
   },
   {
+    name: 'python3',
+    for: ['test'],
+    why: 'the site network isolation tests forge ARP replies from inside a pod with a raw socket (Python\'s standard library; the pods run the host\'s programs)',
+    // From the system: pods on the host image see the host's /usr, so the interpreter must be
+    // the host's own; python3-minimal is enough (socket, struct) and, when absent, installing it is announced.
+    source: 'system',
+    debian: 'python3-minimal',
+    check: { args: ['--version'], expect: /^Python (3\.\d+\.\d+)/ },
+  },
+  {
     name: 'wrk',
     for: ['bench'],
     why: 'the config and vK8s benches load the server with wrk',

@@ -3,14 +3,14 @@ import { resolve } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { Quantity } from '../apimachinery/quantity/quantity.js';
 import { createLogger, LOG_FORMATS, LOG_LEVELS, type LogFormat } from '../observability/logger.js';
-import type { RuncAgentOptions } from '../site-agent/runtimes/runc/index.js';
 import { DEFAULT_SIM_OPTIONS } from '../site-agent/runtimes/simulated/sim-options.js';
 import { checkSiteName, parseLabels, siteSpecsFor } from '../site-agent/site-specs.js';
 import type { SiteType } from '../site-api/site-model.js';
 import { addConnectionOptions, ApiClient, type ConnectionOptions } from './api-client.js';
+import { addRuncLimitOptions, runcLimits, type RuncLimitFlags } from './runc-limit-options.js';
 import { addRuntimeProgramOptions, runtimeProgramPaths, type RuntimeProgramFlags } from './runtime-program-options.js';
 
-interface SiteOptions extends RuntimeProgramFlags {
+interface SiteOptions extends RuntimeProgramFlags, RuncLimitFlags {
   name?: string;
   type?: SiteType;
   labels: Record<string, string>;
@@ -20,10 +20,6 @@ interface SiteOptions extends RuntimeProgramFlags {
   runtime: 'simulated' | 'runc';
   hostImage: boolean;
   podCidr?: string;
-  siteEphemeralStorage?: string;
-  ephemeralStorageCheckSeconds: number;
-  containerLogMaxSize: string;
-  containerLogMaxFiles: number;
   quotaCpu?: string;
   quotaMemory?: string;
   server?: string;
@@ -109,21 +105,6 @@ minted for it (--for-site); the move is logged with the token and who issued it.
     });
 }
 
-/** Bytes of a quantity the parser accepted. */
-const bytesOf = (text: string): number => Number(Quantity.parse(text).value());
-
-/** The runc runtime's options from the flags. */
-function runcOptions(o: SiteOptions): RuncAgentOptions {
-  return {
-    hostImage: o.hostImage,
-    programs: runtimeProgramPaths(o),
-    ...(o.podCidr === undefined ? {} : { podCidr: o.podCidr }),
-    containerLogs: { maxSize: bytesOf(o.containerLogMaxSize), maxFiles: o.containerLogMaxFiles },
-    storageCheckMs: o.ephemeralStorageCheckSeconds * 1000,
-    ...(o.siteEphemeralStorage === undefined ? {} : { siteEphemeralStorageBytes: bytesOf(o.siteEphemeralStorage) }),
-  };
-}
-
 /** `edgeplane site`: registers a site (or many simulated ones) and runs its agent until a signal. */
 export function siteCommand(): Command {
   const site = new Command('site')
@@ -138,10 +119,6 @@ export function siteCommand(): Command {
     .addOption(new Option('--runtime <runtime>', 'what runs the pods').choices(['simulated', 'runc']).default('simulated'))
     .addOption(new Option('--host-image', "runc: run pods whose image the site does not hold on a read-only view of the host's programs (imageID host://)").default(false))
     .addOption(new Option('--pod-cidr <cidr>', 'runc: the site\'s pod network (default: a free 10.244.n.0/24 of this machine)'))
-    .addOption(new Option('--site-ephemeral-storage <quantity>', 'runc: the most disk all pods of a site may hold together (writable layers, logs, emptyDirs); past it one pod is evicted as kubelet picks under disk pressure (default: no cap)').argParser(quantity))
-    .addOption(new Option('--ephemeral-storage-check-seconds <s>', 'runc: how often pods\' disk usage is measured against emptyDir sizeLimit, limits.ephemeral-storage and the site\'s cap').default(10).argParser(wholeNumber(1)))
-    .addOption(new Option('--container-log-max-size <quantity>', 'runc: a container\'s log is rotated once this big (kubelet\'s flag)').default('10Mi').argParser(quantity))
-    .addOption(new Option('--container-log-max-files <n>', 'runc: log files kept per container, the live one included (kubelet\'s flag)').default(5).argParser(wholeNumber(2)))
     .addOption(new Option('--quota-cpu <quantity>', 'regional edge: CPU each virtual cluster may use on the site').argParser(quantity))
     .addOption(new Option('--quota-memory <quantity>', 'regional edge: memory each virtual cluster may use on the site').argParser(quantity))
     .addOption(new Option('--server <url>', 'control plane URL (default: the one in the token)').env('EDGEPLANE_SERVER'))
@@ -159,7 +136,7 @@ export function siteCommand(): Command {
     .addOption(new Option('--sim-log-lines-per-second <n>', 'simulated: log lines a running container writes each second after those (what logs -f follows)').default(DEFAULT_SIM_OPTIONS.logLinesPerSecond).argParser(linesPerSecond))
     .addOption(new Option('--log-level <level>', 'least severe level logged').choices(LOG_LEVELS).env('EDGEPLANE_LOG_LEVEL').default('info'))
     .addOption(new Option('--log-format <format>', 'auto: readable lines on a terminal, JSON otherwise').choices(LOG_FORMATS).env('EDGEPLANE_LOG_FORMAT').default('auto'));
-  addRuntimeProgramOptions(site)
+  addRuncLimitOptions(addRuntimeProgramOptions(site))
     .addHelpText(
       'after',
       `
@@ -182,8 +159,6 @@ The agent runs until SIGINT or SIGTERM, then sends waiting status reports and ex
       if (o.name === undefined || o.type === undefined) throw new Error('site needs --name and --type (run `edgeplane site --help`)');
       checkSiteName(o.name);
       if ((o.quotaCpu === undefined) !== (o.quotaMemory === undefined)) throw new Error('give --quota-cpu and --quota-memory together');
-      if (bytesOf(o.containerLogMaxSize) < 1024) throw new Error('--container-log-max-size must be at least 1Ki');
-      if (o.siteEphemeralStorage !== undefined && bytesOf(o.siteEphemeralStorage) <= 0) throw new Error('--site-ephemeral-storage must be more than 0');
       if (o.quotaCpu !== undefined && o.type !== 'REGIONAL_EDGE') throw new Error('--quota-cpu/--quota-memory apply to REGIONAL_EDGE sites only');
       const sites = siteSpecsFor({
         name: o.name,
@@ -204,7 +179,7 @@ The agent runs until SIGINT or SIGTERM, then sends waiting status reports and ex
         sites,
         heartbeatSeconds: o.heartbeatSeconds,
         runtime: o.runtime,
-        ...(o.runtime === 'runc' ? { runc: runcOptions(o) } : {}),
+        ...(o.runtime === 'runc' ? { runc: { hostImage: o.hostImage, programs: runtimeProgramPaths(o), ...runcLimits(o), ...(o.podCidr === undefined ? {} : { podCidr: o.podCidr }) } } : {}),
         sim: { startMs: o.simStartMs, readyMs: o.simReadyMs, failureRate: o.simFailureRate, runMs: o.simRunMs, stopMs: o.simStopMs, logTemplate: o.simLogTemplate, logLines: o.simLogLines, logLinesPerSecond: o.simLogLinesPerSecond },
         logger,
         ...(o.registrationToken === undefined ? {} : { token: o.registrationToken }),

@@ -7,3 +7,4 @@ export { evaluatePodSecurity, forbiddenDetail, forbiddenReason } from './pss-eva
 export { formatLevelVersion, type LevelVersion, type PodSecurityLevel } from './pss-level.js';
 export { namespacePolicy, withFloor } from './pss-namespace-policy.js';
 export type { PodSecurityView } from './pss-pod.js';
+export { safeSysctls } from './pss-baseline-checks.js';

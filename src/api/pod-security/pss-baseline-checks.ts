@@ -23,7 +23,7 @@ const SAFE_SYSCTLS: ReadonlyArray<readonly [number, readonly string[]]> = [
 const APPARMOR_PREFIX = 'container.apparmor.security.beta.kubernetes.io/';
 
 /** The sysctls baseline allows at a version (namespaced ones that cannot affect other pods). */
-function safeSysctls(minor: number): Set<string> {
+export function safeSysctls(minor: number): Set<string> {
   return new Set(SAFE_SYSCTLS.filter(([since]) => since <= minor).flatMap(([, names]) => names));
 }
 

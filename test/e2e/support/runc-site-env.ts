@@ -13,6 +13,7 @@ import { removeSiteNetwork, removeSitesCgroupParent } from '../../../src/testing
 import { kubectlNewest, runKubectl, type KubectlRun } from '../../../src/vk8s/testing/kubectl.js';
 import type { KubeObject } from '../../../src/apimachinery/object.js';
 import { toolPath } from '../../../src/testing/tools.js';
+import type { Timers } from '../../../src/common/timers.js';
 
 /** The virtual cluster's API under the control plane. */
 const VK8S = '/api/vk8s/namespaces/default/vk1';
@@ -33,8 +34,8 @@ export interface RuncSiteEnv {
   netns(site: string): string;
   /** The pod runtime of a site's agent (its `streams` serve logs, exec, attach and port-forward). */
   runtime(site: string): PodRuntime;
-  /** Stops a site's agent (its pods keep running) and starts it again. */
-  restartAgent(site: string): Promise<void>;
+  /** Stops a site's agent (its pods keep running) and starts it again; `whileStopped` runs in between. */
+  restartAgent(site: string, whileStopped?: () => Promise<void>): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -50,18 +51,18 @@ export interface RuncTestSite {
   readonly hostImage: boolean;
 }
 
-/** The agents' disk options: how often pods' storage is checked, the site's cap, the containers' log rotation (defaults: the agent's). */
-type DiskOptions = Pick<RuncAgentOptions, 'storageCheckMs' | 'siteEphemeralStorageBytes' | 'containerLogs'>;
+interface RuncSiteEnvOptions {
+  /** The agents' sweep period of the folders of claims that are gone (default: the agent's). */
+  readonly claimSweepMs?: number;
+  /** The pods' certificates' lifetime (default the server's, 24 h). */
+  readonly identityCertificateLifetimeMs?: number;
+  /** The agents' clock (an offset clock lets a test skip a crash back-off). */
+  readonly timers?: Timers;
+  /** The agents' disk options: how often pods' storage is checked, the site's cap, the containers' log rotation (default: the agent's). */
+  readonly disk?: Pick<RuncAgentOptions, 'storageCheckMs' | 'siteEphemeralStorageBytes' | 'containerLogs'>;
+}
 
-/**
- * `claimSweepMs`: the agents' sweep period of the folders of claims that are gone (default: the
- * agent's); `identityCertificateLifetimeMs`: the pods' certificates' (default the server's, 24 h);
- * `disk`: the agents' disk options.
- */
-export async function startRuncSiteEnv(
-  sites: readonly RuncTestSite[],
-  options: { readonly claimSweepMs?: number; readonly identityCertificateLifetimeMs?: number; readonly disk?: DiskOptions } = {},
-): Promise<RuncSiteEnv> {
+export async function startRuncSiteEnv(sites: readonly RuncTestSite[], options: RuncSiteEnvOptions = {}): Promise<RuncSiteEnv> {
   assert.equal(process.getuid?.(), 0, 'the runc runtime tests need root');
   const h = await startConfigHarness({
     siteGraceSeconds: 5,
@@ -85,6 +86,7 @@ export async function startRuncSiteEnv(
       runc: { hostImage: hostImageOf(site), ...(options.claimSweepMs === undefined ? {} : { claimSweepMs: options.claimSweepMs }), ...options.disk },
       statusFlushMs: 20,
       logger,
+      ...(options.timers === undefined ? {} : { timers: options.timers }),
     });
   const closeAll = async (): Promise<void> => {
     await Promise.all([...agents.values()].map((a) => a.close(1000)));
@@ -141,8 +143,9 @@ export async function startRuncSiteEnv(
       return agent.runtime;
     },
     netns: (site) => siteNamespaceName(homeOf(site), site),
-    restartAgent: async (site) => {
+    restartAgent: async (site, whileStopped) => {
       await agents.get(site)?.close(1000);
+      await whileStopped?.();
       const agent = await startAgent(site);
       agents.set(site, agent);
       await agent.firstHeartbeat;

@@ -5,10 +5,10 @@ type EventType = 'Normal' | 'Warning';
 
 /**
  * What an Event recorded once per condition is about: a condition of the pod (its sandbox,
- * volumes, identity files, sidecar), or one of its containers (or the image it runs on).
+ * volumes, identity files, sidecar, fields the site ignores), or one of its containers (or the image it runs on).
  */
 export type EventSubject =
-  | { readonly pod: 'sandbox' | 'volumes' | 'identity' | 'sidecar' }
+  | { readonly pod: 'sandbox' | 'volumes' | 'identity' | 'sidecar' | 'spec' }
   | { readonly container: string; readonly aspect?: 'image' };
 
 const keyOf = (subject: EventSubject): string => ('pod' in subject ? `pod/${subject.pod}` : `container/${subject.container}/${subject.aspect ?? ''}`);

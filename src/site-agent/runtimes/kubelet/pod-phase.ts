@@ -2,7 +2,7 @@ import { SIDECAR_CONTAINER_NAME } from '../../../api/sidecar-injection.js';
 import type { PodRecord } from './pod-record.js';
 
 /**
- * The pod phase as kubelet's getPhase decides it: Pending while init containers have not all
+ * The pod phase as kubelet's getPhase decides it: Failed when kubelet refused the pod; Pending while init containers have not all
  * succeeded (Failed if one failed under restartPolicy Never) or a container waits for its first
  * run; Running while one runs; once all stopped, Running under Always (they restart),
  * Succeeded when all exited 0, Failed under Never, Running under OnFailure. The injected
@@ -11,6 +11,7 @@ import type { PodRecord } from './pod-record.js';
  */
 export function podPhase(pod: PodRecord): 'Pending' | 'Running' | 'Succeeded' | 'Failed' {
   if (pod.evicted !== undefined) return 'Failed';
+  if (pod.failure?.final === true) return 'Failed';
   if (pod.failure !== undefined && pod.podIP === undefined) return 'Pending';
   const initFailed = pod.initContainers.some((c) => c.current.kind === 'terminated' && c.current.termination.exitCode !== 0);
   if (pod.initializedAt === undefined) return initFailed && pod.restartPolicy === 'Never' ? 'Failed' : 'Pending';

@@ -52,8 +52,12 @@ export interface PodRecord {
   readyChangedAt: number;
   readonly initContainers: ContainerRecord[];
   readonly containers: ContainerRecord[];
-  /** A pod-level failure (kubelet's `reason`/`message` on the status), e.g. an unusable spec. */
-  failure?: { readonly reason: string; readonly message: string };
+  /**
+   * A pod-level failure (kubelet's `reason`/`message` on the status), e.g. an unusable spec;
+   * `final`: the pod will never run (kubelet's admission refused it: `SysctlForbidden`), so
+   * its phase is Failed.
+   */
+  failure?: { readonly reason: string; readonly message: string; readonly final?: boolean };
   /** The pod was evicted (its local storage over a limit): phase Failed, reason `Evicted`, this message; it never runs again. */
   evicted?: { readonly message: string };
 }

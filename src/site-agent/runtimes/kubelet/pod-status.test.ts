@@ -28,6 +28,9 @@ describe('pod status', () => {
     assert.equal(podPhase(pod([exited('c', 1)], 'OnFailure')), 'Running');
     assert.equal(podPhase(pod([exited('c', 1)], 'Always')), 'Running');
     assert.equal(podPhase({ ...pod([running('c')]), initializedAt: undefined }), 'Pending');
+    const waiting = { ...pod([]), podIP: undefined };
+    assert.equal(podPhase({ ...waiting, failure: { reason: 'FailedCreatePodSandBox', message: 'm' } }), 'Pending', 'tried again');
+    assert.equal(podPhase({ ...waiting, failure: { reason: 'SysctlForbidden', message: 'm', final: true } }), 'Failed', 'refused for good');
   });
 
   it('reports Ready only when every container, the sidecar included, is ready', () => {

@@ -1,4 +1,5 @@
 import { mkdir, rm } from 'node:fs/promises';
+import { release } from 'node:os';
 import { join } from 'node:path';
 import type { Duplex } from 'node:stream';
 import type { ClusterRef } from '../../../apimachinery/cluster-ref.js';
@@ -6,13 +7,14 @@ import type { Logger } from '../../../observability/logger.js';
 import type { PodRef, RegisterSite } from '../../../site-api/site-api-types.js';
 import { hostPidMax, IpCommand, limitPids, removeCgroup, sitePidsCeiling } from '../../host/index.js';
 import { conmonLogSizeMax, DEFAULT_LOG_ROTATION, RuncContainers, SiteContainers, type LogRotationPolicy } from './containers/index.js';
+import { goArch } from './oci/index.js';
 import { hostImagePlan, ImageStore, inspectHost, siteImageStoreDir, SiteImages } from './images/index.js';
 import { AddressLeases, claimSiteCidr, ControlPlaneRelay, NetnsSocketBroker, parseCidr, RELAY_PORT, releaseSiteCidr, SiteNetwork, siteNamespaceName, type Ipv4Cidr } from './network/index.js';
 import type { RuncSite } from './pod-worker/index.js';
 import type { RuntimePrograms } from './runtime-programs.js';
 import { PodSandboxes } from './sandbox/index.js';
 import { SidecarLauncher, type SidecarInstallation } from './sidecar/index.js';
-import { MountCommand, PodVolumes, VolumeSetup } from './volumes/index.js';
+import { MountCommand, PodVolumes } from './volumes/index.js';
 
 export interface RuncSiteOptions {
   /** The agent's home: the site's pods live under `<home>/runc/<site>/`. */
@@ -35,8 +37,10 @@ export interface RuncSiteOptions {
   readonly podPidsLimit?: number;
   /** The most processes the site's pods may hold together (default: the host's pid_max less a reserve, `sitePidsCeiling`). */
   readonly sitePidsLimit?: number;
-  /** How containers' logs rotate (default kubelet's: 10 MiB, 5 files); conmon caps each file at twice the size. */
-  readonly containerLogs?: LogRotationPolicy;
+  /** How containers' logs rotate (what is not given: kubelet's 10 MiB, 5 files); conmon caps each file at twice the size. */
+  readonly containerLogs?: Partial<LogRotationPolicy>;
+  /** The folder of the Localhost seccomp profiles pods may name (default `<home>/seccomp`, as kubelet's `<root-dir>/seccomp`). */
+  readonly seccompProfileRoot?: string;
   readonly logger: Logger;
 }
 
@@ -86,9 +90,10 @@ export async function openRuncSite(options: RuncSiteOptions): Promise<OpenRuncSi
   const siteDir = join(options.home, 'runc', site.name);
   const podsDir = join(siteDir, 'pods');
   await mkdir(podsDir, { recursive: true, mode: 0o700 });
+  const seccompHost = { arch: goArch(process.arch), kernel: release() };
   const sitePids = options.sitePidsLimit ?? sitePidsCeiling(await hostPidMax());
   await limitPids(siteCgroupParent(netns), sitePids);
-  const logRotation = options.containerLogs ?? DEFAULT_LOG_ROTATION;
+  const logRotation: LogRotationPolicy = { ...DEFAULT_LOG_ROTATION, ...options.containerLogs };
   const runc = new RuncContainers(programs.runc, programs.conmon, runcStateRoot(netns), conmonLogSizeMax(logRotation));
   const images = new SiteImages(new ImageStore({ dir: siteImageStoreDir(options.home), umoci: programs.umoci }), options.hostImage, hostImagePlan(inspectHost));
   const pvRoot = join(siteDir, 'persistent-volumes');
@@ -110,11 +115,21 @@ export async function openRuncSite(options: RuncSiteOptions): Promise<OpenRuncSi
       oomScoreFloor: options.oomScoreFloor,
       podPidsLimit: options.podPidsLimit ?? DEFAULT_POD_PIDS_LIMIT,
       leases: new AddressLeases(join(siteDir, 'addresses'), cidr),
+      allowUnsafeSysctls: site.type !== 'REGIONAL_EDGE',
+      seccompHost,
       ...(options.nameserverFor === undefined ? {} : { nameserverFor: options.nameserverFor }),
     }),
-    containers: new SiteContainers({ runc, images, allowPrivileged: site.type !== 'REGIONAL_EDGE', machineMemoryBytes: options.machineMemoryBytes, oomScoreFloor: options.oomScoreFloor }),
+    containers: new SiteContainers({
+      runc,
+      images,
+      allowPrivileged: site.type !== 'REGIONAL_EDGE',
+      machineMemoryBytes: options.machineMemoryBytes,
+      oomScoreFloor: options.oomScoreFloor,
+      seccompHost,
+      seccompProfileRoot: options.seccompProfileRoot ?? join(options.home, 'seccomp'),
+    }),
     images,
-    volumes: new PodVolumes({ site: site.name, setup: new VolumeSetup(new MountCommand(programs.mount)), pvRoot, allocatable: { cpu: site.nodes[0]?.cpu ?? '1', memory: site.nodes[0]?.memory ?? '1Gi' } }),
+    volumes: new PodVolumes({ site: site.name, mounts: new MountCommand(programs.mount), pvRoot, allocatable: { cpu: site.nodes[0]?.cpu ?? '1', memory: site.nodes[0]?.memory ?? '1Gi' } }),
     sidecar: new SidecarLauncher({ installation: options.sidecar, relay: `${network.gateway}:${RELAY_PORT}`, identityToken: options.identityToken, resolveImage: (reference) => images.resolve(reference) }),
     dial: (host, port, timeoutMs) => broker.dial(host, port, timeoutMs),
     logRotation,

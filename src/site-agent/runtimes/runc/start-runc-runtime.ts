@@ -24,11 +24,15 @@ export interface RuncAgentOptions {
   /** Where the runtime's programs are (default: PATH). */
   readonly programs?: RuntimeProgramPaths;
   /** How containers' logs rotate (kubelet's `--container-log-max-size` / `--container-log-max-files`; default 10 MiB, 5 files). */
-  readonly containerLogs?: LogRotationPolicy;
+  readonly containerLogs?: Partial<LogRotationPolicy>;
   /** The most bytes all pods of one site may hold on disk together (`--site-ephemeral-storage`; default: no cap). */
   readonly siteEphemeralStorageBytes?: number;
   /** How often the pods' ephemeral storage is measured (default 10 s, as kubelet's eviction manager). */
   readonly storageCheckMs?: number;
+  /** Each site's pod and site PIDs limits and its Localhost seccomp profiles (see RuncSiteOptions). */
+  readonly podPidsLimit?: number;
+  readonly sitePidsLimit?: number;
+  readonly seccompProfileRoot?: string;
 }
 
 /**
@@ -79,6 +83,9 @@ export async function startRuncRuntime(context: {
           logger,
           ...(options.runc?.podCidr === undefined ? {} : { podCidr: options.runc.podCidr }),
           ...(options.runc?.containerLogs === undefined ? {} : { containerLogs: options.runc.containerLogs }),
+          ...(options.runc?.podPidsLimit === undefined ? {} : { podPidsLimit: options.runc.podPidsLimit }),
+          ...(options.runc?.sitePidsLimit === undefined ? {} : { sitePidsLimit: options.runc.sitePidsLimit }),
+          ...(options.runc?.seccompProfileRoot === undefined ? {} : { seccompProfileRoot: options.runc.seccompProfileRoot }),
         }),
       );
     }

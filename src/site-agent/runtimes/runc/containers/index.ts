@@ -14,3 +14,4 @@ export { containerStdio, NO_STDIO, type ContainerStdio } from './container-stdio
 export { containerUid } from './workload-launch.js';
 export { conmonLogSizeMax, criLogFiles, DEFAULT_LOG_ROTATION, rotateContainerLogIfNeeded, type LogRotationPolicy } from './container-log-rotation.js';
 export { oomScoreFloor } from './oom-score-floor.js';
+export { seccompChoice, seccompFilter } from './seccomp-choice.js';

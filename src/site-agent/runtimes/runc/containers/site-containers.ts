@@ -1,13 +1,15 @@
 import { existsSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { QosClass } from '../../../../api/pod-spec-qos.js';
 import type { Container, PodSpec } from '../../../../api/pod-spec-types.js';
 import type { ResolvedImage, SiteImages } from '../images/index.js';
-import { containerOciSpec, type BindMount } from '../oci/index.js';
+import { containerOciSpec, parseSeccompTemplate, type BindMount, type SeccompHost } from '../oci/index.js';
 import { containerFiles, instanceDir, makeContainerFolders, podContainerId, type ContainerInstance } from './container-instance.js';
+import { ContainerConfigError } from './container-env.js';
 import type { ContainerStdio } from './container-stdio.js';
 import type { RuncContainers } from './runc-containers.js';
+import { localhostProfilePath, type SeccompChoice, type SeccompSource } from './seccomp-choice.js';
 import { workloadLaunch } from './workload-launch.js';
 
 /** The sandbox a container joins: its namespaces and its pod's cgroup. */
@@ -34,6 +36,8 @@ export interface ContainerRequest {
   readonly restart: number;
   readonly binds: readonly BindMount[];
   readonly env: ReadonlyMap<string, string>;
+  /** The seccomp profile it asked for (see `seccompChoice`). */
+  readonly seccomp: SeccompChoice;
   readonly sandbox: SandboxRef;
   readonly qosClass: QosClass;
   readonly stdio: ContainerStdio;
@@ -48,6 +52,10 @@ export interface SiteContainersOptions {
   readonly machineMemoryBytes: number;
   /** See `oomScoreFloor()`. */
   readonly oomScoreFloor: number;
+  /** This machine, as seccomp profiles' conditions read it. */
+  readonly seccompHost: SeccompHost;
+  /** The folder of the site's Localhost seccomp profiles (kubelet's `<root-dir>/seccomp`): the administrator's, never a tenant's. */
+  readonly seccompProfileRoot: string;
 }
 
 /**
@@ -95,12 +103,32 @@ export class SiteContainers {
       machineMemoryBytes: this.options.machineMemoryBytes,
       oomScoreFloor: this.options.oomScoreFloor,
       allowPrivileged: this.options.allowPrivileged,
+      seccomp: await this.seccompSource(request.seccomp),
+      host: this.options.seccompHost,
       annotations: { 'io.kubernetes.pod.uid': request.podUid, 'io.kubernetes.container.name': name },
     });
     await makeContainerFolders(files);
     await writeFile(join(files.bundle, 'config.json'), JSON.stringify(containerOciSpec(launch)), { mode: 0o600 });
     await runc.create(id, files, request.stdio);
     return { id, files, ...(root.overlay === undefined ? {} : { root: root.overlay }) };
+  }
+
+  /** The profile a choice names, a Localhost one read from the site's profile folder (a missing or malformed one is a config error). */
+  private async seccompSource(choice: SeccompChoice): Promise<SeccompSource> {
+    if (choice.type !== 'Localhost') return choice;
+    const path = join(this.options.seccompProfileRoot, localhostProfilePath(choice.localhostProfile));
+    let text: string;
+    try {
+      text = await readFile(path, 'utf8');
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? String(error);
+      throw new ContainerConfigError(`cannot load seccomp profile "${choice.localhostProfile}" from the site's profile folder: ${code}`);
+    }
+    try {
+      return { type: 'Localhost', template: parseSeccompTemplate(text) };
+    } catch (error) {
+      throw new ContainerConfigError(`seccomp profile "${choice.localhostProfile}" is not valid: ${error instanceof Error ? error.message : String(error)}`);
+    }
   }
 
   start(instance: ContainerInstance): Promise<void> {

@@ -17,6 +17,8 @@ const context: LaunchContext = {
   machineMemoryBytes: 8 * 2 ** 30,
   oomScoreFloor: 0,
   allowPrivileged: false,
+  seccomp: { type: 'RuntimeDefault' },
+  host: { arch: 'amd64', kernel: '6.1.0' },
   annotations: {},
 };
 

@@ -3,8 +3,9 @@ import type { QosClass } from '../../../../api/pod-spec-qos.js';
 import type { Container, PodSpec } from '../../../../api/pod-spec-types.js';
 import { containerCapabilities } from './capabilities.js';
 import { ContainerConfigError } from './container-env.js';
-import type { BindMount, ContainerLaunch } from '../oci/index.js';
+import type { BindMount, ContainerLaunch, SeccompHost } from '../oci/index.js';
 import { containerResources, memoryRequestBytes, oomScoreAdjust } from './linux-resources.js';
+import { seccompFilter, type SeccompSource } from './seccomp-choice.js';
 
 /** The default command and user of what a container runs on (an image's config; nothing for the host image). */
 interface ImageDefaults {
@@ -30,6 +31,9 @@ export interface LaunchContext {
   readonly oomScoreFloor: number;
   /** Whether the site runs what Pod Security baseline forbids (a tenant's customer edge); regional edges do not. */
   readonly allowPrivileged: boolean;
+  /** The seccomp profile the container asked for (RuntimeDefault unless it asked otherwise), and what its conditions are read against. */
+  readonly seccomp: SeccompSource;
+  readonly host: SeccompHost;
   readonly annotations: Readonly<Record<string, string>>;
 }
 
@@ -49,6 +53,8 @@ export function baselineRefusal(spec: PodSpec, container: Container): string | u
   if (found.length === 0) return undefined;
   return `regional edge sites run only pods that meet Pod Security baseline: violates PodSecurity "baseline:latest": ${forbiddenDetail(found)}`;
 }
+
+const optional = <K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } => (value === undefined ? {} : ({ [key]: value } as { [P in K]?: V }));
 
 /**
  * The process a container runs, as the CRI resolves it: `command` replaces the image's
@@ -87,7 +93,7 @@ export function containerUid(spec: PodSpec, container: Container, imageUserName:
  * directory, user and groups from the container's then the pod's security context, then the
  * image's numeric user), capabilities, no-new-privileges, resources, OOM score, and the
  * sandbox's network, IPC and UTS namespaces (PID too with shareProcessNamespace), a terminal
- * with `tty` (conmon then gets runc's console). Privileged
+ * with `tty` (conmon then gets runc's console), its seccomp filter (see `seccomp-choice.ts`). Privileged
  * containers get every capability where the site allows them. Pure.
  */
 export function workloadLaunch(spec: PodSpec, container: Container, context: LaunchContext): ContainerLaunch {
@@ -122,6 +128,7 @@ export function workloadLaunch(spec: PodSpec, container: Container, context: Lau
     terminal: container['tty'] === true,
     capabilities,
     noNewPrivileges: !privileged && security?.allowPrivilegeEscalation === false,
+    ...optional('seccomp', seccompFilter(context.seccomp, context.host, capabilities.bounding, privileged)),
     oomScoreAdj: Math.max(context.oomScoreFloor, adjust),
     resources: containerResources(container.resources, PIDS_LIMIT),
     cgroupsPath: context.cgroupsPath,

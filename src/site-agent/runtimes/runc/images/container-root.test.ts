@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -83,6 +83,31 @@ describe('container roots (overlayfs, as root)', () => {
     assert.equal(attributes(join(readOnly, 'home/app')), '1000:1000 750', 'a mount point\'s parent keeps the image\'s owner');
     assert.equal(attributes(join(readOnly, 'home')), attributes(join(owned, 'home')));
     assert.equal(attributes(join(work, 'c3', 'root')), '0:0 700', "the container's layers stay out of host users' reach");
+    await unmountContainerRoot(writable);
+    await unmountContainerRoot(readOnly);
+  });
+
+  it('makes no mount point through a symlink of the image: a hostile image\'s links to the host stay untouched', async () => {
+    const hostile = join(work, 'hostile-image');
+    const host = join(work, 'host-folder');
+    mkdirSync(join(hostile, 'etc'), { recursive: true });
+    mkdirSync(join(host, 'inner'), { recursive: true });
+    chmodSync(join(host, 'inner'), 0o711);
+    symlinkSync(host, join(hostile, 'data'));
+    symlinkSync(join(host, 'planted'), join(hostile, 'etc', 'app.conf'));
+    const source = join(work, 'hostile-source');
+    mkdirSync(source);
+    const points = [
+      { source, destination: '/data/volume', readOnly: false },
+      { source: '/etc/hostname', destination: '/data/file', readOnly: true },
+      { source: '/etc/hostname', destination: '/etc/app.conf', readOnly: true },
+      { source, destination: '/data/inner/x', readOnly: false },
+    ];
+    const writable = await mountContainerRoot(hostile, join(work, 'c5'), false, points);
+    const readOnly = await mountContainerRoot(hostile, join(work, 'c6'), true, points);
+    assert.deepEqual(readdirSync(host), ['inner'], 'nothing was made in the host\'s folder');
+    assert.deepEqual(readdirSync(join(host, 'inner')), []);
+    assert.equal(statSync(join(readOnly, 'data/inner')).mode & 0o7777, 0o755, 'the mount-point layer took no attributes from the host through the image\'s link');
     await unmountContainerRoot(writable);
     await unmountContainerRoot(readOnly);
   });

@@ -1,8 +1,8 @@
 import { execFile } from 'node:child_process';
-import { chmod, chown, lstat, mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, chown, mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { BindMount } from '../oci/index.js';
-import { isMountPoint, mountsUnder, readMountTable } from '../../../host/index.js';
+import { isMountPoint, makeMountPointBeneath, mountsUnder, readMountTable, statBeneath } from '../../../host/index.js';
 
 /** Mounting or unmounting a container's root failed: what was run and what the kernel said. */
 export class ContainerRootError extends Error {}
@@ -19,24 +19,24 @@ function run(command: string, args: readonly string[]): Promise<void> {
   });
 }
 
-/** Makes each mount point (a folder, or an empty file when the source is a file) under `root`, keeping what is there. */
+/**
+ * Makes each mount point (a folder, or an empty file when the source is a file) under `root`,
+ * keeping what is there. The root is an image's, whose symlinks may point anywhere on the host
+ * (`/var/run → /run`, or a hostile image's `/data → /`): each point is made by descriptor,
+ * never through a symlink, and one behind a symlink is left to runc, which resolves it inside
+ * the root.
+ */
 async function makeMountPoints(root: string, mountPoints: readonly BindMount[]): Promise<void> {
-  for (const dir of SYSTEM_MOUNT_POINTS) await mkdir(join(root, dir), { recursive: true });
+  for (const dir of SYSTEM_MOUNT_POINTS) makeMountPointBeneath(root, dir, 'folder');
   for (const point of mountPoints) {
-    const target = join(root, point.destination);
-    if (await lstat(target).then(() => true, () => false)) continue;
     const sourceIsDir = await stat(point.source).then((s) => s.isDirectory(), () => true);
-    if (sourceIsDir) await mkdir(target, { recursive: true });
-    else {
-      await mkdir(dirname(target), { recursive: true });
-      await writeFile(target, '', { flag: 'wx' });
-    }
+    makeMountPointBeneath(root, point.destination, sourceIsDir ? 'folder' : 'file');
   }
 }
 
-/** Gives `dir` the owner and mode of `model` (a folder of the image), when the image has that folder. */
-async function takeAttributes(dir: string, model: string): Promise<void> {
-  const image = await lstat(model).catch(() => undefined);
+/** Gives `dir` the owner and mode of the image's folder at `relative`, when the image has that folder (not through a symlink of the image). */
+async function takeAttributes(dir: string, imageRootfs: string, relative: string): Promise<void> {
+  const image = statBeneath(imageRootfs, relative);
   if (image === undefined || !image.isDirectory()) return;
   await chown(dir, image.uid, image.gid);
   await chmod(dir, image.mode & 0o7777);
@@ -48,7 +48,7 @@ async function takeAttributes(dir: string, model: string): Promise<void> {
  * same path, so the layer changes what the container sees of the image nowhere.
  */
 async function mirrorImageFolders(layer: string, imageRootfs: string, relative = ''): Promise<void> {
-  await takeAttributes(join(layer, relative), join(imageRootfs, relative));
+  await takeAttributes(join(layer, relative), imageRootfs, relative);
   for (const entry of await readdir(join(layer, relative), { withFileTypes: true })) {
     if (entry.isDirectory()) await mirrorImageFolders(layer, imageRootfs, join(relative, entry.name));
   }
@@ -85,7 +85,7 @@ export async function mountContainerRoot(imageRootfs: string, containerDir: stri
   } else {
     for (const dir of ['upper', 'work']) await mkdir(join(base, dir), { recursive: true, mode: 0o700 });
     // `base` stays 0700: host users cannot reach the container's layer.
-    await takeAttributes(join(base, 'upper'), imageRootfs);
+    await takeAttributes(join(base, 'upper'), imageRootfs, '');
     options = `lowerdir=${imageRootfs},upperdir=${join(base, 'upper')},workdir=${join(base, 'work')}`;
   }
   await run('mount', ['-t', 'overlay', 'overlay', '-o', options, merged]);

@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test } from 'node:test';
-import { hostImagePlan, type HostEntry } from './host-image.js';
+import { hostImagePlan, prepareRoot, type HostEntry } from './host-image.js';
 
 const mergedUsr: Record<string, HostEntry> = {
   '/usr': { kind: 'dir' },
@@ -38,4 +41,23 @@ test('a split-/usr host binds each program folder it has', () => {
   const plan = hostImagePlan((path) => (['/usr', '/bin', '/lib'].includes(path) ? { kind: 'dir' } : undefined));
   assert.deepEqual(plan.symlinks, []);
   assert.deepEqual(plan.binds.map((b) => b.destination), ['/usr', '/bin', '/lib']);
+});
+
+test('a host-image root gets its mount points, none of them through its links: a link to a host folder leaves that folder untouched', () => {
+  const work = realpathSync(mkdtempSync(join(tmpdir(), 'host-image-')));
+  try {
+    const host = join(work, 'host-lib');
+    mkdirSync(host);
+    const rootfs = join(work, 'rootfs');
+    prepareRoot(rootfs, { symlinks: [{ path: '/lib64', target: host }], binds: [{ source: '/etc/passwd', destination: '/etc/passwd', readOnly: true }] }, [
+      { source: work, destination: '/lib64/volume', readOnly: false },
+      { source: '/etc/hostname', destination: '/lib64/file', readOnly: true },
+      { source: work, destination: '/srv/data', readOnly: false },
+    ]);
+    assert.deepEqual(readdirSync(host), [], 'nothing made through the absolute link');
+    assert.ok(statSync(join(rootfs, 'etc/passwd')).isFile());
+    assert.ok(statSync(join(rootfs, 'srv/data')).isDirectory());
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
 });

@@ -1,5 +1,6 @@
-import { lstatSync, mkdirSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { lstatSync, mkdirSync, readlinkSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { makeMountPointBeneath } from '../../../host/index.js';
 import type { BindMount } from '../oci/index.js';
 
 /** The host's program folders a host-image container sees, read-only. */
@@ -78,7 +79,9 @@ export function inspectHost(path: string): HostEntry {
 /**
  * Prepares an empty root folder for the plan: the links, and a mount point for each bind
  * (runc needs the destination to exist when the root is read-only), plus the folders every
- * container expects (/proc, /dev, /sys, /tmp, /etc).
+ * container expects (/proc, /dev, /sys, /tmp, /etc). Mount points are made by descriptor and
+ * never through a symlink of the root (the host's links, `lib → usr/lib`, may be absolute):
+ * runc resolves such a destination inside the root itself.
  */
 export function prepareRoot(rootfs: string, plan: HostImagePlan, extraMountPoints: readonly BindMount[] = []): void {
   for (const dir of ['proc', 'dev', 'sys', 'tmp', 'etc', 'run', 'var']) mkdirSync(join(rootfs, dir), { recursive: true });
@@ -89,13 +92,5 @@ export function prepareRoot(rootfs: string, plan: HostImagePlan, extraMountPoint
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
   }
-  for (const bind of [...plan.binds, ...extraMountPoints]) {
-    const target = join(rootfs, bind.destination);
-    if (inspectHost(target) !== undefined) continue;
-    if (inspectHost(bind.source)?.kind === 'dir') mkdirSync(target, { recursive: true });
-    else {
-      mkdirSync(dirname(target), { recursive: true });
-      writeFileSync(target, '');
-    }
-  }
+  for (const bind of [...plan.binds, ...extraMountPoints]) makeMountPointBeneath(rootfs, bind.destination, inspectHost(bind.source)?.kind === 'dir' ? 'folder' : 'file');
 }

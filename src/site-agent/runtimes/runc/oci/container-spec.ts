@@ -1,4 +1,4 @@
-import type { OciCapabilities, OciLinuxResources, OciMount, OciNamespace, OciSpec } from './oci-types.js';
+import type { OciCapabilities, OciLinuxResources, OciMount, OciNamespace, OciSeccomp, OciSpec } from './oci-types.js';
 
 /** A bind mount of a host path into the container (a volume, the identity folder, a host-image directory). */
 export interface BindMount {
@@ -36,6 +36,8 @@ export interface ContainerLaunch {
   readonly shm?: string;
   readonly binds: readonly BindMount[];
   readonly sysctls?: Readonly<Record<string, string>>;
+  /** The container's seccomp filter; none: unconfined (a privileged container, or a pod that asked for it where the site allows). */
+  readonly seccomp?: OciSeccomp;
   readonly annotations: Readonly<Record<string, string>>;
 }
 
@@ -90,7 +92,7 @@ function namespaces(launch: ContainerLaunch): OciNamespace[] {
  * was given, the pod's network namespace, the sandbox's IPC and UTS (and PID when shared), a cgroup namespace,
  * the kernel file systems, its binds in order (volumes after the system mounts, so a volume
  * may cover a path under /dev or /sys as kubelet allows), the capability sets, no new
- * privileges unless allowed, its cgroup and resources, and the paths runtimes mask.
+ * privileges unless allowed, its seccomp filter, its cgroup and resources, and the paths runtimes mask.
  */
 export function containerOciSpec(launch: ContainerLaunch): OciSpec {
   return {
@@ -118,6 +120,7 @@ export function containerOciSpec(launch: ContainerLaunch): OciSpec {
       maskedPaths: MASKED_PATHS,
       readonlyPaths: READONLY_PATHS,
       ...(launch.sysctls === undefined || Object.keys(launch.sysctls).length === 0 ? {} : { sysctl: launch.sysctls }),
+      ...(launch.seccomp === undefined ? {} : { seccomp: launch.seccomp }),
     },
   };
 }

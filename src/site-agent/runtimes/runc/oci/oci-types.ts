@@ -43,6 +43,23 @@ export interface OciLinuxResources {
   readonly pids?: { readonly limit: number };
 }
 
+/** One rule of `linux.seccomp`: these system calls get this action (when their arguments compare so). */
+export interface OciSyscallRule {
+  readonly names: readonly string[];
+  readonly action: string;
+  readonly errnoRet?: number;
+  readonly args?: readonly { readonly index: number; readonly value: number; readonly valueTwo?: number; readonly op: string }[];
+}
+
+/** `linux.seccomp`: runc loads it as the container's filter (libseccomp), after no_new_privs. */
+export interface OciSeccomp {
+  readonly defaultAction: string;
+  readonly defaultErrnoRet?: number;
+  readonly architectures?: readonly string[];
+  readonly flags?: readonly string[];
+  readonly syscalls: readonly OciSyscallRule[];
+}
+
 export interface OciSpec {
   readonly ociVersion: string;
   readonly process: OciProcess;
@@ -57,5 +74,6 @@ export interface OciSpec {
     readonly maskedPaths: readonly string[];
     readonly readonlyPaths: readonly string[];
     readonly sysctl?: Readonly<Record<string, string>>;
+    readonly seccomp?: OciSeccomp;
   };
 }

@@ -11,6 +11,7 @@ import {
   type ContainerInstance,
   type DownwardFacts,
   type RuncContainers,
+  seccompChoice,
 } from '../containers/index.js';
 import { parseImageReference, type ResolvedImage } from '../images/index.js';
 import { hookTarget, runLifecycleHook } from '../probes/index.js';
@@ -118,6 +119,8 @@ async function createInstance(context: PodContext, container: Container, image: 
     restart,
     binds,
     env,
+    // The sidecar is the platform's: RuntimeDefault whatever the workload's profile.
+    seccomp: isSidecar(container) ? { type: 'RuntimeDefault' } : seccompChoice(spec, pod.metadata.annotations ?? {}, container),
     sandbox,
     qosClass: state.record.qosClass,
     stdio: containerStdio(container),
@@ -176,6 +179,8 @@ async function notStarted(context: PodContext, name: string, record: ContainerRe
   if (error instanceof ContainerConfigError || error instanceof VolumeMountError) {
     record.current = { kind: 'waiting', reason: 'CreateContainerConfigError', message };
     events.once({ container: name }, 'Warning', 'Failed', `Error: ${message}`);
+    // What the user is not shown (host paths: a subPath's symlink found on the way) is for the site's operator.
+    if (error instanceof VolumeMountError && error.detail !== undefined) services.logger.warn({ pod: context.key, container: name, err: message, detail: error.detail }, 'volume mount refused');
     context.wakeAt(now + CONFIG_RETRY_MS);
     return;
   }

@@ -1,3 +1,4 @@
+import { ignoredFieldsMessage, ignoredPodFields, SysctlForbiddenError } from '../sandbox/index.js';
 import { isSidecar } from '../sidecar/index.js';
 import { VolumeError } from '../volumes/index.js';
 import { crashLoopBackOff } from '../../kubelet/index.js';
@@ -47,19 +48,28 @@ export async function syncPod(context: PodContext, now: number): Promise<boolean
   return true;
 }
 
-/** 1. kubelet's RunPodSandbox; a failure is the pod's `FailedCreatePodSandBox`. */
+/** 1. kubelet's RunPodSandbox; a failure is the pod's `FailedCreatePodSandBox` (tried again), a forbidden sysctl its final `SysctlForbidden`. */
 async function createSandbox(context: PodContext, now: number): Promise<boolean> {
   const { state, site, services } = context;
   const { record } = state;
+  if (record.failure?.final === true) return false;
   record.startTime ??= now;
   try {
     const spec = specOf(context.pod());
     state.sandbox = await site.sandboxes.run({ uid: context.uid, name: record.name, spec, cluster: context.cluster, onAddress: (ip) => (record.podIP = ip) });
     delete record.failure;
+    const ignored = ignoredPodFields(spec, context.pod().metadata.annotations ?? {});
+    if (ignored.length > 0) context.events.once({ pod: 'spec' }, 'Warning', 'FieldsIgnored', ignoredFieldsMessage(ignored));
     return true;
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     delete record.podIP;
+    if (error instanceof SysctlForbiddenError) {
+      // kubelet's admission refusal: the pod never runs, and its spec cannot change.
+      record.failure = { reason: 'SysctlForbidden', message, final: true };
+      context.events.once({ pod: 'sandbox' }, 'Warning', 'SysctlForbidden', message);
+      return false;
+    }
     services.logger.warn({ pod: context.key, err: message }, 'cannot create the pod sandbox; retrying');
     record.failure = { reason: 'FailedCreatePodSandBox', message: `Failed to create pod sandbox: ${message}` };
     context.events.once({ pod: 'sandbox' }, 'Warning', 'FailedCreatePodSandBox', `Failed to create pod sandbox: ${message}`);

@@ -5,3 +5,5 @@
  */
 export { PodSandboxes, type PodSandbox } from './pod-sandbox.js';
 export { podResolvConfFile } from './pod-dns-files.js';
+export { SysctlForbiddenError } from './pod-sysctls.js';
+export { ignoredFieldsMessage, ignoredPodFields } from './ignored-fields.js';

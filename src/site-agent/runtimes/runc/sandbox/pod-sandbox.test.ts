@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { release, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -9,6 +10,7 @@ import { tool, toolPath } from '../../../../testing/tools.js';
 import { containerCapabilities } from '../containers/capabilities.js';
 import { cgroupExists, IpCommand, removeCgroup } from '../../../host/index.js';
 import { containerOciSpec } from '../oci/container-spec.js';
+import { goArch } from '../oci/seccomp/seccomp-template.js';
 import { hostImagePlan, inspectHost, prepareRoot } from '../images/host-image.js';
 import { parseCidr, podAddresses } from '../network/ipv4-cidr.js';
 import { containerResources } from '../containers/linux-resources.js';
@@ -24,7 +26,11 @@ const ip = new IpCommand(toolPath('ip'));
 const network = new SiteNetwork(ip, siteNamespaceName(dir, 'edge'), parseCidr('10.244.251.0/29'));
 const containers = new RuncContainers(tool('runc'), tool('conmon'), join(dir, 'runc'));
 const cgroupParent = `/edgeplane-test-${randomBytes(3).toString('hex')}`;
-const sandboxes = new PodSandboxes({ containers, network, catatonit: toolPath('catatonit'), podsDir: join(dir, 'pods'), cgroupParent, oomScoreFloor: oomScoreFloor(), podPidsLimit: 40, leases: new AddressLeases(join(dir, 'addresses'), network.cidr) });
+const sandboxes = new PodSandboxes({ containers, network, catatonit: toolPath('catatonit'), podsDir: join(dir, 'pods'), cgroupParent, oomScoreFloor: oomScoreFloor(), podPidsLimit: 40,
+  leases: new AddressLeases(join(dir, 'addresses'), network.cidr),
+  allowUnsafeSysctls: false,
+  seccompHost: { arch: goArch(process.arch), kernel: release() },
+});
 
 after(async () => {
   for (const state of await containers.list().catch(() => [])) await containers.delete(state.id, true).catch(() => undefined);
@@ -37,7 +43,7 @@ test('a pod sandbox holds the pod\'s network, hostname, IPC and PIDs limit; a ho
   await network.ensure();
   const uid = randomUUID();
   const [address] = [...podAddresses(network.cidr)] as [number];
-  const sandbox = await sandboxes.create({ uid, hostname: 'web-0', address });
+  const sandbox = await sandboxes.create({ uid, hostname: 'web-0', address, sysctls: { 'net.ipv4.ping_group_range': '0 2147483647' } });
   assert.equal(sandbox.address, '10.244.251.2');
   assert.equal((await containers.state(sandbox.infraId))?.status, 'running');
 
@@ -85,6 +91,17 @@ test('a pod sandbox holds the pod\'s network, hostname, IPC and PIDs limit; a ho
   const procs = Number(/^procs (\d+)$/m.exec(output.join('\n'))?.[1]);
   assert.ok(procs >= 30 && procs <= 39, `a fork bomb stops at the pod's pids.max: ${procs} processes`);
   await containers.delete(id);
+
+  // A mount left in the pod's folder (a claim's folder bound by subPath): the folder is kept, nothing below the mount removed.
+  const claim = join(dir, 'claim');
+  const bound = join(sandbox.dir, 'volume-subpaths', 'data');
+  mkdirSync(claim);
+  writeFileSync(join(claim, 'kept'), 'data');
+  mkdirSync(bound, { recursive: true });
+  execFileSync(toolPath('mount'), ['--bind', claim, bound]);
+  await assert.rejects(sandboxes.remove(uid), /pod folder .* kept: still mounted below it: .*volume-subpaths\/data/);
+  assert.equal(readFileSync(join(claim, 'kept'), 'utf8'), 'data');
+  execFileSync(toolPath('umount'), [bound]);
 
   await sandboxes.remove(uid);
   assert.equal(existsSync(sandbox.dir), false);

@@ -1,13 +1,14 @@
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, realpath, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { PodSpec } from '../../../../api/pod-spec-types.js';
 import type { ClusterRef } from '../../../../apimachinery/cluster-ref.js';
-import { containerCapabilities, containerFiles, containerResources, makeContainerFolders, podContainerId, type RuncContainers } from '../containers/index.js';
-import { limitPids, removeCgroup } from '../../../host/index.js';
-import { containerOciSpec } from '../oci/index.js';
+import { containerCapabilities, containerFiles, containerResources, makeContainerFolders, podContainerId, seccompFilter, type RuncContainers } from '../containers/index.js';
+import { limitPids, mountsUnder, readMountTable, removeCgroup } from '../../../host/index.js';
+import { containerOciSpec, type SeccompHost } from '../oci/index.js';
 import type { AddressLeases, SiteNetwork } from '../network/index.js';
 import { podHostsFile } from './pod-hosts.js';
 import { writePodResolvConf } from './pod-dns-files.js';
+import { podSysctls } from './pod-sysctls.js';
 
 /** A pod's sandbox: its network namespace and the infra process holding its IPC and UTS namespaces. */
 export interface PodSandbox {
@@ -26,6 +27,8 @@ export interface PodSandboxSpec {
   /** The pod's hostname (its name, as kubelet sets it). */
   readonly hostname: string;
   readonly address: number;
+  /** Set in the pod's namespaces before anything runs in them (see `podSysctls`). */
+  readonly sysctls: Readonly<Record<string, string>>;
 }
 
 /** A pod's sandbox as the CRI's PodSandboxConfig describes it. */
@@ -62,6 +65,10 @@ export class PodSandboxes {
       readonly podPidsLimit: number;
       /** The site's pod addresses. */
       readonly leases: AddressLeases;
+      /** Whether pods may set namespaced sysctls beyond the safe ones (a site that runs what Pod Security baseline forbids). */
+      readonly allowUnsafeSysctls: boolean;
+      /** This machine, for the infra process's seccomp filter. */
+      readonly seccompHost: SeccompHost;
       /**
        * The name server of a pod's virtual cluster on the site, running when this resolves (the
        * site's Service data plane, which also lets the pod's address reach its cluster's
@@ -73,15 +80,17 @@ export class PodSandboxes {
   ) {}
 
   /**
-   * kubelet's RunPodSandbox: the pod's folder, its address, its sandbox ({@link create}), then
-   * the pod's /etc/hosts and /etc/resolv.conf (bound read-only into its containers). The
-   * sandbox comes up whole or not at all: a failure removes what was made.
+   * kubelet's RunPodSandbox: the pod's sysctls checked (a forbidden one throws
+   * SysctlForbiddenError before anything is made), its folder, its address, its sandbox
+   * ({@link create}), then the pod's /etc/hosts and /etc/resolv.conf (bound read-only into
+   * its containers). The sandbox comes up whole or not at all: a failure removes what was made.
    */
   async run(request: PodSandboxRequest): Promise<PodSandbox> {
+    const sysctls = podSysctls(request.spec, this.options.allowUnsafeSysctls);
     const address = await this.options.leases.lease(request.uid);
     const dir = this.podDir(request.uid);
     await mkdir(dir, { recursive: true, mode: 0o700 });
-    const sandbox = await this.create({ uid: request.uid, hostname: request.name.slice(0, 63), address });
+    const sandbox = await this.create({ uid: request.uid, hostname: request.name.slice(0, 63), address, sysctls });
     try {
       request.onAddress?.(sandbox.address);
       await writeFile(join(dir, 'etc-hosts'), podHostsFile(sandbox.address, request.name), { mode: 0o644 });
@@ -123,14 +132,14 @@ export class PodSandboxes {
       terminal: false,
       capabilities: containerCapabilities({ capabilities: { drop: ['ALL'] } }),
       noNewPrivileges: true,
+      seccomp: seccompFilter({ type: 'RuntimeDefault' }, this.options.seccompHost, [], false),
       oomScoreAdj: Math.max(-998, this.options.oomScoreFloor),
       resources: containerResources(undefined, 16),
       cgroupsPath: `${cgroup}/infra`,
       netns: attachment.netnsPath,
       hostname: spec.hostname,
       binds: [{ source: this.options.catatonit, destination: '/catatonit', readOnly: true }],
-      // Containers have no CAP_NET_RAW: ping works through ICMP sockets, which the pod's network namespace allows every group (as Docker does).
-      sysctls: { 'net.ipv4.ping_group_range': '0 2147483647' },
+      sysctls: spec.sysctls,
       annotations: { 'io.kubernetes.cri.container-type': 'sandbox', 'io.kubernetes.pod.uid': spec.uid },
     });
     await writeFile(join(files.bundle, 'config.json'), JSON.stringify(ociSpec));
@@ -144,13 +153,21 @@ export class PodSandboxes {
     }
   }
 
-  /** Stops the infra process and removes the namespace, the pod's cgroups, folder and address lease; containers must be gone. Idempotent. */
+  /**
+   * Stops the infra process and removes the namespace, the pod's cgroups, folder and address
+   * lease; containers must be gone and the pod's mounts undone. Idempotent. A folder with
+   * something still mounted below it is kept (and the call fails): removing it would reach
+   * through the mount — into a claim's data bound there by subPath.
+   */
   async remove(uid: string): Promise<void> {
     const { containers, network } = this.options;
     await containers.delete(podContainerId(uid, 'infra'), true).catch(() => undefined);
     await network.detach(uid);
     await removeCgroup(`${this.options.cgroupParent}/${uid}/infra`);
     await removeCgroup(`${this.options.cgroupParent}/${uid}`);
+    const dir = await realpath(this.podDir(uid)).catch(() => undefined);
+    const mounted = dir === undefined ? [] : mountsUnder(await readMountTable(), dir);
+    if (mounted.length > 0) throw new Error(`pod folder ${dir ?? ''} kept: still mounted below it: ${mounted.map((entry) => entry.mountPoint).join(', ')}`);
     await rm(this.podDir(uid), { recursive: true, force: true });
     await this.options.leases.release(uid);
   }

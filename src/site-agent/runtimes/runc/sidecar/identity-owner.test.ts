@@ -55,7 +55,7 @@ describe("the sidecar's launch", () => {
   const facts = { server: 'https://cp:8443', connectTo: '10.244.0.1:8443', installation: ['/opt/edgeplane'], main: '/opt/edgeplane/main.js', node: '/usr/bin/node', runDir: '/run/pod/sidecar' };
   const context: LaunchContext = {
     rootfs: '/r', image: {}, env: new Map(), binds: [], netnsPath: '/var/run/netns/p', infraPid: 42, cgroupsPath: '/c', hostname: 'p',
-    qosClass: 'Burstable', machineMemoryBytes: 2 ** 33, oomScoreFloor: 0, allowPrivileged: false, annotations: {},
+    qosClass: 'Burstable', machineMemoryBytes: 2 ** 33, oomScoreFloor: 0, allowPrivileged: false, seccomp: { type: 'RuntimeDefault' }, host: { arch: 'amd64', kernel: '6.1.0' }, annotations: {},
   };
 
   it('gives the files away with --identity-owner and CAP_CHOWN alone; runs as root whatever the pod says of its workload', () => {

@@ -1,3 +1,4 @@
+import { constants } from 'node:fs';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import type { KubeObject } from '../../../../apimachinery/object.js';
 import type { Container, PodSpec } from '../../../../api/pod-spec-types.js';
@@ -60,7 +61,10 @@ export class SidecarLauncher {
    */
   async prepare(pod: KubeObject, ref: PodRef, runDir: string, container: Container): Promise<PreparedSidecar> {
     await mountTmpfs(runDir, { sizeBytes: 1 << 20 });
-    await writeFile(sidecarTokenFile(runDir), await this.options.identityToken(ref), { mode: 0o600 });
+    const token = await this.options.identityToken(ref);
+    // The sidecar's container writes this folder: never write through a link it may have left there (rm unlinks it; `wx` only makes a new file).
+    await rm(sidecarTokenFile(runDir), { force: true });
+    await writeFile(sidecarTokenFile(runDir), token, { mode: 0o600, flag: 'wx' });
     await rm(sidecarStateFile(runDir), { force: true });
     const owner = await podIdentityOwner((pod['spec'] ?? {}) as PodSpec, (image) => this.options.resolveImage(image));
     const process = sidecarProcess({ ...this.options.installation, connectTo: this.options.relay, runDir }, owner.by === 'root' ? undefined : owner.owner);
@@ -73,7 +77,7 @@ export class SidecarLauncher {
 
   /** Ready while its container runs and its state is READY or DEGRADED; `halted` names why it gave up. */
   async readiness(runDir: string, running: boolean): Promise<SidecarReadiness> {
-    const state = parseSidecarState(await readFile(sidecarStateFile(runDir), 'utf8').catch(() => undefined));
+    const state = parseSidecarState(await readFile(sidecarStateFile(runDir), { encoding: 'utf8', flag: constants.O_RDONLY | constants.O_NOFOLLOW }).catch(() => undefined));
     if (state?.state === 'HALTED') return { ready: false, halted: `The workload sidecar halted${state.reason === undefined ? '' : ` (${state.reason})`}: the pod has no identity and is not ready` };
     return { ready: running && (state?.state === 'READY' || state?.state === 'DEGRADED') };
   }

@@ -1,26 +1,34 @@
 import { posix } from 'node:path';
 import type { Container } from '../../../../api/pod-spec-types.js';
 import type { BindMount } from '../oci/index.js';
-import { resolveSubPath } from './sub-path.js';
+import type { SubPathMount } from './sub-path.js';
 import { VolumeError } from './volume-error.js';
 import { alwaysReadOnly } from './volume-kind.js';
 import type { VolumePod } from './volume-types.js';
 
 const depth = (path: string): number => path.split('/').length;
 
+/** Binds a subPath mount where runc can bind it from, and returns that source (see SubPathBinds). */
+export type SubPathBinder = (mount: SubPathMount) => Promise<string>;
+
 /**
  * The bind mounts of a container's `volumeMounts`, from the host folders its pod's volumes were
  * set up in (`volumeDirs`: volume name → folder). Each is mounted at `mountPath`; read-only when
  * the mount says so, and always for configMap, secret, downwardAPI and projected volumes (and a
- * claim marked `readOnly`), as kubelet does; a `subPath` binds that part of the volume (see
- * {@link resolveSubPath}). Ordered by the depth of `mountPath`, so a volume mounted inside
+ * claim marked `readOnly`), as kubelet does; a `subPath` binds that part of the volume, bound
+ * first by `bindSubPath` (by descriptor, at a target of its own: see SubPathBinds). Ordered by the depth of `mountPath`, so a volume mounted inside
  * another one's path lands on top of it, as containerd and CRI-O order them. Throws
  * {@link VolumeError} for a mount the site cannot honour.
  */
-export async function containerBinds(pod: VolumePod, container: Container, volumeDirs: ReadonlyMap<string, string>): Promise<BindMount[]> {
+export async function containerBinds(
+  pod: VolumePod,
+  container: Container,
+  volumeDirs: ReadonlyMap<string, string>,
+  bindSubPath: SubPathBinder,
+): Promise<BindMount[]> {
   const containerName = container.name ?? '';
   const binds: BindMount[] = [];
-  for (const mount of container.volumeMounts ?? []) {
+  for (const [index, mount] of (container.volumeMounts ?? []).entries()) {
     const name = mount.name ?? '';
     const volume = (pod.spec?.volumes ?? []).find((candidate) => candidate.name === name);
     const dir = volumeDirs.get(name);
@@ -34,7 +42,7 @@ export async function containerBinds(pod: VolumePod, container: Container, volum
     const normal = posix.normalize(posix.isAbsolute(mountPath) ? mountPath : `/${mountPath}`);
     const destination = normal.length > 1 && normal.endsWith('/') ? normal.slice(0, -1) : normal;
     const subPath = mount.subPath ?? '';
-    const source = subPath === '' ? dir : await resolveSubPath(dir, subPath, name, containerName);
+    const source = subPath === '' ? dir : await bindSubPath({ volumeDir: dir, subPath, volumeName: name, containerName, index });
     binds.push({ source, destination, readOnly: mount.readOnly === true || alwaysReadOnly(volume) });
   }
   // Array.prototype.sort is stable: mounts at the same depth keep the pod's order.

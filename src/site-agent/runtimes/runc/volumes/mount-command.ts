@@ -15,8 +15,18 @@ export class MountCommand {
     return this.run(this.paths.mount, ['-t', 'tmpfs', '-o', options.join(','), 'tmpfs', dir]);
   }
 
-  unmount(dir: string): Promise<void> {
-    return this.run(this.paths.umount, [dir]);
+  /**
+   * Binds `source` at `target` (`--bind`, not recursive) exactly as given: with
+   * `--no-canonicalize`, so a `/proc/<pid>/fd/<fd>` source reaches the descriptor's file
+   * through the kernel's magic link, never a path mount(8) would resolve from it.
+   */
+  bind(source: string, target: string): Promise<void> {
+    return this.run(this.paths.mount, ['--no-canonicalize', '--bind', source, target]);
+  }
+
+  /** Unmounts `dir`; `lazy` detaches it at once even while something still uses it (`umount -l`). */
+  unmount(dir: string, options: { readonly lazy?: boolean } = {}): Promise<void> {
+    return this.run(this.paths.umount, [...(options.lazy === true ? ['-l'] : []), dir]);
   }
 
   private run(command: string, args: readonly string[]): Promise<void> {

@@ -82,4 +82,5 @@ export function volumeDir(layout: VolumeLayout, volume: Volume): string {
   return join(layout.podDir, POD_VOLUMES_DIR, PLUGIN_DIR[kind], name);
 }
 
-const safeSegment = (segment: string): boolean => segment !== '' && segment !== '.' && segment !== '..' && !segment.includes('/') && !segment.includes('\0');
+/** Whether `segment` is one folder name: not empty, `.` or `..`, without `/` or NUL. */
+export const safeSegment = (segment: string): boolean => segment !== '' && segment !== '.' && segment !== '..' && !segment.includes('/') && !segment.includes('\0');
