@@ -46,7 +46,7 @@ const FACES = ['site-agent/host', 'site-agent/service-proxy', 'site-agent/runtim
  */
 const RUNC_SERVICES = {
   oci: { may: [], why: 'the OCI runtime specification the site writes (config.json), pure' },
-  network: { may: [], why: 'the site network: namespace, bridge, pod addresses, the netns socket broker, the relay to the control plane' },
+  network: { may: [], why: 'the site network: namespace, bridge, packet filter, pod addresses, the netns socket broker, the relay to the control plane' },
   probes: { may: ['containers'], why: 'kubelet\'s prober and lifecycle hooks' },
   images: { may: ['oci'], why: 'the site\'s image store and each container instance\'s root over an image or the host\'s programs' },
   volumes: { may: ['oci'], why: 'pod volumes: planned, set up in the pod\'s folder, bound into containers, torn down' },

@@ -210,6 +210,8 @@ export class RuncRuntime implements PodRuntime {
     // A site's pod addresses changed (a pod adopted after an agent restart, a sandbox made or
     // gone): its Service data plane syncs within this tick; every resync it syncs anyway.
     for (const site of this.options.sites.keys()) this.tellServicePlane(site, resync);
+    // The sites' filters: what they dropped since the last resync goes to the log.
+    if (resync) for (const site of this.options.sites.values()) void site.network.filter.logDrops(site.name).catch((error: unknown) => this.options.services.logger.warn({ site: site.name, err: error }, 'cannot read the site network filter\'s counters'));
     this.cancelRelist = this.options.services.timers.schedule(() => this.relistTick(), RELIST_MS);
   }
 

@@ -1,5 +1,6 @@
 import { totalmem } from 'node:os';
 import type { Duplex } from 'node:stream';
+import type { Registry } from 'prom-client';
 import type { Timers } from '../../../common/timers.js';
 import type { Logger } from '../../../observability/logger.js';
 import type { RegisterSite } from '../../../site-api/site-api-types.js';
@@ -10,10 +11,11 @@ import { startServicePlane, type ServicePlane } from '../../service-proxy/index.
 import type { SiteApiClient } from '../../site-api-client.js';
 import { oomScoreFloor, type LogRotationPolicy } from './containers/index.js';
 import { DEFAULT_STORAGE_CHECK_MS } from './eviction/index.js';
-import { cidrContains } from './network/index.js';
+import { cidrContains, type ClusterDestination } from './network/index.js';
 import { RuncRuntime } from './runc-runtime.js';
 import { openRuncSite, type OpenRuncSite } from './runc-site.js';
 import { installation, requireSocat, servicePrograms, type RuntimeProgramPaths, type RuntimePrograms } from './runtime-programs.js';
+import { registerSiteNetworkMetrics } from './site-network-metrics.js';
 
 /** The runc runtime's options of an agent. */
 export interface RuncAgentOptions {
@@ -56,6 +58,8 @@ export async function startRuncRuntime(context: {
   readonly sink: PodRuntimeSink;
   readonly nodes: NodeDirectory;
   readonly timers: Timers;
+  /** Where the sites' network metrics (the filter's drop counters) are registered, when the agent serves metrics. */
+  readonly metrics?: Registry;
 }): Promise<RuncRuntime> {
   const { options, client, timers, programs } = context;
   const { logger } = options;
@@ -98,8 +102,13 @@ export async function startRuncRuntime(context: {
       [...sites].map(([name, { network }]) => [name, { netns: network.netns, contains: (ip: string) => cidrContains(network.cidr, ip) }]),
     );
     const planePrograms = { ip: programs.ip, ...found };
-    planeRef.current = startServicePlane({ home: options.home, logger, programs: planePrograms, client, nodes: context.nodes, timers, sites: planeSites });
+    // What each cluster's data plane serves on a site is what the site's filter lets that cluster's pods open.
+    const destinations = async (site: string, byCluster: ReadonlyMap<string, readonly ClusterDestination[]>): Promise<void> =>
+      sites.get(site)?.network.filter.setDestinations(Object.fromEntries(byCluster));
+    const plane = { home: options.home, logger, programs: planePrograms, client, nodes: context.nodes, timers };
+    planeRef.current = startServicePlane({ ...plane, sites: planeSites, destinations });
   }
+  if (context.metrics !== undefined) registerSiteNetworkMetrics(context.metrics, sites);
   const objects = new PlacedObjectCache((kind) => client.placedObjects(kind), () => timers.now());
   return new RuncRuntime({
     nodes: context.nodes,

@@ -286,6 +286,9 @@ export class RuncPodWorker {
     const { state, watches } = this.context;
     state.record = saved.record;
     state.sandbox = saved.sandbox;
+    // The site's filter holds a pod it admitted; one attached before it (an older agent) is admitted now.
+    const owner = { cluster: this.cluster, namespace: saved.record.namespace, name: saved.record.name };
+    await this.site.sandboxes.adopt(saved.sandbox, owner).catch((error: unknown) => this.services.logger.warn({ pod: this.key, err: error instanceof Error ? error.message : String(error) }, 'the site network filter does not hold an adopted pod: it cannot send'));
     for (const [name, instance] of Object.entries(saved.instances)) {
       state.instances.set(name, instance);
       watches.watchExit(name, instance);

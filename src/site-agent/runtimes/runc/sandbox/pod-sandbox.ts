@@ -5,7 +5,7 @@ import type { ClusterRef } from '../../../../apimachinery/cluster-ref.js';
 import { containerCapabilities, containerFiles, containerResources, makeContainerFolders, podContainerId, seccompFilter, type RuncContainers } from '../containers/index.js';
 import { limitPids, mountsUnder, readMountTable, removeCgroup } from '../../../host/index.js';
 import { containerOciSpec, type SeccompHost } from '../oci/index.js';
-import type { AddressLeases, SiteNetwork } from '../network/index.js';
+import type { AddressLeases, PodOwner, SiteNetwork } from '../network/index.js';
 import { podHostsFile } from './pod-hosts.js';
 import { writePodResolvConf } from './pod-dns-files.js';
 import { podSysctls } from './pod-sysctls.js';
@@ -27,6 +27,8 @@ export interface PodSandboxSpec {
   /** The pod's hostname (its name, as kubelet sets it). */
   readonly hostname: string;
   readonly address: number;
+  /** The pod's virtual cluster and name: the site's filter lets it reach its own cluster only. */
+  readonly owner: PodOwner;
   /** Set in the pod's namespaces before anything runs in them (see `podSysctls`). */
   readonly sysctls: Readonly<Record<string, string>>;
 }
@@ -36,6 +38,8 @@ export interface PodSandboxRequest {
   readonly uid: string;
   /** The pod's name: its hostname (its first 63 characters) and its /etc/hosts entry. */
   readonly name: string;
+  /** Its Kubernetes namespace (the site filter's counters name the pod by it). */
+  readonly namespace: string;
   /** Its `dnsPolicy` and `dnsConfig` decide its resolv.conf. */
   readonly spec: PodSpec;
   readonly cluster: ClusterRef;
@@ -90,7 +94,8 @@ export class PodSandboxes {
     const address = await this.options.leases.lease(request.uid);
     const dir = this.podDir(request.uid);
     await mkdir(dir, { recursive: true, mode: 0o700 });
-    const sandbox = await this.create({ uid: request.uid, hostname: request.name.slice(0, 63), address, sysctls });
+    const owner = { cluster: request.cluster, namespace: request.namespace, name: request.name };
+    const sandbox = await this.create({ uid: request.uid, hostname: request.name.slice(0, 63), address, owner, sysctls });
     try {
       request.onAddress?.(sandbox.address);
       await writeFile(join(dir, 'etc-hosts'), podHostsFile(sandbox.address, request.name), { mode: 0o644 });
@@ -110,7 +115,7 @@ export class PodSandboxes {
   async create(spec: PodSandboxSpec): Promise<PodSandbox> {
     const { containers, network } = this.options;
     const dir = this.podDir(spec.uid);
-    const attachment = await network.attach(spec.uid, spec.address);
+    const attachment = await network.attach(spec.uid, spec.address, spec.owner);
     const infraId = podContainerId(spec.uid, 'infra');
     const files = containerFiles(dir, 'infra');
     await makeContainerFolders(files);
@@ -154,10 +159,18 @@ export class PodSandboxes {
   }
 
   /**
-   * Stops the infra process and removes the namespace, the pod's cgroups, folder and address
-   * lease; containers must be gone and the pod's mounts undone. Idempotent. A folder with
-   * something still mounted below it is kept (and the call fails): removing it would reach
-   * through the mount — into a claim's data bound there by subPath.
+   * A sandbox an earlier agent made, taken over with its pod (kubelet keeps running sandboxes
+   * across restarts): the site's filter holds it again if it did not (see `SiteNetwork.adopt`).
+   */
+  async adopt(sandbox: Pick<PodSandbox, 'uid' | 'address'>, owner: PodOwner): Promise<void> {
+    await this.options.network.adopt(sandbox.uid, sandbox.address, owner);
+  }
+
+  /**
+   * Stops the infra process and removes the namespace (and its place in the site's filter), the
+   * pod's cgroups, folder and address lease; containers must be gone and the pod's mounts
+   * undone. Idempotent. A folder with something still mounted below it is kept (and the call
+   * fails): removing it would reach through the mount — into a claim's data bound there by subPath.
    */
   async remove(uid: string): Promise<void> {
     const { containers, network } = this.options;
