@@ -148,10 +148,17 @@ sim.edgeplane.io/run-seconds and sim.edgeplane.io/exit-code make a pod's contain
 after that long with that code (restarted with back-off, or Succeeded/Failed per restartPolicy).
 Their logs are generated (--sim-log-…); exec, attach and port-forward are refused.
 
+runc pods' disk is measured every --ephemeral-storage-check-seconds (a du of each container's
+folder, emptyDir and configMap volume): a pod over an emptyDir's sizeLimit or its
+limits.ephemeral-storage is evicted as kubelet does (phase Failed, reason Evicted, a Warning
+Event), and so is the pod kubelet would pick when the site's pods together pass
+--site-ephemeral-storage. A container's log files hold at most twice
+--container-log-max-size × --container-log-max-files, even under a flood.
+
 The agent runs until SIGINT or SIGTERM, then sends waiting status reports and exits.`,
     )
     .action(async (o: SiteOptions) => {
-      if (o.runtime !== 'runc' && (o.hostImage || o.podCidr !== undefined)) throw new Error('--host-image and --pod-cidr apply to --runtime runc');
+      if (o.runtime !== 'runc' && (o.hostImage || o.podCidr !== undefined || o.siteEphemeralStorage !== undefined)) throw new Error('--host-image, --pod-cidr and --site-ephemeral-storage apply to --runtime runc');
       if (o.name === undefined || o.type === undefined) throw new Error('site needs --name and --type (run `edgeplane site --help`)');
       checkSiteName(o.name);
       if ((o.quotaCpu === undefined) !== (o.quotaMemory === undefined)) throw new Error('give --quota-cpu and --quota-memory together');

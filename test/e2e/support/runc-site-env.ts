@@ -8,7 +8,7 @@ import { createLogger } from '../../../src/observability/logger.js';
 import type { RegisterSite } from '../../../src/site-api/site-api-types.js';
 import { startSiteAgent, type SiteAgent } from '../../../src/site-agent/site-agent.js';
 import type { PodRuntime } from '../../../src/site-agent/pod-runtime.js';
-import { runcStateRoot, siteCgroupParent, siteNamespaceName } from '../../../src/site-agent/runtimes/runc/index.js';
+import { runcStateRoot, siteCgroupParent, siteNamespaceName, type RuncAgentOptions } from '../../../src/site-agent/runtimes/runc/index.js';
 import { removeSiteNetwork, removeSitesCgroupParent } from '../../../src/testing/runc-site-cleanup.js';
 import { kubectlNewest, runKubectl, type KubectlRun } from '../../../src/vk8s/testing/kubectl.js';
 import type { KubeObject } from '../../../src/apimachinery/object.js';
@@ -58,6 +58,8 @@ interface RuncSiteEnvOptions {
   readonly identityCertificateLifetimeMs?: number;
   /** The agents' clock (an offset clock lets a test skip a crash back-off). */
   readonly timers?: Timers;
+  /** The agents' disk options: how often pods' storage is checked, the site's cap, the containers' log rotation (default: the agent's). */
+  readonly disk?: Pick<RuncAgentOptions, 'storageCheckMs' | 'siteEphemeralStorageBytes' | 'containerLogs'>;
 }
 
 export async function startRuncSiteEnv(sites: readonly RuncTestSite[], options: RuncSiteEnvOptions = {}): Promise<RuncSiteEnv> {
@@ -81,7 +83,7 @@ export async function startRuncSiteEnv(sites: readonly RuncTestSite[], options: 
       server: h.url,
       heartbeatSeconds: 1,
       runtime: 'runc',
-      runc: { hostImage: hostImageOf(site), ...(options.claimSweepMs === undefined ? {} : { claimSweepMs: options.claimSweepMs }) },
+      runc: { hostImage: hostImageOf(site), ...(options.claimSweepMs === undefined ? {} : { claimSweepMs: options.claimSweepMs }), ...options.disk },
       statusFlushMs: 20,
       logger,
       ...(options.timers === undefined ? {} : { timers: options.timers }),

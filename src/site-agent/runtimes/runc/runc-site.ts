@@ -6,7 +6,7 @@ import type { ClusterRef } from '../../../apimachinery/cluster-ref.js';
 import type { Logger } from '../../../observability/logger.js';
 import type { PodRef, RegisterSite } from '../../../site-api/site-api-types.js';
 import { hostPidMax, IpCommand, limitPids, removeCgroup, sitePidsCeiling } from '../../host/index.js';
-import { RuncContainers, SiteContainers } from './containers/index.js';
+import { conmonLogSizeMax, DEFAULT_LOG_ROTATION, RuncContainers, SiteContainers, type LogRotationPolicy } from './containers/index.js';
 import { goArch } from './oci/index.js';
 import { hostImagePlan, ImageStore, inspectHost, siteImageStoreDir, SiteImages } from './images/index.js';
 import {
@@ -49,6 +49,8 @@ export interface RuncSiteOptions {
   readonly podPidsLimit?: number;
   /** The most processes the site's pods may hold together (default: the host's pid_max less a reserve, `sitePidsCeiling`). */
   readonly sitePidsLimit?: number;
+  /** How containers' logs rotate (what is not given: kubelet's 10 MiB, 5 files); conmon caps each file at twice the size. */
+  readonly containerLogs?: Partial<LogRotationPolicy>;
   /** The folder of the Localhost seccomp profiles pods may name (default `<home>/seccomp`, as kubelet's `<root-dir>/seccomp`). */
   readonly seccompProfileRoot?: string;
   readonly logger: Logger;
@@ -105,7 +107,8 @@ export async function openRuncSite(options: RuncSiteOptions): Promise<OpenRuncSi
   const seccompHost = { arch: goArch(process.arch), kernel: release() };
   const sitePids = options.sitePidsLimit ?? sitePidsCeiling(await hostPidMax());
   await limitPids(siteCgroupParent(netns), sitePids);
-  const runc = new RuncContainers(programs.runc, programs.conmon, runcStateRoot(netns));
+  const logRotation: LogRotationPolicy = { ...DEFAULT_LOG_ROTATION, ...options.containerLogs };
+  const runc = new RuncContainers(programs.runc, programs.conmon, runcStateRoot(netns), conmonLogSizeMax(logRotation));
   const images = new SiteImages(new ImageStore({ dir: siteImageStoreDir(options.home), umoci: programs.umoci }), options.hostImage, hostImagePlan(inspectHost));
   const pvRoot = join(siteDir, 'persistent-volumes');
   options.logger.info({ site: site.name, network: network.describe(), hostImage: options.hostImage, sitePids }, 'runc site ready');
@@ -143,6 +146,7 @@ export async function openRuncSite(options: RuncSiteOptions): Promise<OpenRuncSi
     volumes: new PodVolumes({ site: site.name, mounts: new MountCommand(programs.mount), pvRoot, allocatable: { cpu: site.nodes[0]?.cpu ?? '1', memory: site.nodes[0]?.memory ?? '1Gi' } }),
     sidecar: new SidecarLauncher({ installation: options.sidecar, relay: `${network.gateway}:${RELAY_PORT}`, identityToken: options.identityToken, resolveImage: (reference) => images.resolve(reference) }),
     dial: (host, port, timeoutMs) => broker.dial(host, port, timeoutMs),
+    logRotation,
     close() {
       relay.close();
       broker.close();

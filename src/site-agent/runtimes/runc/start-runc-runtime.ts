@@ -9,7 +9,8 @@ import { PlacedObjectCache } from '../../placed-object-cache.js';
 import type { PodRuntimeSink } from '../../pod-runtime.js';
 import { startServicePlane, type ServicePlane } from '../../service-proxy/index.js';
 import type { SiteApiClient } from '../../site-api-client.js';
-import { oomScoreFloor } from './containers/index.js';
+import { oomScoreFloor, type LogRotationPolicy } from './containers/index.js';
+import { DEFAULT_STORAGE_CHECK_MS } from './eviction/index.js';
 import { cidrContains, type ClusterDestination } from './network/index.js';
 import { RuncRuntime } from './runc-runtime.js';
 import { openRuncSite, type OpenRuncSite } from './runc-site.js';
@@ -24,6 +25,12 @@ export interface RuncAgentOptions {
   readonly claimSweepMs?: number;
   /** Where the runtime's programs are (default: PATH). */
   readonly programs?: RuntimeProgramPaths;
+  /** How containers' logs rotate (kubelet's `--container-log-max-size` / `--container-log-max-files`; default 10 MiB, 5 files). */
+  readonly containerLogs?: Partial<LogRotationPolicy>;
+  /** The most bytes all pods of one site may hold on disk together (`--site-ephemeral-storage`; default: no cap). */
+  readonly siteEphemeralStorageBytes?: number;
+  /** How often the pods' ephemeral storage is measured (default 10 s, as kubelet's eviction manager). */
+  readonly storageCheckMs?: number;
   /** Each site's pod and site PIDs limits and its Localhost seccomp profiles (see RuncSiteOptions). */
   readonly podPidsLimit?: number;
   readonly sitePidsLimit?: number;
@@ -79,6 +86,7 @@ export async function startRuncRuntime(context: {
           oomScoreFloor: floor,
           logger,
           ...(options.runc?.podCidr === undefined ? {} : { podCidr: options.runc.podCidr }),
+          ...(options.runc?.containerLogs === undefined ? {} : { containerLogs: options.runc.containerLogs }),
           ...(options.runc?.podPidsLimit === undefined ? {} : { podPidsLimit: options.runc.podPidsLimit }),
           ...(options.runc?.sitePidsLimit === undefined ? {} : { sitePidsLimit: options.runc.sitePidsLimit }),
           ...(options.runc?.seccompProfileRoot === undefined ? {} : { seccompProfileRoot: options.runc.seccompProfileRoot }),
@@ -108,6 +116,10 @@ export async function startRuncRuntime(context: {
     ...(planeRef.current === undefined ? {} : { servicePlane: planeRef.current }),
     socat: () => requireSocat(programs),
     claimSweep: { list: () => client.placedObjects('persistentvolumeclaims'), intervalMs: options.runc?.claimSweepMs ?? 60_000 },
+    storage: {
+      intervalMs: options.runc?.storageCheckMs ?? DEFAULT_STORAGE_CHECK_MS,
+      ...(options.runc?.siteEphemeralStorageBytes === undefined ? {} : { siteCapBytes: options.runc.siteEphemeralStorageBytes }),
+    },
     services: { sink: context.sink, logger, timers, objectsOf: (cluster) => objects.of(cluster) },
   });
 }
