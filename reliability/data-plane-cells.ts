@@ -154,7 +154,41 @@ spec:
       - {name: c, image: host, command: [sleep, "3600"], volumeMounts: [{name: v, mountPath: /host, subPath: d}]}
 `;
 
+const DISK_FLOOD = `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: flood, annotations: {svc.io/sites: "svc-io-system/SITE"}}
+spec:
+  replicas: 1
+  selector: {matchLabels: {app: flood}}
+  template:
+    metadata: {labels: {app: flood}}
+    spec:
+      terminationGracePeriodSeconds: 1
+      volumes: [{name: scratch, emptyDir: {sizeLimit: 10Mi}}]
+      containers:
+      - {name: c, image: host, command: [sh, -c, "dd if=/dev/zero of=/scratch/fill bs=1M count=50; sleep 3600"], volumeMounts: [{name: scratch, mountPath: /scratch}]}
+`;
+
 const STATEFUL: readonly DataPlaneCell[] = [
+  {
+    id: 'disk-flood',
+    attack: 'write 50 MB into an emptyDir of sizeLimit 10Mi',
+    layer: 'the site measures and evicts (kubelet\'s Evicted)',
+    kind: 'attack',
+    short: true,
+    async run({ env }) {
+      await env.ok(ATTACKER, ['apply', '-f', '-'], DISK_FLOOD.replace('SITE', env.site));
+      for (let i = 0; i < 120; i++) {
+        const run = await env.kubectl(ATTACKER, ['get', 'pods', '-l', 'app=flood', '-o', 'jsonpath={range .items[*]}{.status.phase}/{.status.reason}{"\\n"}{end}']);
+        if (/^Failed\/Evicted$/m.test(run.stdout)) {
+          await env.kubectl(ATTACKER, ['delete', 'deployment', 'flood', '--wait=false']);
+          return undefined;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+      return 'not evicted within 60 s';
+    },
+  },
   {
     id: 'subpath-symlink',
     attack: 'mount a subPath that a container turned into a symlink to the host\'s /',
