@@ -46,11 +46,12 @@ const FACES = ['site-agent/host', 'site-agent/service-proxy', 'site-agent/runtim
  */
 const RUNC_SERVICES = {
   oci: { may: [], why: 'the OCI runtime specification the site writes (config.json), pure' },
-  network: { may: [], why: 'the site network: namespace, bridge, pod addresses, the netns socket broker, the relay to the control plane' },
+  network: { may: [], why: 'the site network: namespace, bridge, packet filter, pod addresses, the netns socket broker, the relay to the control plane' },
   probes: { may: ['containers'], why: 'kubelet\'s prober and lifecycle hooks' },
   images: { may: ['oci'], why: 'the site\'s image store and each container instance\'s root over an image or the host\'s programs' },
   volumes: { may: ['oci'], why: 'pod volumes: planned, set up in the pod\'s folder, bound into containers, torn down' },
   containers: { may: ['oci', 'images'], why: 'runc under conmon and each instance\'s OCI bundle from the pod\'s spec' },
+  eviction: { may: [], why: 'kubelet\'s eviction manager for local ephemeral storage: a budgeted du of the pods\' folders, the eviction decided by pure rules' },
   sandbox: { may: ['oci', 'containers', 'network'], why: 'pod sandboxes: network namespace, address, infra container, hosts and DNS files' },
   sidecar: { may: ['oci', 'images', 'containers'], why: 'the injected workload sidecar: its launch, its identity files\' owner, its readiness' },
   streams: { may: ['containers', 'network', 'sidecar'], why: 'logs, exec, attach and port-forward of the pods' },

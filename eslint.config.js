@@ -51,7 +51,7 @@ export default tseslint.config(
   {
     // A site runtime's pod lifecycle (decisions, workers, probes, kubelet's semantics) takes its
     // time from the Timers it is given, so tests drive it with fake time and nothing mixes clocks.
-    files: ['src/site-agent/runtimes/kubelet/**/*.ts', 'src/site-agent/runtimes/runc/*.ts', 'src/site-agent/runtimes/runc/pod-worker/**/*.ts', 'src/site-agent/runtimes/runc/probes/**/*.ts'],
+    files: ['src/site-agent/runtimes/kubelet/**/*.ts', 'src/site-agent/runtimes/runc/*.ts', 'src/site-agent/runtimes/runc/pod-worker/**/*.ts', 'src/site-agent/runtimes/runc/probes/**/*.ts', 'src/site-agent/runtimes/runc/eviction/**/*.ts'],
     ignores: ['**/*.test.ts'],
     rules: {
       'no-restricted-properties': ['error', { object: 'Date', property: 'now', message: 'take the time from the injected Timers (timers.now())' }],

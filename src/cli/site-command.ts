@@ -2,6 +2,7 @@ import { untilSignal } from './until-signal.js';
 import { resolve } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { Quantity } from '../apimachinery/quantity/quantity.js';
+import { parseListenAddress, type ListenAddress } from '../common/listen-address.js';
 import { createLogger, LOG_FORMATS, LOG_LEVELS, type LogFormat } from '../observability/logger.js';
 import { DEFAULT_SIM_OPTIONS } from '../site-agent/runtimes/simulated/sim-options.js';
 import { checkSiteName, parseLabels, siteSpecsFor } from '../site-agent/site-specs.js';
@@ -37,6 +38,7 @@ interface SiteOptions extends RuntimeProgramFlags, RuncLimitFlags {
   simLogLinesPerSecond: number;
   logLevel: string;
   logFormat: LogFormat;
+  metricsAddress?: ListenAddress;
 }
 
 function argument<T>(parse: (value: string) => T): (value: string) => T {
@@ -134,6 +136,7 @@ export function siteCommand(): Command {
     .addOption(new Option('--sim-log-template <text>', 'simulated: each log line, with {pod} {namespace} {container} {seq} {restart} {time} replaced').default(DEFAULT_SIM_OPTIONS.logTemplate))
     .addOption(new Option('--sim-log-lines <n>', 'simulated: log lines a container writes as it starts').default(DEFAULT_SIM_OPTIONS.logLines).argParser(wholeNumber(0)))
     .addOption(new Option('--sim-log-lines-per-second <n>', 'simulated: log lines a running container writes each second after those (what logs -f follows)').default(DEFAULT_SIM_OPTIONS.logLinesPerSecond).argParser(linesPerSecond))
+    .addOption(new Option('--metrics-address <host:port>', 'serve the agent\'s Prometheus metrics (GET /metrics, plain HTTP) there, e.g. 127.0.0.1:9470').env('EDGEPLANE_METRICS_ADDRESS').argParser(argument(parseListenAddress)))
     .addOption(new Option('--log-level <level>', 'least severe level logged').choices(LOG_LEVELS).env('EDGEPLANE_LOG_LEVEL').default('info'))
     .addOption(new Option('--log-format <format>', 'auto: readable lines on a terminal, JSON otherwise').choices(LOG_FORMATS).env('EDGEPLANE_LOG_FORMAT').default('auto'));
   addRuncLimitOptions(addRuntimeProgramOptions(site))
@@ -145,10 +148,17 @@ sim.edgeplane.io/run-seconds and sim.edgeplane.io/exit-code make a pod's contain
 after that long with that code (restarted with back-off, or Succeeded/Failed per restartPolicy).
 Their logs are generated (--sim-log-…); exec, attach and port-forward are refused.
 
+runc pods' disk is measured every --ephemeral-storage-check-seconds (a du of each container's
+folder, emptyDir and configMap volume): a pod over an emptyDir's sizeLimit or its
+limits.ephemeral-storage is evicted as kubelet does (phase Failed, reason Evicted, a Warning
+Event), and so is the pod kubelet would pick when the site's pods together pass
+--site-ephemeral-storage. A container's log files hold at most twice
+--container-log-max-size × --container-log-max-files, even under a flood.
+
 The agent runs until SIGINT or SIGTERM, then sends waiting status reports and exits.`,
     )
     .action(async (o: SiteOptions) => {
-      if (o.runtime !== 'runc' && (o.hostImage || o.podCidr !== undefined)) throw new Error('--host-image and --pod-cidr apply to --runtime runc');
+      if (o.runtime !== 'runc' && (o.hostImage || o.podCidr !== undefined || o.siteEphemeralStorage !== undefined)) throw new Error('--host-image, --pod-cidr and --site-ephemeral-storage apply to --runtime runc');
       if (o.name === undefined || o.type === undefined) throw new Error('site needs --name and --type (run `edgeplane site --help`)');
       checkSiteName(o.name);
       if ((o.quotaCpu === undefined) !== (o.quotaMemory === undefined)) throw new Error('give --quota-cpu and --quota-memory together');
@@ -176,6 +186,7 @@ The agent runs until SIGINT or SIGTERM, then sends waiting status reports and ex
         sim: { startMs: o.simStartMs, readyMs: o.simReadyMs, failureRate: o.simFailureRate, runMs: o.simRunMs, stopMs: o.simStopMs, logTemplate: o.simLogTemplate, logLines: o.simLogLines, logLinesPerSecond: o.simLogLinesPerSecond },
         logger,
         ...(o.registrationToken === undefined ? {} : { token: o.registrationToken }),
+        ...(o.metricsAddress === undefined ? {} : { metricsAddress: o.metricsAddress }),
         ...(o.server === undefined ? {} : { server: o.server }),
         onProgress: (done, total) => {
           if (total > 1) process.stderr.write(`registered ${done}/${total} sites\n`);

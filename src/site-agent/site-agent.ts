@@ -16,6 +16,8 @@ import { type Timers, systemTimers } from '../common/timers.js';
 import { StatusBatcher } from './status-batcher.js';
 import { startSiteTunnel, type SiteTunnel } from './tunnel/site-tunnel.js';
 import { dialPodRelay } from './tunnel/dial-pod-relay.js';
+import type { ListenAddress } from '../common/listen-address.js';
+import { serveAgentMetrics } from './agent-metrics.js';
 
 /** The runc runtime's folders in the agent's home: pods and images, with their own modes (the runtime keeps their top private). */
 const RUNTIME_TREES = ['runc', 'images'];
@@ -43,6 +45,8 @@ export interface SiteAgentOptions {
   readonly removePodsOnClose?: boolean;
   /** The runc runtime's options. */
   readonly runc?: RuncAgentOptions;
+  /** Where to serve the agent's Prometheus metrics (`GET /metrics`, plain HTTP); none when absent. */
+  readonly metricsAddress?: ListenAddress;
   readonly logger: Logger;
   readonly timers?: Timers;
   readonly random?: () => number;
@@ -111,17 +115,14 @@ export async function startSiteAgent(options: SiteAgentOptions): Promise<SiteAge
     event: (report: PodEventReport) => events.add(report),
   };
   const nodes = nodeDirectoryFor(options.agent, sites);
+  const metrics = options.metricsAddress === undefined ? undefined : await serveAgentMetrics(options.metricsAddress, logger);
+  const podRelay = (): ReturnType<typeof dialPodRelay> => dialPodRelay(credential);
+  const runcContext = { options, programs: programs as RuntimePrograms, client, server: credential.server, podRelay, sink, nodes, timers };
   const runtime: PodRuntime =
     options.runtime === 'runc'
-      ? await startRuncRuntime({
-          options,
-          programs: programs as RuntimePrograms,
-          client,
-          server: credential.server,
-          podRelay: () => dialPodRelay(credential),
-          sink,
-          nodes,
-          timers,
+      ? await startRuncRuntime({ ...runcContext, ...(metrics === undefined ? {} : { metrics: metrics.registry }) }).catch(async (error: unknown) => {
+          await metrics?.close();
+          throw error;
         })
       : new SimulatedRuntime({
           sink,
@@ -163,6 +164,7 @@ export async function startSiteAgent(options: SiteAgentOptions): Promise<SiteAge
       await Promise.race([Promise.all([batcher.close(), events.flush()]), timeout]);
       cancel?.();
       client.close();
+      await metrics?.close();
       logger.info({ agent: options.agent }, 'site agent stopped');
     },
   };

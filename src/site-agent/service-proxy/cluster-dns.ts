@@ -6,11 +6,10 @@ import type { ProxyEndpoints, ProxyService } from './proxy-model.js';
  *
  * Isolation: dnsmasq has no views — one process answers every client the same — and two
  * tenants' clusters may both have a `web.default`. So each cluster on the site gets its own
- * dnsmasq bound to its own listener address on the site bridge (an address of the pod CIDR,
- * leased like a pod's), and each pod's resolv.conf names its cluster's listener. A pod of
- * another cluster could still query that address directly and learn names and ClusterIPs
- * (not reach them: the proxy refuses connections by source cluster); refusing DNS by source
- * too is a packet filter in the site namespace, left to the wiring.
+ * dnsmasq bound to its own link-local listener address in the site's namespace, and each pod's
+ * resolv.conf names its cluster's listener. The site's packet filter lets only that cluster's
+ * pods reach the listener (`service-destinations.ts`, `runtimes/runc/network/`): a pod of
+ * another cluster gets no answer at all.
  *
  * Names (pods' resolv.conf: runtimes/runc/pod-dns.ts): `<service>.<namespace>.svc.cluster.local` and `<service>.<namespace>`; the bare
  * `<service>` resolves through the pod's search path (`<its namespace>.svc.cluster.local`

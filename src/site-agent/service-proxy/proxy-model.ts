@@ -1,4 +1,5 @@
 import type { KubeObject } from '../../apimachinery/object.js';
+import { clusterKeyOf } from '../cluster-key.js';
 import { http2EnabledOf, proxyTypeOf, sniNamesOf, type ProxyType } from '../../api/service-annotations.js';
 
 /**
@@ -9,13 +10,13 @@ import { http2EnabledOf, proxyTypeOf, sniNamesOf, type ProxyType } from '../../a
  */
 
 /**
- * A virtual cluster, as `<tenant>:<namespace>:<vk8s name>` (names are DNS labels, so `:`
- * cannot occur in them and the id can go into HAProxy names and file names).
+ * A virtual cluster, as `<tenant>:<namespace>:<vk8s name>` (`clusterKeyOf`: the id can go into
+ * HAProxy names and file names, and the site's packet filter knows clusters by it).
  */
 export type ClusterId = string;
 
 export function clusterIdOf(tenant: string, namespace: string, name: string): ClusterId {
-  return `${tenant}:${namespace}:${name}`;
+  return clusterKeyOf({ tenant, namespace, name });
 }
 
 export interface ProxyServicePort {

@@ -7,6 +7,8 @@ import { IpCommand, type Program } from '../host/index.js';
 import type { NodeDirectory } from '../node-directory.js';
 import type { SiteApiClient } from '../site-api-client.js';
 import { PlacedServiceFeed } from './placed-service-feed.js';
+import type { ClusterId } from './proxy-model.js';
+import type { ServiceDestination } from './service-destinations.js';
 import { SiteServiceProxy, type SitePod } from './site-service-proxy.js';
 
 /** What a site's runtime tells its Service data plane and asks of it. */
@@ -40,8 +42,10 @@ export function startServicePlane(context: {
   readonly nodes: NodeDirectory;
   readonly timers: Timers;
   readonly sites: ReadonlyMap<string, ServicePlaneSite>;
+  /** Hears what each cluster's pods on a site may open of its data plane (the site's packet filter), before the proxy changes. */
+  readonly destinations?: (site: string, byCluster: ReadonlyMap<ClusterId, readonly ServiceDestination[]>) => Promise<void>;
 }): ServicePlane {
-  const { client, timers, nodes, logger, programs } = context;
+  const { client, timers, nodes, logger, programs, destinations } = context;
   const events = new EventSender((items) => client.postServiceEvents(items), timers, logger);
   const proxies = new Map<string, SiteServiceProxy>();
   const feed = new PlacedServiceFeed((kind, wait) => client.placedObjects(kind, wait), () => proxies.forEach((proxy) => proxy.trigger()), timers, logger);
@@ -59,6 +63,7 @@ export function startServicePlane(context: {
         feed,
         onSite: (address) => (address.nodeName === undefined ? site.contains(address.ip) : nodes.lookup(address.nodeName)?.site === name),
         event: (report) => events.add(report),
+        ...(destinations === undefined ? {} : { destinations: (byCluster) => destinations(name, byCluster) }),
         logger,
       }),
     );

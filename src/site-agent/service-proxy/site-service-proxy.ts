@@ -11,6 +11,7 @@ import { clusterIdOf, proxyEndpointsOf, proxyServiceOf, type ClusterId, type End
 import { planProxy, type ProxyPlan } from './proxy-plan.js';
 import type { IpCommand, Program } from '../host/index.js';
 import { ServiceAddresses } from './service-addresses.js';
+import { clusterDestinations, type ServiceDestination } from './service-destinations.js';
 
 export interface SiteServiceProxyOptions {
   readonly site: string;
@@ -25,6 +26,11 @@ export interface SiteServiceProxyOptions {
   readonly onSite: (address: EndpointAddressView) => boolean;
   /** An Event on a Service (sent in the agent's next batch). */
   readonly event: (report: PodEventReport) => void;
+  /**
+   * Hears, before the proxy and name servers change, what each cluster's pods may open on the
+   * site's addresses (its name server, its Services' frontends): the site's packet filter.
+   */
+  readonly destinations?: (byCluster: ReadonlyMap<ClusterId, readonly ServiceDestination[]>) => Promise<void>;
   readonly logger: Logger;
 }
 
@@ -162,6 +168,7 @@ export class SiteServiceProxy {
     const clusters = new Set<ClusterId>([...pods.keys(), ...services.map((s) => s.cluster)]);
     for (const cluster of clusters) await this.addresses.add([this.dns.addressOf(cluster)]);
     await this.addresses.add(plan.frontends.map((f) => f.address));
+    await this.options.destinations?.(clusterDestinations(plan, new Map([...clusters].map((cluster) => [cluster, this.dns.addressOf(cluster)]))));
     for (const cluster of clusters) await this.dns.ensure(cluster, clusterHostsFile(services.filter((s) => s.cluster === cluster), endpoints.filter((e) => e.cluster === cluster)));
     await this.dns.retain(clusters);
     await this.applyPlan(plan, refs);

@@ -9,7 +9,7 @@ import type { RegisterSite } from '../../../src/site-api/site-api-types.js';
 import type { SiteType } from '../../../src/site-api/site-model.js';
 import { startSiteAgent, type SiteAgent } from '../../../src/site-agent/site-agent.js';
 import type { PodRuntime } from '../../../src/site-agent/pod-runtime.js';
-import { runcStateRoot, siteCgroupParent, siteNamespaceName } from '../../../src/site-agent/runtimes/runc/index.js';
+import { runcStateRoot, siteCgroupParent, siteNamespaceName, type RuncAgentOptions } from '../../../src/site-agent/runtimes/runc/index.js';
 import { removeSiteNetwork, removeSitesCgroupParent } from '../../../src/testing/runc-site-cleanup.js';
 import { kubectlNewest, runKubectl, type KubectlRun } from '../../../src/vk8s/testing/kubectl.js';
 import type { KubeObject } from '../../../src/apimachinery/object.js';
@@ -66,6 +66,8 @@ interface RuncSiteEnvOptions {
   readonly timers?: Timers;
   /** More virtual clusters placed on the same sites, besides `vk1`, each in a platform namespace of its name (kubectl through `okIn`). */
   readonly clusters?: readonly string[];
+  /** The agents' disk options: how often pods' storage is checked, the site's cap, the containers' log rotation (default: the agent's). */
+  readonly disk?: Pick<RuncAgentOptions, 'storageCheckMs' | 'siteEphemeralStorageBytes' | 'containerLogs'>;
 }
 
 export async function startRuncSiteEnv(sites: readonly RuncTestSite[], options: RuncSiteEnvOptions = {}): Promise<RuncSiteEnv> {
@@ -95,7 +97,7 @@ export async function startRuncSiteEnv(sites: readonly RuncTestSite[], options: 
       server: h.url,
       heartbeatSeconds: 1,
       runtime: 'runc',
-      runc: { hostImage: hostImageOf(site), ...(options.claimSweepMs === undefined ? {} : { claimSweepMs: options.claimSweepMs }) },
+      runc: { hostImage: hostImageOf(site), ...(options.claimSweepMs === undefined ? {} : { claimSweepMs: options.claimSweepMs }), ...options.disk },
       statusFlushMs: 20,
       logger,
       ...(options.timers === undefined ? {} : { timers: options.timers }),

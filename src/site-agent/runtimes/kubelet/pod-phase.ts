@@ -6,9 +6,11 @@ import type { PodRecord } from './pod-record.js';
  * succeeded (Failed if one failed under restartPolicy Never) or a container waits for its first
  * run; Running while one runs; once all stopped, Running under Always (they restart),
  * Succeeded when all exited 0, Failed under Never, Running under OnFailure. The injected
- * sidecar serves the workload: the workload's containers decide the phase. Pure.
+ * sidecar serves the workload: the workload's containers decide the phase. An evicted pod is
+ * Failed, whatever its containers (kubelet's eviction manager sets the phase). Pure.
  */
 export function podPhase(pod: PodRecord): 'Pending' | 'Running' | 'Succeeded' | 'Failed' {
+  if (pod.evicted !== undefined) return 'Failed';
   if (pod.failure?.final === true) return 'Failed';
   if (pod.failure !== undefined && pod.podIP === undefined) return 'Pending';
   const initFailed = pod.initContainers.some((c) => c.current.kind === 'terminated' && c.current.termination.exitCode !== 0);

@@ -58,4 +58,6 @@ export interface PodRecord {
    * its phase is Failed.
    */
   failure?: { readonly reason: string; readonly message: string; readonly final?: boolean };
+  /** The pod was evicted (its local storage over a limit): phase Failed, reason `Evicted`, this message; it never runs again. */
+  evicted?: { readonly message: string };
 }

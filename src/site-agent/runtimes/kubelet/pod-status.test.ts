@@ -42,6 +42,21 @@ describe('pod status', () => {
   });
 });
 
+describe('an evicted pod', () => {
+  it('is Failed with reason Evicted and the eviction\'s message, whatever its containers; the status holds no more than kubelet 1.17 left', () => {
+    const evicted: PodRecord = { ...pod([exited('c', 137), running('edgeplane-sidecar', false)]), startTime: Date.UTC(2026, 0, 1, 0, 0, 5), evicted: { message: 'Usage of EmptyDir volume "data" exceeds the limit "10Mi". ' } };
+    assert.equal(podPhase(evicted), 'Failed');
+    assert.deepEqual(renderPodStatus(evicted, 0), {
+      phase: 'Failed',
+      conditions: [{ type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: '2026-01-01T00:00:00Z' }],
+      reason: 'Evicted',
+      message: 'Usage of EmptyDir volume "data" exceeds the limit "10Mi". ',
+      startTime: '2026-01-01T00:00:05Z',
+    });
+    assert.equal(podPhase({ ...evicted, restartPolicy: 'Always', containers: [running('c')] }), 'Failed');
+  });
+});
+
 describe('crash back-off', () => {
   it('restarts at once after the first crash, then waits 10 s doubling to 5 min, and forgets after 10 quiet minutes', () => {
     assert.equal(restartWaitUntil(undefined, 0), undefined);

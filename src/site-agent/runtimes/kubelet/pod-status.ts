@@ -54,9 +54,15 @@ function condition(type: string, ok: boolean, at: number | string, reason?: stri
  * The PodStatus kubelet 1.17 writes for `pod` at `now`: phase ({@link podPhase}), the
  * Initialized / Ready / ContainersReady / PodScheduled conditions with kubelet's reasons and
  * messages, hostIP, podIP(s), startTime, init and app container statuses and the QoS class.
- * Both runtimes report through it. Pure.
+ * An evicted pod's is what kubelet 1.17's eviction manager leaves: phase Failed, reason
+ * `Evicted`, the message, startTime and the PodScheduled condition (the status manager keeps the
+ * conditions it does not own), nothing else — so kubectl shows `Evicted`, not the containers'
+ * last words. Both runtimes report through it. Pure.
  */
 export function renderPodStatus(pod: PodRecord, now: number): Json {
+  if (pod.evicted !== undefined) {
+    return { phase: 'Failed', conditions: [condition('PodScheduled', true, pod.scheduledAt)], reason: 'Evicted', message: pod.evicted.message, startTime: metav1Time(pod.startTime ?? now) };
+  }
   const phase = podPhase(pod);
   const completed = phase === 'Succeeded';
   const initialized = pod.initializedAt !== undefined;

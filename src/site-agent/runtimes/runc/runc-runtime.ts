@@ -7,6 +7,7 @@ import { podKeyOf } from '../../pod-key.js';
 import type { PodRuntime } from '../../pod-runtime.js';
 import type { ServicePlane, SitePod } from '../../service-proxy/index.js';
 import type { PlacedObjects } from '../../site-api-client.js';
+import { DEFAULT_WALK_ENTRIES, StorageMonitor, type StoragePod } from './eviction/index.js';
 import { removePodTraces, RuncPodWorker, type PodServices } from './pod-worker/index.js';
 import type { OpenRuncSite } from './runc-site.js';
 import { RuncPodStreams } from './streams/index.js';
@@ -30,6 +31,8 @@ export interface RuncRuntimeOptions {
   readonly socat: () => Program;
   /** The claims placed on the agent's sites (the site API), read by each sweep of the folders of claims that are gone. */
   readonly claimSweep?: { readonly list: () => Promise<PlacedObjects>; readonly intervalMs: number };
+  /** The pods' ephemeral storage checks (eviction/): how often, and each site's cap on all its pods' bytes (none: no cap). */
+  readonly storage?: { readonly intervalMs: number; readonly siteCapBytes?: number };
 }
 
 /**
@@ -38,7 +41,8 @@ export interface RuncRuntimeOptions {
  * missed, the sites' pod addresses for their Service data plane) and a resync every 10 s.
  * Pods an earlier agent started are adopted by their workers; once the pod watch has listed
  * everything, sandboxes no pod owns are removed, and the sweeps of the folders of claims that
- * are gone begin (volumes/claim-folder-sweep.ts).
+ * are gone begin (volumes/claim-folder-sweep.ts). The pods' ephemeral storage is checked
+ * periodically and a pod over its limits (or the site over its cap) evicted (eviction/).
  */
 export class RuncRuntime implements PodRuntime {
   private readonly pods = new Map<string, RuncPodWorker>();
@@ -47,6 +51,7 @@ export class RuncRuntime implements PodRuntime {
   /** Each site's pod addresses at the last relist, as its Service data plane was told. */
   private readonly lastAddresses = new Map<string, string>();
   private cancelSweep: (() => void) | undefined;
+  private readonly storage: StorageMonitor | undefined;
   private closed = false;
   /** Logs, exec, attach, cp and port-forward of the pods (see streams/). */
   readonly streams: RuncPodStreams;
@@ -54,6 +59,13 @@ export class RuncRuntime implements PodRuntime {
   constructor(private readonly options: RuncRuntimeOptions) {
     const { timers } = options.services;
     this.cancelRelist = timers.schedule(() => this.relistTick(), RELIST_MS);
+    if (options.storage !== undefined) {
+      const { intervalMs, siteCapBytes } = options.storage;
+      const { logger } = options.services;
+      const cap = siteCapBytes === undefined ? {} : { siteCapBytes };
+      this.storage = new StorageMonitor({ timers, logger, intervalMs, entriesPerWalk: DEFAULT_WALK_ENTRIES, ...cap, pods: () => this.storagePods() });
+      this.storage.start();
+    }
     this.streams = new RuncPodStreams(
       (key) => {
         const worker = this.pods.get(key);
@@ -131,6 +143,7 @@ export class RuncRuntime implements PodRuntime {
   async close(): Promise<void> {
     this.closed = true;
     this.cancelSweep?.();
+    this.storage?.close();
     this.cancelRelist();
     this.streams.close();
     for (const worker of this.pods.values()) worker.detach();
@@ -142,6 +155,7 @@ export class RuncRuntime implements PodRuntime {
   async destroy(): Promise<void> {
     this.closed = true;
     this.cancelSweep?.();
+    this.storage?.close();
     this.cancelRelist();
     this.streams.close();
     const workers = [...this.pods.values()];
@@ -153,6 +167,16 @@ export class RuncRuntime implements PodRuntime {
       site.close();
       await site.destroy();
     }
+  }
+
+  /** The running pods, as the ephemeral storage checks measure and evict them. */
+  private storagePods(): StoragePod[] {
+    const pods: StoragePod[] = [];
+    for (const [key, worker] of this.pods) {
+      const view = worker.storage();
+      if (view !== undefined) pods.push({ key, site: worker.siteName, ...view, evict: (message) => worker.evict(message) });
+    }
+    return pods;
   }
 
   /** The pods of `site` that have an address now. */
@@ -186,6 +210,8 @@ export class RuncRuntime implements PodRuntime {
     // A site's pod addresses changed (a pod adopted after an agent restart, a sandbox made or
     // gone): its Service data plane syncs within this tick; every resync it syncs anyway.
     for (const site of this.options.sites.keys()) this.tellServicePlane(site, resync);
+    // The sites' filters: what they dropped since the last resync goes to the log.
+    if (resync) for (const site of this.options.sites.values()) void site.network.filter.logDrops(site.name).catch((error: unknown) => this.options.services.logger.warn({ site: site.name, err: error }, 'cannot read the site network filter\'s counters'));
     this.cancelRelist = this.options.services.timers.schedule(() => this.relistTick(), RELIST_MS);
   }
 

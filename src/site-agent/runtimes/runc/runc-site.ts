@@ -6,10 +6,22 @@ import type { ClusterRef } from '../../../apimachinery/cluster-ref.js';
 import type { Logger } from '../../../observability/logger.js';
 import type { PodRef, RegisterSite } from '../../../site-api/site-api-types.js';
 import { hostPidMax, IpCommand, limitPids, removeCgroup, sitePidsCeiling } from '../../host/index.js';
-import { RuncContainers, SiteContainers } from './containers/index.js';
+import { conmonLogSizeMax, DEFAULT_LOG_ROTATION, RuncContainers, SiteContainers, type LogRotationPolicy } from './containers/index.js';
 import { goArch } from './oci/index.js';
 import { hostImagePlan, ImageStore, inspectHost, siteImageStoreDir, SiteImages } from './images/index.js';
-import { AddressLeases, claimSiteCidr, ControlPlaneRelay, NetnsSocketBroker, parseCidr, RELAY_PORT, releaseSiteCidr, SiteNetwork, siteNamespaceName, type Ipv4Cidr } from './network/index.js';
+import {
+  AddressLeases,
+  claimSiteCidr,
+  ControlPlaneRelay,
+  NetnsSocketBroker,
+  parseCidr,
+  RELAY_PORT,
+  releaseSiteCidr,
+  SiteNetwork,
+  siteNamespaceName,
+  type Ipv4Cidr,
+  type SiteFirewall,
+} from './network/index.js';
 import type { RuncSite } from './pod-worker/index.js';
 import type { RuntimePrograms } from './runtime-programs.js';
 import { PodSandboxes, releaseUserRangeClaims, SiteUserRanges } from './sandbox/index.js';
@@ -37,6 +49,8 @@ export interface RuncSiteOptions {
   readonly podPidsLimit?: number;
   /** The most processes the site's pods may hold together (default: the host's pid_max less a reserve, `sitePidsCeiling`). */
   readonly sitePidsLimit?: number;
+  /** How containers' logs rotate (what is not given: kubelet's 10 MiB, 5 files); conmon caps each file at twice the size. */
+  readonly containerLogs?: Partial<LogRotationPolicy>;
   /** The folder of the Localhost seccomp profiles pods may name (default `<home>/seccomp`, as kubelet's `<root-dir>/seccomp`). */
   readonly seccompProfileRoot?: string;
   readonly logger: Logger;
@@ -47,8 +61,8 @@ const DEFAULT_POD_PIDS_LIMIT = 4096;
 
 /** An open runc site: its services, and what the runtime does with it when the agent stops. */
 export interface OpenRuncSite extends RuncSite {
-  /** The site's network namespace and pod CIDR (its Service data plane runs in it). */
-  readonly network: { readonly netns: string; readonly cidr: Ipv4Cidr };
+  /** The site's network namespace and pod CIDR (its Service data plane runs in it), and its packet filter. */
+  readonly network: { readonly netns: string; readonly cidr: Ipv4Cidr; readonly filter: SiteFirewall };
   /** The folder of the site's pods (`<uid>/` each) and of its persistent volumes. */
   readonly podsDir: string;
   readonly pvRoot: string;
@@ -86,7 +100,7 @@ async function userNamespaceBlocker(siteDir: string, podsDir: string): Promise<s
 }
 
 /**
- * Opens one runc site: its network namespace, bridge and pod CIDR, the socket broker in it,
+ * Opens one runc site: its network namespace, bridge, packet filter and pod CIDR, the socket broker in it,
  * the relay to the control plane on its gateway, and the services its pods' workers use —
  * sandboxes, containers, images, volumes, the sidecar. An existing network (an earlier start)
  * is kept as it is.
@@ -95,18 +109,21 @@ export async function openRuncSite(options: RuncSiteOptions): Promise<OpenRuncSi
   const { programs, site } = options;
   const netns = siteNamespaceName(options.home, site.name);
   const cidr: Ipv4Cidr = options.podCidr === undefined ? await claimSiteCidr(netns) : parseCidr(options.podCidr);
-  const network = new SiteNetwork(new IpCommand(programs.ip), netns, cidr);
+  const siteDir = join(options.home, 'runc', site.name);
+  await mkdir(siteDir, { recursive: true, mode: 0o700 });
+  const filterStateFile = join(siteDir, 'network-filter.json');
+  const network = new SiteNetwork({ ip: new IpCommand(programs.ip), nft: programs.nft, netns, cidr, filterStateFile, logger: options.logger });
   await network.ensure();
   const broker = new NetnsSocketBroker(programs.ip, netns);
   const relay = new ControlPlaneRelay(broker, options.podRelay, options.logger);
   await relay.listen(network.gateway);
-  const siteDir = join(options.home, 'runc', site.name);
   const podsDir = join(siteDir, 'pods');
   await mkdir(podsDir, { recursive: true, mode: 0o700 });
   const seccompHost = { arch: goArch(process.arch), kernel: release() };
   const sitePids = options.sitePidsLimit ?? sitePidsCeiling(await hostPidMax());
   await limitPids(siteCgroupParent(netns), sitePids);
-  const runc = new RuncContainers(programs.runc, programs.conmon, runcStateRoot(netns));
+  const logRotation: LogRotationPolicy = { ...DEFAULT_LOG_ROTATION, ...options.containerLogs };
+  const runc = new RuncContainers(programs.runc, programs.conmon, runcStateRoot(netns), conmonLogSizeMax(logRotation));
   const images = new SiteImages(new ImageStore({ dir: siteImageStoreDir(options.home), umoci: programs.umoci }), options.hostImage, hostImagePlan(inspectHost));
   const pvRoot = join(siteDir, 'persistent-volumes');
   const userRanges = new SiteUserRanges(siteDir, netns);
@@ -117,7 +134,7 @@ export async function openRuncSite(options: RuncSiteOptions): Promise<OpenRuncSi
     name: site.name,
     type: site.type,
     hostIP: network.gateway,
-    network: { netns, cidr },
+    network: { netns, cidr, filter: network.filter },
     podsDir,
     pvRoot,
     ipPath: programs.ip,
@@ -150,12 +167,14 @@ export async function openRuncSite(options: RuncSiteOptions): Promise<OpenRuncSi
     volumes: new PodVolumes({ site: site.name, mounts: new MountCommand(programs.mount), pvRoot, allocatable: { cpu: site.nodes[0]?.cpu ?? '1', memory: site.nodes[0]?.memory ?? '1Gi' } }),
     sidecar: new SidecarLauncher({ installation: options.sidecar, relay: `${network.gateway}:${RELAY_PORT}`, identityToken: options.identityToken, resolveImage: (reference) => images.resolve(reference) }),
     dial: (host, port, timeoutMs) => broker.dial(host, port, timeoutMs),
+    logRotation,
     close() {
       relay.close();
       broker.close();
     },
     async destroy() {
       await network.remove();
+      await rm(filterStateFile, { force: true });
       await removeCgroup(siteCgroupParent(netns));
       await rm(runcStateRoot(netns), { recursive: true, force: true });
       if (options.podCidr === undefined) await releaseSiteCidr(netns);

@@ -10,6 +10,8 @@ export interface RuntimePrograms {
   readonly conmon: Program;
   readonly catatonit: string;
   readonly ip: string;
+  /** Loads the site network's packet filter (nftables). */
+  readonly nft: Program;
   /** Unpacks images on import (only `edgeplane image import` runs it). */
   readonly umoci: Program;
   /** util-linux's mount and umount (Node cannot call mount(2)). */
@@ -31,6 +33,7 @@ export interface RuntimeProgramPaths {
   readonly conmon?: string;
   readonly catatonit?: string;
   readonly ip?: string;
+  readonly nft?: string;
   readonly umoci?: string;
   readonly socat?: string;
   readonly haproxy?: string;
@@ -47,9 +50,19 @@ function findInstallation(): string {
 const INSTALLATION = findInstallation();
 /** The sidecar's own entry point in the running build (`edgeplane sidecar` without the other commands). */
 const SIDECAR_MAIN = fileURLToPath(new URL('../../../cli/sidecar-entry.js', import.meta.url));
-const DEBIAN_PACKAGE = { runc: 'runc', conmon: 'conmon', catatonit: 'catatonit', ip: 'iproute2', umoci: 'umoci', socat: 'socat', haproxy: 'haproxy', dnsmasq: 'dnsmasq-base' } as const;
+const DEBIAN_PACKAGE = {
+  runc: 'runc',
+  conmon: 'conmon',
+  catatonit: 'catatonit',
+  ip: 'iproute2',
+  nft: 'nftables',
+  umoci: 'umoci',
+  socat: 'socat',
+  haproxy: 'haproxy',
+  dnsmasq: 'dnsmasq-base',
+} as const;
 type ProgramName = keyof typeof DEBIAN_PACKAGE;
-const REQUIRED: readonly ProgramName[] = ['runc', 'conmon', 'catatonit', 'ip'];
+const REQUIRED: readonly ProgramName[] = ['runc', 'conmon', 'catatonit', 'ip', 'nft'];
 
 /** The runtime cannot run here: what is missing and how to get it. */
 class RuntimeUnavailableError extends Error {}
@@ -81,8 +94,8 @@ function runcVersion(runc: Program): string {
 }
 
 /**
- * The programs of the runc runtime from `paths` (else PATH): runc, conmon, catatonit and ip
- * are required, and root; socat, HAProxy and dnsmasq are optional (the features that need
+ * The programs of the runc runtime from `paths` (else PATH): runc, conmon, catatonit, ip and
+ * nft (the site network's filter: no site runs without it) are required, and root; socat, HAProxy and dnsmasq are optional (the features that need
  * them say so). Refuses without root, naming it; a missing program is named with how to get it.
  */
 export function findRuntimePrograms(paths: RuntimeProgramPaths = {}): RuntimePrograms {
@@ -101,6 +114,7 @@ export function findRuntimePrograms(paths: RuntimeProgramPaths = {}): RuntimePro
     conmon: get('conmon'),
     catatonit: get('catatonit').path,
     ip: get('ip').path,
+    nft: get('nft'),
     umoci: locate('umoci', paths) ?? { path: 'umoci', env: {} },
     mount: { mount: onPath('mount', process.env['PATH'] ?? '') ?? '/usr/bin/mount', umount: onPath('umount', process.env['PATH'] ?? '') ?? '/usr/bin/umount' },
     ...optional('socat'),

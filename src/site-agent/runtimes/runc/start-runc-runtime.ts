@@ -1,5 +1,6 @@
 import { totalmem } from 'node:os';
 import type { Duplex } from 'node:stream';
+import type { Registry } from 'prom-client';
 import type { Timers } from '../../../common/timers.js';
 import type { Logger } from '../../../observability/logger.js';
 import type { RegisterSite } from '../../../site-api/site-api-types.js';
@@ -8,11 +9,13 @@ import { PlacedObjectCache } from '../../placed-object-cache.js';
 import type { PodRuntimeSink } from '../../pod-runtime.js';
 import { startServicePlane, type ServicePlane } from '../../service-proxy/index.js';
 import type { SiteApiClient } from '../../site-api-client.js';
-import { oomScoreFloor } from './containers/index.js';
-import { cidrContains } from './network/index.js';
+import { oomScoreFloor, type LogRotationPolicy } from './containers/index.js';
+import { DEFAULT_STORAGE_CHECK_MS } from './eviction/index.js';
+import { cidrContains, type ClusterDestination } from './network/index.js';
 import { RuncRuntime } from './runc-runtime.js';
 import { openRuncSite, type OpenRuncSite } from './runc-site.js';
 import { installation, requireSocat, servicePrograms, type RuntimeProgramPaths, type RuntimePrograms } from './runtime-programs.js';
+import { registerSiteNetworkMetrics } from './site-network-metrics.js';
 
 /** The runc runtime's options of an agent. */
 export interface RuncAgentOptions {
@@ -22,6 +25,12 @@ export interface RuncAgentOptions {
   readonly claimSweepMs?: number;
   /** Where the runtime's programs are (default: PATH). */
   readonly programs?: RuntimeProgramPaths;
+  /** How containers' logs rotate (kubelet's `--container-log-max-size` / `--container-log-max-files`; default 10 MiB, 5 files). */
+  readonly containerLogs?: Partial<LogRotationPolicy>;
+  /** The most bytes all pods of one site may hold on disk together (`--site-ephemeral-storage`; default: no cap). */
+  readonly siteEphemeralStorageBytes?: number;
+  /** How often the pods' ephemeral storage is measured (default 10 s, as kubelet's eviction manager). */
+  readonly storageCheckMs?: number;
   /** Each site's pod and site PIDs limits and its Localhost seccomp profiles (see RuncSiteOptions). */
   readonly podPidsLimit?: number;
   readonly sitePidsLimit?: number;
@@ -49,6 +58,8 @@ export async function startRuncRuntime(context: {
   readonly sink: PodRuntimeSink;
   readonly nodes: NodeDirectory;
   readonly timers: Timers;
+  /** Where the sites' network metrics (the filter's drop counters) are registered, when the agent serves metrics. */
+  readonly metrics?: Registry;
 }): Promise<RuncRuntime> {
   const { options, client, timers, programs } = context;
   const { logger } = options;
@@ -75,6 +86,7 @@ export async function startRuncRuntime(context: {
           oomScoreFloor: floor,
           logger,
           ...(options.runc?.podCidr === undefined ? {} : { podCidr: options.runc.podCidr }),
+          ...(options.runc?.containerLogs === undefined ? {} : { containerLogs: options.runc.containerLogs }),
           ...(options.runc?.podPidsLimit === undefined ? {} : { podPidsLimit: options.runc.podPidsLimit }),
           ...(options.runc?.sitePidsLimit === undefined ? {} : { sitePidsLimit: options.runc.sitePidsLimit }),
           ...(options.runc?.seccompProfileRoot === undefined ? {} : { seccompProfileRoot: options.runc.seccompProfileRoot }),
@@ -90,8 +102,13 @@ export async function startRuncRuntime(context: {
       [...sites].map(([name, { network }]) => [name, { netns: network.netns, contains: (ip: string) => cidrContains(network.cidr, ip) }]),
     );
     const planePrograms = { ip: programs.ip, ...found };
-    planeRef.current = startServicePlane({ home: options.home, logger, programs: planePrograms, client, nodes: context.nodes, timers, sites: planeSites });
+    // What each cluster's data plane serves on a site is what the site's filter lets that cluster's pods open.
+    const destinations = async (site: string, byCluster: ReadonlyMap<string, readonly ClusterDestination[]>): Promise<void> =>
+      sites.get(site)?.network.filter.setDestinations(Object.fromEntries(byCluster));
+    const plane = { home: options.home, logger, programs: planePrograms, client, nodes: context.nodes, timers };
+    planeRef.current = startServicePlane({ ...plane, sites: planeSites, destinations });
   }
+  if (context.metrics !== undefined) registerSiteNetworkMetrics(context.metrics, sites);
   const objects = new PlacedObjectCache((kind) => client.placedObjects(kind), () => timers.now());
   return new RuncRuntime({
     nodes: context.nodes,
@@ -99,6 +116,10 @@ export async function startRuncRuntime(context: {
     ...(planeRef.current === undefined ? {} : { servicePlane: planeRef.current }),
     socat: () => requireSocat(programs),
     claimSweep: { list: () => client.placedObjects('persistentvolumeclaims'), intervalMs: options.runc?.claimSweepMs ?? 60_000 },
+    storage: {
+      intervalMs: options.runc?.storageCheckMs ?? DEFAULT_STORAGE_CHECK_MS,
+      ...(options.runc?.siteEphemeralStorageBytes === undefined ? {} : { siteCapBytes: options.runc.siteEphemeralStorageBytes }),
+    },
     services: { sink: context.sink, logger, timers, objectsOf: (cluster) => objects.of(cluster) },
   });
 }

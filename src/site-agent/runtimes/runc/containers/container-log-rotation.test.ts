@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
 import { execFileSync } from 'node:child_process';
@@ -10,7 +10,7 @@ import { tool, toolPath } from '../../../../testing/tools.js';
 import { containerCapabilities } from './capabilities.js';
 import { removeCgroup } from '../../../host/index.js';
 import { containerOciSpec } from '../oci/container-spec.js';
-import { criLogFiles, LogRotationError, rotateContainerLog, rotateContainerLogIfNeeded } from './container-log-rotation.js';
+import { conmonLogSizeMax, criLogFiles, LogRotationError, rotateContainerLog, rotateContainerLogIfNeeded, type LogRotationPolicy } from './container-log-rotation.js';
 import { containerResources } from './linux-resources.js';
 import { RuncContainers, type ContainerFiles } from './runc-containers.js';
 
@@ -45,7 +45,7 @@ describe('rotating a log conmon writes', () => {
     execFileSync(toolPath('ip'), ['netns', 'add', netns]);
     mkdirSync(join(rootfs, 'bin'), { recursive: true });
     copyFileSync(toolPath('busybox'), join(rootfs, 'bin', 'busybox'));
-    for (const applet of ['sh', 'seq', 'sleep']) symlinkSync('busybox', join(rootfs, 'bin', applet));
+    for (const applet of ['sh', 'seq', 'sleep', 'yes']) symlinkSync('busybox', join(rootfs, 'bin', applet));
   });
 
   after(async () => {
@@ -55,7 +55,7 @@ describe('rotating a log conmon writes', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  async function start(id: string, script: string): Promise<ContainerFiles> {
+  async function start(id: string, script: string, runner = containers): Promise<ContainerFiles> {
     const base = join(dir, id);
     const files: ContainerFiles = { bundle: join(base, 'bundle'), log: join(base, 'logs', 'container.log'), exitDir: join(base, 'exits'), persistDir: join(base, 'persist'), socketDir: join(base, 'sockets') };
     for (const folder of [files.bundle, join(base, 'logs'), files.exitDir, files.persistDir, files.socketDir]) mkdirSync(folder, { recursive: true });
@@ -81,8 +81,8 @@ describe('rotating a log conmon writes', () => {
     });
     writeFileSync(join(files.bundle, 'config.json'), JSON.stringify(spec));
     made.push(id);
-    await containers.create(id, files);
-    await containers.start(id);
+    await runner.create(id, files);
+    await runner.start(id);
     return files;
   }
 
@@ -165,6 +165,49 @@ describe('rotating a log conmon writes', () => {
     assert.deepEqual(made, ['.20261127-120000', '.20261127-120000.1', '.20261127-120000.2', '.20261127-120000.3', '.20261127-120000.4']);
     assert.deepEqual((await criLogFiles(files.log)).map((file) => file.slice(files.log.length)), ['.20261127-120000.3', '.20261127-120000.4', '']);
     await containers.kill('ticks', 'KILL');
+  });
+
+  interface Flooded {
+    readonly most: number;
+    readonly rotations: number;
+  }
+
+  /** Bytes of every file in the log's folder (live, rotated, conmon's .tmp). */
+  const logBytes = (files: ContainerFiles): number => {
+    const folder = dirname(files.log);
+    return readdirSync(folder).reduce((sum, name) => sum + (statSync(join(folder, name), { throwIfNoEntry: false })?.size ?? 0), 0);
+  };
+
+  /** Floods the log with `yes` for `ms`, rotating every `everyMs` as the agent does; the most bytes its files held at once, and the rotations. */
+  async function flood(id: string, runner: RuncContainers, policy: LogRotationPolicy, ms: number, everyMs: number): Promise<Flooded> {
+    const files = await start(id, 'yes', runner);
+    let most = 0;
+    let rotations = 0;
+    const end = Date.now() + ms;
+    let nextRotation = Date.now() + everyMs;
+    while (Date.now() < end) {
+      most = Math.max(most, logBytes(files));
+      if (Date.now() >= nextRotation) {
+        nextRotation += everyMs;
+        if (await rotateContainerLogIfNeeded(files, policy)) rotations++;
+      }
+      await delay(2);
+    }
+    await containers.kill(id, 'KILL');
+    return { most, rotations };
+  }
+
+  it('holds a log flood within twice its rotation cap (size × files): conmon replaces a file that reaches twice the size between two rotations', async (t) => {
+    const policy = { maxSize: 256 * 1024, maxFiles: 3 };
+    const bound = 2 * policy.maxSize * policy.maxFiles;
+    const capped = await flood('flood', new RuncContainers(tool('runc'), tool('conmon'), join(dir, 'runc'), conmonLogSizeMax(policy)), policy, 3000, 500);
+    assert.ok(capped.rotations >= 1, `rotated ${capped.rotations} times`);
+    assert.ok(capped.most <= bound, `the log held ${capped.most} bytes at most, ${bound} allowed`);
+    assert.ok(capped.most > 2 * policy.maxSize, `the flood filled more than one file (${capped.most} bytes)`);
+    // Without conmon's cap, the same flood outgrows the bound between two rotations.
+    const uncapped = await flood('flood-uncapped', containers, policy, 1000, 500);
+    t.diagnostic(`a yes flood: ${capped.most} bytes at most with conmon's cap (bound ${bound}), ${uncapped.most} without it, rotating every 500 ms`);
+    assert.ok(uncapped.most > bound, `without the cap the log held ${uncapped.most} bytes`);
   });
 
   it('a log whose conmon has gone is not rotated, and stays where it was', async () => {

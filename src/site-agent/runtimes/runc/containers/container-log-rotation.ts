@@ -10,7 +10,21 @@ export interface LogRotationPolicy {
   readonly maxFiles: number;
 }
 
-const DEFAULT_LOG_ROTATION: LogRotationPolicy = { maxSize: 10 * 1024 * 1024, maxFiles: 5 };
+/** kubelet's defaults: 10 MiB, 5 files. */
+export const DEFAULT_LOG_ROTATION: LogRotationPolicy = { maxSize: 10 * 1024 * 1024, maxFiles: 5 };
+
+/**
+ * conmon's own cap on one log file (`--log-size-max`): twice the rotation size. The agent
+ * rotates a log once it reached `maxSize` (every 10 s, as kubelet); between two checks a flood
+ * could grow it without bound, so conmon replaces a live file that would pass this cap with an
+ * empty one (`<log>.tmp` renamed over it: what a flood writes beyond it is lost). Every file,
+ * the live one and each rotated one (conmon's count runs on across the agent's reopens), then
+ * holds at most this many bytes, so a container's logs never hold more than
+ * `2 × maxSize × maxFiles` on disk.
+ */
+export function conmonLogSizeMax(policy: LogRotationPolicy): number {
+  return 2 * policy.maxSize;
+}
 
 /** A container's log could not be rotated (its conmon is gone or did not reopen); the live log is left in place. */
 export class LogRotationError extends Error {}

@@ -12,6 +12,6 @@ export { expandVariables } from './variable-expansion.js';
 export { containerEnvironment, ContainerConfigError, type DownwardFacts } from './container-env.js';
 export { containerStdio, NO_STDIO, type ContainerStdio } from './container-stdio.js';
 export { containerUid } from './workload-launch.js';
-export { criLogFiles, rotateContainerLogIfNeeded } from './container-log-rotation.js';
+export { conmonLogSizeMax, criLogFiles, DEFAULT_LOG_ROTATION, rotateContainerLogIfNeeded, type LogRotationPolicy } from './container-log-rotation.js';
 export { oomScoreFloor } from './oom-score-floor.js';
 export { seccompChoice, seccompFilter } from './seccomp-choice.js';

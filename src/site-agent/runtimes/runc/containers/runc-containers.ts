@@ -50,6 +50,8 @@ export class RuncContainers {
     private readonly conmon: Program,
     /** runc's state directory (`runc --root`), one per site. */
     readonly root: string,
+    /** conmon's cap on each log file (`--log-size-max`, see `conmonLogSizeMax`); none when undefined. */
+    private readonly logSizeMax?: number,
   ) {}
 
   /**
@@ -69,6 +71,7 @@ export class RuncContainers {
       '--persist-dir', files.persistDir,
       '--socket-dir-path', files.socketDir,
       '--log-path', `k8s-file:${files.log}`,
+      ...(this.logSizeMax === undefined ? [] : ['--log-size-max', String(this.logSizeMax)]),
       '--log-level', 'warn',
       '--syslog=false',
       ...conmonStdioArgs(stdio),

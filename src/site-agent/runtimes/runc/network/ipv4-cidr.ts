@@ -8,7 +8,8 @@ export interface Ipv4Cidr {
 
 export class CidrError extends Error {}
 
-function parseAddress(text: string): number | undefined {
+/** A dotted IPv4 address as an unsigned 32-bit number, or undefined when it is not one. */
+export function parseAddress(text: string): number | undefined {
   const parts = text.split('.');
   if (parts.length !== 4 || parts.some((p) => !/^(0|[1-9][0-9]{0,2})$/.test(p) || Number(p) > 255)) return undefined;
   return parts.reduce((sum, p) => sum * 256 + Number(p), 0);

@@ -192,9 +192,20 @@ describe('worker phases', () => {
     assert.deepEqual(nextPhase(syncing, { type: 'forgotten', graceMs: 2000 }), { kind: 'terminating', graceMs: 2000, report: false });
   });
 
+  it('an eviction stops a syncing pod for good; the evicted pod waits for its deletion, which is reported', () => {
+    const evicted = nextPhase(syncing, { type: 'evicted', message: 'over' });
+    assert.deepEqual(evicted, { kind: 'evicted', message: 'over', announced: false });
+    assert.deepEqual(nextPhase(evicted, { type: 'evicted', message: 'again' }), evicted, 'evicted once');
+    assert.deepEqual(nextPhase(evicted, { type: 'stopped' }), evicted);
+    assert.deepEqual(nextPhase(evicted, { type: 'deleted', graceMs: 30_000 }), { kind: 'terminating', graceMs: 30_000, report: true });
+    assert.deepEqual(nextPhase(evicted, { type: 'forgotten', graceMs: 2000 }), { kind: 'terminating', graceMs: 2000, report: false });
+    const terminating = nextPhase(syncing, { type: 'deleted', graceMs: 30_000 });
+    assert.deepEqual(nextPhase(terminating, { type: 'evicted', message: 'over' }), terminating, 'a pod already stopping is not evicted');
+  });
+
   it('nothing comes back from terminated, and a stop while syncing changes nothing', () => {
     const terminated: WorkerPhase = { kind: 'terminated', report: false };
-    for (const event of [{ type: 'deleted', graceMs: 1 }, { type: 'forgotten', graceMs: 1 }, { type: 'stopped' }] as const) assert.deepEqual(nextPhase(terminated, event), terminated);
+    for (const event of [{ type: 'deleted', graceMs: 1 }, { type: 'forgotten', graceMs: 1 }, { type: 'stopped' }, { type: 'evicted', message: 'm' }] as const) assert.deepEqual(nextPhase(terminated, event), terminated);
     assert.deepEqual(nextPhase(syncing, { type: 'stopped' }), syncing);
   });
 });

@@ -4,7 +4,7 @@ import type { SiteType } from '../../../../site-api/site-model.js';
 import type { ClusterRef } from '../../../../site-api/site-api-types.js';
 import type { ClusterObjects } from '../../../placed-object-cache.js';
 import type { PodRuntimeSink } from '../../../pod-runtime.js';
-import type { SiteContainers } from '../containers/index.js';
+import type { LogRotationPolicy, SiteContainers } from '../containers/index.js';
 import type { SiteImages } from '../images/index.js';
 import type { Dial } from '../probes/index.js';
 import type { PodSandboxes } from '../sandbox/index.js';
@@ -27,6 +27,8 @@ export interface RuncSite {
   readonly sidecar: SidecarLauncher;
   /** Dials from the site's network (probes and hooks). */
   readonly dial: Dial;
+  /** How the containers' logs rotate (kubelet's `--container-log-max-size` and `-files`). */
+  readonly logRotation: LogRotationPolicy;
 }
 
 /** What every pod of the agent's runc runtime uses, whatever its site. */

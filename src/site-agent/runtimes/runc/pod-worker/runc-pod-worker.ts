@@ -1,15 +1,16 @@
+import { dirname } from 'node:path';
 import { metav1Time } from '../../../../apimachinery/meta-time.js';
 import type { KubeObject } from '../../../../apimachinery/object.js';
 import { podQosClass } from '../../../../api/pod-spec-qos.js';
 import type { Container, PodSpec } from '../../../../api/pod-spec-types.js';
 import type { ClusterRef } from '../../../../site-api/site-api-types.js';
 import { notStartedYet, PodEvents, type ContainerRecord, type PodRecord } from '../../kubelet/index.js';
-import { containerStdio, NO_STDIO, rotateContainerLogIfNeeded, type ContainerStdio } from '../containers/index.js';
+import { containerStdio, instanceDir, NO_STDIO, rotateContainerLogIfNeeded, type ContainerStdio } from '../containers/index.js';
 import { PodProber } from '../probes/index.js';
 import { isSidecar, sidecarRunDir } from '../sidecar/index.js';
 import type { PodStreamView } from '../streams/index.js';
 import { ContainerWatches } from './container-watches.js';
-import { reapExits } from './container-exits.js';
+import { reapExits, stopContainers } from './container-exits.js';
 import { removePodTraces } from './pod-cleanup.js';
 import { specOf, type PodContext } from './pod-context.js';
 import type { PodServices, RuncSite } from './pod-worker-deps.js';
@@ -24,6 +25,19 @@ import { nextPhase, type WorkerPhase } from './worker-phase.js';
 /** A container not started yet: the sidecar shows ContainerCreating, the others PodInitializing until the pod is initialized. */
 function containerRecord(container: Container): ContainerRecord {
   return { name: container.name ?? '', image: container.image ?? '', imageID: '', restartCount: 0, current: notStartedYet(isSidecar(container)), ready: false, started: false };
+}
+
+/** The message of a pod whose status says it was evicted (by an earlier agent), else undefined. */
+function evictedMessage(pod: KubeObject): string | undefined {
+  const status = pod['status'] as { phase?: string; reason?: string; message?: string } | undefined;
+  return status?.phase === 'Failed' && status.reason === 'Evicted' ? (status.message ?? '') : undefined;
+}
+
+/** What the site's storage checks measure of a running pod: its spec, each container's folder and each volume's. */
+export interface PodStorageView {
+  readonly spec: PodSpec;
+  readonly containers: ReadonlyMap<string, string>;
+  readonly volumes: ReadonlyMap<string, string>;
 }
 
 /** The record of a pod the worker has just taken on. */
@@ -49,6 +63,9 @@ function newRecord(pod: KubeObject, hostIP: string, namespace: string, now: numb
  * (the pod changed, a container exited, the sidecar's state changed, a probe's verdict, a
  * wake, the resync) one pass, in the worker's phase:
  * - syncing: {@link syncPod} — observe, decide (`computePodActions`), act;
+ * - evicted: its containers killed, its status Failed / Evicted, every trace removed (its disk
+ *   freed); it never runs again and waits for its deletion (a pod whose status already says it
+ *   was evicted starts here: an agent restart does not run it again);
  * - terminating: {@link terminatePod} — preStop, SIGTERM, grace, SIGKILL, the sidecar last;
  * - terminated: every trace removed ({@link removePodTraces}) and, when the control plane
  *   waits for it, the stop reported; nothing more runs.
@@ -58,6 +75,10 @@ export class RuncPodWorker {
   private phase: WorkerPhase = { kind: 'syncing' };
   private podObject: KubeObject;
   private adoptionTried = false;
+  /** The eviction's work is done (see {@link evicted}). */
+  private evictionDone = false;
+  /** The pod's status said it was evicted when the worker took it on (an earlier agent evicted it). */
+  private readonly evictedBefore: boolean;
   private readonly queue: SyncQueue;
   private readonly wake: PodWake;
   private readonly context: PodContext;
@@ -75,6 +96,12 @@ export class RuncPodWorker {
     const uid = pod.metadata.uid ?? '';
     const podDir = site.sandboxes.podDir(uid);
     const record = newRecord(pod, site.hostIP, cluster.namespace, services.timers.now());
+    const evicted = evictedMessage(pod);
+    this.evictedBefore = evicted !== undefined;
+    if (evicted !== undefined) {
+      this.phase = { kind: 'evicted', message: evicted, announced: true };
+      record.evicted = { message: evicted };
+    }
     const state: RuncPodState = { record, sandbox: undefined, instances: new Map(), backoff: new Map(), volumeDirs: new Map() };
     this.queue = new SyncQueue(() => this.work(), (error) => services.logger.error({ err: error, pod: key }, 'pod sync failed'));
     this.wake = new PodWake(services.timers, () => this.trigger());
@@ -114,9 +141,9 @@ export class RuncPodWorker {
     return this.site.name;
   }
 
-  /** The pod's virtual cluster and address, once it has a sandbox. */
+  /** The pod's virtual cluster and address, once it has a sandbox (an evicted pod has none). */
   get network(): { readonly cluster: ClusterRef; readonly ip: string } | undefined {
-    const ip = this.context.state.record.podIP;
+    const ip = this.phase.kind === 'syncing' ? this.context.state.record.podIP : undefined;
     return ip === undefined ? undefined : { cluster: this.cluster, ip };
   }
 
@@ -135,6 +162,21 @@ export class RuncPodWorker {
     this.phase = nextPhase(this.phase, { type: 'forgotten', graceMs });
     this.trigger();
     return this.queue.idle();
+  }
+
+  /** kubelet's eviction manager evicts the pod: it stops for good (a pod not running any more stays as it is). */
+  evict(message: string): void {
+    this.phase = nextPhase(this.phase, { type: 'evicted', message });
+    this.trigger();
+  }
+
+  /** Where a running pod's bytes are, for the site's storage checks; undefined unless it runs (has its sandbox). */
+  storage(): PodStorageView | undefined {
+    const { state, podDir } = this.context;
+    if (this.phase.kind !== 'syncing' || state.sandbox === undefined) return undefined;
+    const spec = specOf(this.podObject);
+    const names = [...(spec.initContainers ?? []), ...(spec.containers ?? [])].map((c) => c.name ?? '');
+    return { spec, containers: new Map(names.map((name) => [name, dirname(instanceDir(podDir, name, 0))])), volumes: state.volumeDirs };
   }
 
   /** Stops working (the agent stops; the containers keep running under conmon for the next agent). */
@@ -156,10 +198,10 @@ export class RuncPodWorker {
     return false;
   }
 
-  /** Rotates the logs of running containers that outgrew 10 MiB (kubelet keeps 5 files of each). */
+  /** Rotates the logs of running containers that outgrew the site's rotation size (10 MiB, 5 files kept by default). */
   async rotateLogs(): Promise<void> {
     for (const instance of this.context.state.instances.values()) {
-      await rotateContainerLogIfNeeded(instance.files, undefined, new Date(this.services.timers.now())).catch((error: unknown) => this.services.logger.warn({ err: error, pod: this.key }, 'cannot rotate a container log'));
+      await rotateContainerLogIfNeeded(instance.files, this.site.logRotation, new Date(this.services.timers.now())).catch((error: unknown) => this.services.logger.warn({ err: error, pod: this.key }, 'cannot rotate a container log'));
     }
   }
 
@@ -180,7 +222,7 @@ export class RuncPodWorker {
   private async work(): Promise<void> {
     if (!this.adoptionTried) {
       this.adoptionTried = true;
-      if (!(await this.adopt().catch(() => false))) await removePodTraces(this.site, this.uid);
+      if (this.phase.kind !== 'evicted' && !(await this.adopt().catch(() => false))) await removePodTraces(this.site, this.uid);
     }
     const now = this.services.timers.now();
     await reapExits(this.context, now);
@@ -188,11 +230,39 @@ export class RuncPodWorker {
     if (phase.kind === 'syncing') {
       if (await syncPod(this.context, now)) await this.stateFile.save(this.context.state);
       this.reporter.report(this.context.state.record);
+    } else if (phase.kind === 'evicted') {
+      await this.evicted(phase.message, phase.announced);
     } else if (phase.kind === 'terminating') {
       await terminatePod(this.context, phase.graceMs, phase.report);
       this.phase = nextPhase(phase, { type: 'stopped' });
       await this.terminated(phase.report);
     }
+  }
+
+  /**
+   * kubelet's eviction (killPodNow with a grace period of 0): a Warning Event `Evicted`, every
+   * container killed at once (no preStop hook), the status Failed / Evicted with the message,
+   * then every trace of the pod removed — containers, writable layers, logs, volumes, sandbox —
+   * so its disk is freed. Once only; a pod an earlier agent evicted (`announced`) only loses
+   * what is left of it.
+   */
+  private async evicted(message: string, announced: boolean): Promise<void> {
+    if (this.evictionDone) return;
+    this.evictionDone = true;
+    const { state, events, prober, watches } = this.context;
+    this.wake.close();
+    prober.close();
+    if (!announced) {
+      events.record('Warning', 'Evicted', message);
+      state.record.evicted = { message };
+      await stopContainers(this.context, [...state.instances.keys()], this.services.timers.now());
+      for (const container of [...state.record.containers, ...state.record.initContainers]) container.ready = false;
+      this.reporter.report(state.record);
+    }
+    watches.close();
+    await removePodTraces(this.site, this.uid);
+    state.instances.clear();
+    state.sandbox = undefined;
   }
 
   /** kubelet's SyncTerminatedPod: nothing of the pod is left; the control plane hears it stopped when it waits for that. */
@@ -202,7 +272,8 @@ export class RuncPodWorker {
     if (!report) return;
     const { record } = this.context.state;
     for (const container of [...record.containers, ...record.initContainers]) if (container.current.kind === 'running') container.ready = false;
-    this.reporter.report(record, true);
+    // A pod an earlier agent evicted: its status is the control plane's already (this record knows nothing of it).
+    if (!this.evictedBefore) this.reporter.report(record, true);
     this.services.sink.terminated(this.key, { cluster: this.cluster, name: record.name, uid: this.uid });
   }
 
@@ -215,6 +286,9 @@ export class RuncPodWorker {
     const { state, watches } = this.context;
     state.record = saved.record;
     state.sandbox = saved.sandbox;
+    // The site's filter holds a pod it admitted; one attached before it (an older agent) is admitted now.
+    const owner = { cluster: this.cluster, namespace: saved.record.namespace, name: saved.record.name };
+    await this.site.sandboxes.adopt(saved.sandbox, owner).catch((error: unknown) => this.services.logger.warn({ pod: this.key, err: error instanceof Error ? error.message : String(error) }, 'the site network filter does not hold an adopted pod: it cannot send'));
     for (const [name, instance] of Object.entries(saved.instances)) {
       state.instances.set(name, instance);
       watches.watchExit(name, instance);

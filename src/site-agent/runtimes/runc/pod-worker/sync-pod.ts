@@ -56,7 +56,8 @@ async function createSandbox(context: PodContext, now: number): Promise<boolean>
   record.startTime ??= now;
   try {
     const spec = specOf(context.pod());
-    state.sandbox = await site.sandboxes.run({ uid: context.uid, name: record.name, spec, cluster: context.cluster, onAddress: (ip) => (record.podIP = ip) });
+    const pod = { uid: context.uid, name: record.name, namespace: record.namespace, spec, cluster: context.cluster };
+    state.sandbox = await site.sandboxes.run({ ...pod, onAddress: (ip) => (record.podIP = ip) });
     delete record.failure;
     const ignored = ignoredPodFields(spec, context.pod().metadata.annotations ?? {}, state.sandbox.userRange !== undefined);
     if (ignored.length > 0) context.events.once({ pod: 'spec' }, 'Warning', 'FieldsIgnored', ignoredFieldsMessage(ignored));

@@ -20,11 +20,14 @@ import { containerFiles, makeContainerFolders, podContainerId } from '../contain
 import { AddressLeases } from '../network/address-leases.js';
 import { oomScoreFloor } from '../containers/oom-score-floor.js';
 import { RuncContainers } from '../containers/runc-containers.js';
-import { SiteNetwork, siteNamespaceName } from '../network/site-network.js';
+import { SiteNetwork } from '../network/site-network.js';
+import { siteNamespaceName } from '../network/pod-interface.js';
+import { createLogger } from '../../../../observability/logger.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'pod-sandbox-'));
 const ip = new IpCommand(toolPath('ip'));
-const network = new SiteNetwork(ip, siteNamespaceName(dir, 'edge'), parseCidr('10.244.251.0/29'));
+const logger = createLogger({ level: 'silent' });
+const network = new SiteNetwork({ ip, nft: tool('nft'), netns: siteNamespaceName(dir, 'edge'), cidr: parseCidr('10.244.251.0/29'), filterStateFile: join(dir, 'filter.json'), logger });
 const containers = new RuncContainers(tool('runc'), tool('conmon'), join(dir, 'runc'));
 const cgroupParent = `/edgeplane-test-${randomBytes(3).toString('hex')}`;
 const sandboxes = new PodSandboxes({ containers, network, catatonit: toolPath('catatonit'), podsDir: join(dir, 'pods'), cgroupParent, oomScoreFloor: oomScoreFloor(), podPidsLimit: 40,
@@ -46,7 +49,8 @@ test('a pod sandbox holds the pod\'s network, hostname, IPC and PIDs limit; a ho
   await network.ensure();
   const uid = randomUUID();
   const [address] = [...podAddresses(network.cidr)] as [number];
-  const sandbox = await sandboxes.create({ uid, hostname: 'web-0', address, sysctls: { 'net.ipv4.ping_group_range': '0 2147483647' } });
+  const owner = { cluster: { tenant: 't', namespace: 'ns', name: 'vk' }, namespace: 'ns', name: 'web-0' };
+  const sandbox = await sandboxes.create({ uid, hostname: 'web-0', address, owner, sysctls: { 'net.ipv4.ping_group_range': '0 2147483647' } });
   assert.equal(sandbox.address, '10.244.251.2');
   assert.equal((await containers.state(sandbox.infraId))?.status, 'running');
 

@@ -6,7 +6,7 @@ import { containerCapabilities, containerFiles, containerResources, makeContaine
 import { limitPids, mountsUnder, readMountTable, removeCgroup } from '../../../host/index.js';
 import { containerOciSpec, type IdRange, type SeccompHost } from '../oci/index.js';
 import type { SiteType } from '../../../../site-api/site-model.js';
-import type { AddressLeases, SiteNetwork } from '../network/index.js';
+import type { AddressLeases, PodOwner, SiteNetwork } from '../network/index.js';
 import { podHostsFile } from './pod-hosts.js';
 import { writePodResolvConf } from './pod-dns-files.js';
 import { podSysctls } from './pod-sysctls.js';
@@ -32,6 +32,8 @@ export interface PodSandboxSpec {
   /** The pod's hostname (its name, as kubelet sets it). */
   readonly hostname: string;
   readonly address: number;
+  /** The pod's virtual cluster and name: the site's filter lets it reach its own cluster only. */
+  readonly owner: PodOwner;
   /** Set in the pod's namespaces before anything runs in them (see `podSysctls`). */
   readonly sysctls: Readonly<Record<string, string>>;
   /** Run the pod in a user namespace of these host ids. */
@@ -43,6 +45,8 @@ export interface PodSandboxRequest {
   readonly uid: string;
   /** The pod's name: its hostname (its first 63 characters) and its /etc/hosts entry. */
   readonly name: string;
+  /** Its Kubernetes namespace (the site filter's counters name the pod by it). */
+  readonly namespace: string;
   /** Its `dnsPolicy` and `dnsConfig` decide its resolv.conf. */
   readonly spec: PodSpec;
   readonly cluster: ClusterRef;
@@ -104,8 +108,9 @@ export class PodSandboxes {
     const address = await this.options.leases.lease(request.uid);
     const dir = this.podDir(request.uid);
     await mkdir(dir, { recursive: true, mode: 0o700 });
+    const owner = { cluster: request.cluster, namespace: request.namespace, name: request.name };
     const hostname = request.name.slice(0, 63);
-    const sandbox = await this.create({ uid: request.uid, hostname, address, sysctls, ...(userRange === undefined ? {} : { userRange }) });
+    const sandbox = await this.create({ uid: request.uid, hostname, address, owner, sysctls, ...(userRange === undefined ? {} : { userRange }) });
     try {
       request.onAddress?.(sandbox.address);
       await writeFile(join(dir, 'etc-hosts'), podHostsFile(sandbox.address, request.name), { mode: 0o644 });
@@ -133,7 +138,7 @@ export class PodSandboxes {
     const { userRange } = spec;
     // A user-namespaced pod's infra process makes the pod's network namespace in the pod's user namespace (runc joins a user namespace
     // before a network namespace, and may join only one that user namespace owns); it is attached once the process exists.
-    const early = userRange === undefined ? await network.attach(spec.uid, spec.address) : undefined;
+    const early = userRange === undefined ? await network.attach(spec.uid, spec.address, spec.owner) : undefined;
     const infraId = podContainerId(spec.uid, 'infra');
     const files = containerFiles(dir, 'infra');
     if (userRange !== undefined) await openToUserNamespace(dir);
@@ -170,7 +175,7 @@ export class PodSandboxes {
     await writeFile(join(files.bundle, 'config.json'), JSON.stringify(ociSpec));
     try {
       const infraPid = await containers.create(infraId, files);
-      const attachment = early ?? (await network.attach(spec.uid, spec.address, infraPid));
+      const attachment = early ?? (await network.attach(spec.uid, spec.address, spec.owner, infraPid));
       await containers.start(infraId);
       const { netnsPath, address } = attachment;
       return { uid: spec.uid, dir, infraId, infraPid, netnsPath, address, cgroup, ...(userRange === undefined ? {} : { userRange }) };
@@ -181,10 +186,18 @@ export class PodSandboxes {
   }
 
   /**
-   * Stops the infra process and removes the namespace, the pod's cgroups, folder and address
-   * lease; containers must be gone and the pod's mounts undone. Idempotent. A folder with
-   * something still mounted below it is kept (and the call fails): removing it would reach
-   * through the mount — into a claim's data bound there by subPath.
+   * A sandbox an earlier agent made, taken over with its pod (kubelet keeps running sandboxes
+   * across restarts): the site's filter holds it again if it did not (see `SiteNetwork.adopt`).
+   */
+  async adopt(sandbox: Pick<PodSandbox, 'uid' | 'address'>, owner: PodOwner): Promise<void> {
+    await this.options.network.adopt(sandbox.uid, sandbox.address, owner);
+  }
+
+  /**
+   * Stops the infra process and removes the namespace (and its place in the site's filter), the
+   * pod's cgroups, folder and address lease; containers must be gone and the pod's mounts
+   * undone. Idempotent. A folder with something still mounted below it is kept (and the call
+   * fails): removing it would reach through the mount — into a claim's data bound there by subPath.
    */
   async remove(uid: string): Promise<void> {
     const { containers, network } = this.options;
