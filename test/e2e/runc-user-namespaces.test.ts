@@ -1,14 +1,18 @@
 import assert from 'node:assert/strict';
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { KubeObject } from '../../src/apimachinery/object.js';
+import { busyboxImageSpec, writeOciLayout } from '../../src/testing/oci-image-builder.js';
 import { podLeftovers, startRuncSiteEnv, type RuncSiteEnv } from './support/runc-site-env.js';
 import { waitFor } from './support/wait-for.js';
 
 type Pod = KubeObject & { status?: { phase?: string; conditions?: { type?: string; status?: string }[] } };
 
 const SITE = 're-a';
+const EDGEPLANE = fileURLToPath(new URL('../../../bin/edgeplane.js', import.meta.url));
 
 /** A Deployment of one host-image pod with an emptyDir at /data, running `script` then sleeping. */
 function podYaml(name: string, script: string): string {
@@ -112,5 +116,28 @@ describe('pods in user namespaces on a runc regional edge', () => {
     assert.match(theirs.logs, /^uid=0$/m);
     const other = mapOf(theirs.logs);
     assert.ok(other.host + other.count <= mine.host || mine.host + mine.count <= other.host, `disjoint: ${mine.host} and ${other.host}`);
+  });
+
+  it('an imported image runs in the namespace on its copy shifted into the range: root inside writes its own /etc; on the host the files are the range\'s', async () => {
+    const layout = join(env.dir, 'busybox-layout');
+    writeOciLayout(layout, busyboxImageSpec());
+    execFileSync(process.execPath, [EDGEPLANE, 'image', 'import', layout, '--name', 'busybox:userns', '--home', env.home(SITE)], { stdio: 'pipe' });
+    const yaml = podYaml('boxed', 'ls -ln /bin/busybox; echo new > /etc/made-here; echo etc=$?').replace('image: host', 'image: busybox:userns\n        securityContext: {runAsUser: 0}');
+    await env.ok(['apply', '-f', '-'], yaml);
+    const pod = await ready('boxed');
+    const output = await env.ok(['logs', pod.metadata.name ?? '', '-c', 'c']);
+    assert.match(output, /etc=0/, 'root inside writes its root file system');
+    assert.match(output, /^-\S+\s+\d+\s+0\s+0\s.*\/bin\/busybox$/m, 'the image\'s root-owned files are root\'s inside');
+    const map = mapOf(await env.ok(['exec', pod.metadata.name ?? '', '-c', 'c', '--', 'cat', '/proc/self/uid_map']));
+    const images = join(env.home(SITE), 'images', 'sha256');
+    const shifted = readdirSync(images).map((digest) => join(images, digest, 'shifted', String(map.host), 'rootfs', 'bin', 'busybox')).filter((path) => {
+      try {
+        return statSync(path).isFile();
+      } catch {
+        return false;
+      }
+    });
+    assert.equal(shifted.length, 1, 'one shifted copy of the image for the range');
+    assert.deepEqual([statSync(shifted[0] as string).uid, statSync(shifted[0] as string).gid], [map.host, map.host], 'its files are the range\'s root on the host');
   });
 });

@@ -21,16 +21,6 @@ interface SandboxRef {
   readonly userRange?: IdRange;
 }
 
-/**
- * Why a user-namespaced pod cannot run on an imported image yet: the image's files are owned by
- * host ids (root's), which the pod's root does not own and cannot change; they would need an
- * idmapped mount (runc 1.2; util-linux 2.39's X-mount.idmap) or a copy shifted into the pod's
- * range, neither of which this site has (docs/SECURITY.md, "User namespaces").
- */
-const USER_NAMESPACE_IMAGE_REFUSAL =
-  "pods in a user namespace run on the host's programs only on this site: an imported image's files are owned by host ids the pod's root cannot use " +
-  '(runc 1.1.5 has no idmapped mounts); run the pod on a site that allows hostUsers: true, or without an imported image';
-
 /** One container instance to create (the CRI's ContainerConfig, as far as a runc site needs it). */
 export interface ContainerRequest {
   readonly podUid: string;
@@ -102,7 +92,6 @@ export class SiteContainers {
     const files = containerFiles(request.podDir, `${name}/${request.restart}`);
     const readOnlyRoot = container.securityContext?.['readOnlyRootFilesystem'] === true;
     const { userRange } = request.sandbox;
-    if (userRange !== undefined && image !== undefined) throw new ContainerConfigError(USER_NAMESPACE_IMAGE_REFUSAL);
     const root = await images.makeRoot(image, instanceDir(request.podDir, name, request.restart), readOnlyRoot, binds, userRange);
     const launch = workloadLaunch(request.podSpec, request.launched, {
       rootfs: root.rootfs,

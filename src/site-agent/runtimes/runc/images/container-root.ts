@@ -66,7 +66,7 @@ async function mirrorImageFolders(layer: string, imageRootfs: string, relative =
  * mount-point layer) has the image's owner and mode — overlayfs shows the top layer's, and
  * a 0700 layer folder would shut every non-root user out of `/`.
  */
-export async function mountContainerRoot(imageRootfs: string, containerDir: string, readOnly: boolean, mountPoints: readonly BindMount[] = []): Promise<string> {
+export async function mountContainerRoot(imageRootfs: string, containerDir: string, readOnly: boolean, mountPoints: readonly BindMount[] = [], traversable = false): Promise<string> {
   const base = join(containerDir, 'root');
   const merged = join(base, 'merged');
   if (await isMountPoint(merged)) return merged;
@@ -88,6 +88,8 @@ export async function mountContainerRoot(imageRootfs: string, containerDir: stri
     await takeAttributes(join(base, 'upper'), imageRootfs, '');
     options = `lowerdir=${imageRootfs},upperdir=${join(base, 'upper')},workdir=${join(base, 'work')}`;
   }
+  // runc reaches a user-namespaced container's root as the namespace's root, which must pass through `base` (not list it).
+  if (traversable) await chmod(base, 0o711);
   await run('mount', ['-t', 'overlay', 'overlay', '-o', options, merged]);
   if (!readOnly) await makeMountPoints(merged, mountPoints);
   return merged;

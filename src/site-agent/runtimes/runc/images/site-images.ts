@@ -4,6 +4,7 @@ import type { BindMount, IdRange } from '../oci/index.js';
 import { mountContainerRoot, unmountContainerRoot } from './container-root.js';
 import { prepareRoot, type HostImagePlan } from './host-image.js';
 import type { ImageStore, ResolvedImage } from './image-store.js';
+import { shiftedImageRoot } from './shifted-image-root.js';
 
 /** A container instance's root file system, ready for its bundle. */
 export interface ContainerRoot {
@@ -43,14 +44,18 @@ export class SiteImages {
 
   /**
    * Makes the root of a container instance in `instanceDir`: an overlay over `image` (read-only
-   * without an upper layer when `readOnly`), or without an image an empty root prepared for the
+   * without an upper layer when `readOnly`; in a user namespace over its copy shifted into the range), or without an image an empty root prepared for the
    * host's programs; `mountPoints` are the container's binds (a read-only root needs their
    * mount points made).
    */
   async makeRoot(image: ResolvedImage | undefined, instanceDir: string, readOnly: boolean, mountPoints: readonly BindMount[], userRange?: IdRange):
   Promise<ContainerRoot> {
     if (image !== undefined) {
-      const rootfs = await mountContainerRoot(image.rootfs, instanceDir, readOnly, mountPoints);
+      // In a user namespace the image's files must be the range's: the overlay goes over the image's shifted copy.
+      const lower = userRange === undefined ? image.rootfs : await shiftedImageRoot(image.rootfs, userRange);
+      // ...and runc, as the namespace's root, must pass through the instance's folders to it (0711: nothing listed).
+      if (userRange !== undefined) await mkdir(instanceDir, { recursive: true, mode: 0o711 });
+      const rootfs = await mountContainerRoot(lower, instanceDir, readOnly, mountPoints, userRange !== undefined);
       return { rootfs, binds: [], overlay: rootfs };
     }
     const rootfs = join(instanceDir, 'rootfs');
