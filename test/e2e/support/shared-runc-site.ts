@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -88,6 +88,8 @@ export async function startSharedRuncSite(site: string, options: SharedSiteOptio
   assert.equal(process.getuid?.(), 0, 'the runc runtime tests need root');
   const h = await startConfigHarness({ siteGraceSeconds: 5 });
   const dir = mkdtempSync(join(tmpdir(), 'edgeplane-shared-'));
+  // A regional edge's pods run in user namespaces: runc, as a namespace's root, passes through the folders above them.
+  chmodSync(dir, 0o711);
   const home = join(dir, 'agent');
   const netns = siteNamespaceName(home, site);
   let agent: ChildProcess | undefined;

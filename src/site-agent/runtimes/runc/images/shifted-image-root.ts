@@ -44,7 +44,7 @@ export async function shiftedImageRoot(imageRootfs: string, range: IdRange): Pro
     await run('cp', ['-a', '--reflink=auto', imageRootfs, join(building, 'rootfs')], { maxBuffer: 1 << 20 });
     const entries = await shiftTree(join(building, 'rootfs'), range);
     await writeFile(join(building, COMPLETE), `${entries}\n`);
-    await rename(building, dir).catch(async (error: NodeJS.ErrnoException) => {
+    await rename(building, dir).catch((error: NodeJS.ErrnoException) => {
       // Another start made it meanwhile: theirs is as good.
       if (error.code !== 'ENOTEMPTY' && error.code !== 'EEXIST') throw error;
     });
