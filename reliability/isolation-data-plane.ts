@@ -5,7 +5,7 @@ import { serviceYaml } from '../test/e2e/support/service-workloads.js';
 import { startSharedRuncSite, type SharedCluster, type SharedPod, type SharedRuncSite } from '../test/e2e/support/shared-runc-site.js';
 import { waitFor } from '../test/e2e/support/wait-for.js';
 import type { AreaReport, Scale } from './area.js';
-import { dataPlaneCells, type DataPlaneCell, type DataPlaneWorld } from './data-plane-cells.js';
+import { dataPlaneCells, POD_PIDS_LIMIT, type DataPlaneCell, type DataPlaneWorld } from './data-plane-cells.js';
 
 const SITE = 're-shared';
 /** How a workload names a regional edge (PLATFORM-FACTS: regional edges are `svc-io-system/<name>`). */
@@ -72,7 +72,7 @@ async function judge(cell: DataPlaneCell, world: DataPlaneWorld): Promise<string
  */
 export async function dataPlaneMatrix(scale: Scale, progress: (line: string) => void): Promise<AreaReport> {
   const cells = dataPlaneCells().filter((cell) => scale === 'long' || cell.short);
-  const env = await startSharedRuncSite(SITE, { regionalEdge: true });
+  const env = await startSharedRuncSite(SITE, { regionalEdge: true, agentFlags: ['--pod-pids-limit', String(POD_PIDS_LIMIT)] });
   try {
     const world = await prepare(env, progress);
     const rows: string[] = [];

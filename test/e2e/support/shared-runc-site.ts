@@ -75,6 +75,8 @@ export interface SharedSiteOptions {
    * platform token.
    */
   readonly regionalEdge?: boolean;
+  /** More flags of the agent (`edgeplane site`). */
+  readonly agentFlags?: readonly string[];
 }
 
 /**
@@ -127,6 +129,7 @@ export async function startSharedRuncSite(site: string, options: SharedSiteOptio
       '--runtime', 'runc', '--host-image',
       '--home', home, '--heartbeat-seconds', '1',
       '--log-level', 'info', '--log-format', 'json',
+      ...(options.agentFlags ?? []),
     ];
     const env = { ...process.env, EDGEPLANE_METRICS_ADDRESS: '127.0.0.1:0', ...(token === undefined ? {} : { EDGEPLANE_REGISTRATION_TOKEN: token }) };
     const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
