@@ -34,8 +34,13 @@ const ATTACKER: SharedCluster = 'vk2';
  */
 export const POD_PIDS_LIMIT = 512;
 
-/** A Deployment of vk2 whose container runs `sleep` on the host image, with `extra` YAML in its pod spec and container. */
-function template(name: string, site: string, pod: string, container: string): string {
+/**
+ * A Deployment of one pod on the regional edge `site`: container `c` on the host image runs
+ * `command` (a YAML flow list), with `pod` lines added to the pod's spec and `container` lines
+ * to the container.
+ */
+export function workloadYaml(name: string, site: string, o: { readonly command: string; readonly pod?: string; readonly container?: string }): string {
+  const indent = (text: string | undefined, by: string): string => (text ?? '').replace(/^(?=.)/gm, by);
   return `apiVersion: apps/v1
 kind: Deployment
 metadata: {name: ${name}, annotations: {svc.io/sites: "svc-io-system/${site}"}}
@@ -45,11 +50,22 @@ spec:
   template:
     metadata: {labels: {app: ${name}}}
     spec:
-${pod.replace(/^(?=.)/gm, '      ')}      containers:
+      terminationGracePeriodSeconds: 1
+${indent(o.pod, '      ')}      containers:
       - name: c
         image: host
-        command: [sleep, "3600"]
-${container.replace(/^(?=.)/gm, '        ')}`;
+        command: ${o.command}
+${indent(o.container, '        ')}`;
+}
+
+/** Asks `look` every half second for up to `seconds`: its first verdict (false: none yet), else what `timeout` says then. */
+async function poll(seconds: number, look: () => Promise<false | string | undefined>, timeout: () => string): Promise<string | undefined> {
+  for (let i = 0; i < seconds * 2; i++) {
+    const verdict = await look();
+    if (verdict !== false) return verdict;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  return timeout();
 }
 
 /** An admission cell: the template is refused with kube's Pod Security words. */
@@ -61,7 +77,7 @@ function refusedAtAdmission(id: string, attack: string, pod: string, container: 
     kind: 'attack',
     short,
     async run({ env }) {
-      const run = await env.kubectl(ATTACKER, ['apply', '-f', '-'], template(`adm-${id}`, env.site, pod, container));
+      const run = await env.kubectl(ATTACKER, ['apply', '-f', '-'], workloadYaml(`adm-${id}`, env.site, { command: '[sleep, "3600"]', pod, container }));
       if (run.status === 0) return 'admitted';
       return /violates PodSecurity "baseline:latest"/.test(run.stderr) ? undefined : `refused otherwise: ${run.stderr.trim()}`;
     },
@@ -145,36 +161,18 @@ function relayGet(gateway: string, path: string): string {
   return `require('https').get({host:${JSON.stringify(gateway)},port:8443,path:${JSON.stringify(path)},rejectUnauthorized:false,agent:false},(s)=>{console.log(s.statusCode);process.exit(0)}).on('error',(e)=>{console.log('ERR '+e.code);process.exit(0)})`;
 }
 
-const SUBPATH_ESCAPE = `apiVersion: apps/v1
-kind: Deployment
-metadata: {name: subpath, annotations: {svc.io/sites: "svc-io-system/SITE"}}
-spec:
-  replicas: 1
-  selector: {matchLabels: {app: subpath}}
-  template:
-    metadata: {labels: {app: subpath}}
-    spec:
-      volumes: [{name: v, emptyDir: {}}]
-      initContainers:
-      - {name: plant, image: host, command: [sh, -c, "ln -sfn / /v/d"], volumeMounts: [{name: v, mountPath: /v}]}
-      containers:
-      - {name: c, image: host, command: [sleep, "3600"], volumeMounts: [{name: v, mountPath: /host, subPath: d}]}
-`;
+/** An init container plants a symlink to / in the emptyDir; the container mounts it by subPath. */
+const SUBPATH_ESCAPE = {
+  command: '[sleep, "3600"]',
+  pod: 'volumes: [{name: v, emptyDir: {}}]\ninitContainers:\n- {name: plant, image: host, command: [sh, -c, "ln -sfn / /v/d"], volumeMounts: [{name: v, mountPath: /v}]}\n',
+  container: 'volumeMounts: [{name: v, mountPath: /host, subPath: d}]\n',
+};
 
-const DISK_FLOOD = `apiVersion: apps/v1
-kind: Deployment
-metadata: {name: flood, annotations: {svc.io/sites: "svc-io-system/SITE"}}
-spec:
-  replicas: 1
-  selector: {matchLabels: {app: flood}}
-  template:
-    metadata: {labels: {app: flood}}
-    spec:
-      terminationGracePeriodSeconds: 1
-      volumes: [{name: scratch, emptyDir: {sizeLimit: 10Mi}}]
-      containers:
-      - {name: c, image: host, command: [sh, -c, "dd if=/dev/zero of=/scratch/fill bs=1M count=50; sleep 3600"], volumeMounts: [{name: scratch, mountPath: /scratch}]}
-`;
+const DISK_FLOOD = {
+  command: '[sh, -c, "dd if=/dev/zero of=/scratch/fill bs=1M count=50; sleep 3600"]',
+  pod: 'volumes: [{name: scratch, emptyDir: {sizeLimit: 10Mi}}]\n',
+  container: 'volumeMounts: [{name: scratch, mountPath: /scratch}]\n',
+};
 
 const STATEFUL: readonly DataPlaneCell[] = [
   {
@@ -184,16 +182,13 @@ const STATEFUL: readonly DataPlaneCell[] = [
     kind: 'attack',
     short: true,
     async run({ env }) {
-      await env.ok(ATTACKER, ['apply', '-f', '-'], DISK_FLOOD.replace('SITE', env.site));
-      for (let i = 0; i < 120; i++) {
+      await env.ok(ATTACKER, ['apply', '-f', '-'], workloadYaml('flood', env.site, DISK_FLOOD));
+      const verdict = await poll(60, async () => {
         const run = await env.kubectl(ATTACKER, ['get', 'pods', '-l', 'app=flood', '-o', 'jsonpath={range .items[*]}{.status.phase}/{.status.reason}{"\\n"}{end}']);
-        if (/^Failed\/Evicted$/m.test(run.stdout)) {
-          await env.kubectl(ATTACKER, ['delete', 'deployment', 'flood', '--wait=false']);
-          return undefined;
-        }
-        await new Promise((resolve) => setTimeout(resolve, 500));
-      }
-      return 'not evicted within 60 s';
+        return /^Failed\/Evicted$/m.test(run.stdout) ? undefined : false;
+      }, () => 'not evicted within 60 s');
+      await env.kubectl(ATTACKER, ['delete', 'deployment', 'flood', '--wait=false']);
+      return verdict;
     },
   },
   {
@@ -203,14 +198,13 @@ const STATEFUL: readonly DataPlaneCell[] = [
     kind: 'attack',
     short: true,
     async run({ env }) {
-      await env.ok(ATTACKER, ['apply', '-f', '-'], SUBPATH_ESCAPE.replace('SITE', env.site));
-      for (let i = 0; i < 120; i++) {
+      await env.ok(ATTACKER, ['apply', '-f', '-'], workloadYaml('subpath', env.site, SUBPATH_ESCAPE));
+      return poll(60, async () => {
         const run = await env.kubectl(ATTACKER, ['get', 'pods', '-l', 'app=subpath', '-o', 'jsonpath={.items[0].status.containerStatuses[0].state}']);
         if (/"running"/.test(run.stdout)) return 'the container started with the symlink mounted';
-        if (/CreateContainerConfigError/.test(run.stdout)) return /failed to prepare subPath/.test(run.stdout) ? undefined : `refused otherwise: ${run.stdout}`;
-        await new Promise((resolve) => setTimeout(resolve, 500));
-      }
-      return 'no verdict within 60 s';
+        if (!/CreateContainerConfigError/.test(run.stdout)) return false;
+        return /failed to prepare subPath/.test(run.stdout) ? undefined : `refused otherwise: ${run.stdout}`;
+      }, () => 'no verdict within 60 s');
     },
   },
 ];
@@ -234,19 +228,7 @@ const SITE_TAKEOVER: DataPlaneCell = {
   },
 };
 
-const FORK_BOMB = `apiVersion: apps/v1
-kind: Deployment
-metadata: {name: bomb, annotations: {svc.io/sites: "svc-io-system/SITE"}}
-spec:
-  replicas: 1
-  selector: {matchLabels: {app: bomb}}
-  template:
-    metadata: {labels: {app: bomb}}
-    spec:
-      terminationGracePeriodSeconds: 1
-      containers:
-      - {name: c, image: host, command: [sh, -c, "mkfifo /tmp/f; i=0; while [ $i -lt 5000 ]; do (read x < /tmp/f) & i=$((i+1)); done 2>/dev/null; sleep 3600"]}
-`;
+const FORK_BOMB = { command: '[sh, -c, "mkfifo /tmp/f; i=0; while [ $i -lt 5000 ]; do (read x < /tmp/f) & i=$((i+1)); done 2>/dev/null; sleep 3600"]' };
 
 /** A pids controller file (or folder, `file` empty) of a pod's cgroup on the host (cgroup v1's pids hierarchy, or v2's unified one). */
 function podPidsFile(world: DataPlaneWorld, uid: string, file: string): string {
@@ -266,22 +248,19 @@ const FORK_BOMB_CELL: DataPlaneCell = {
   short: false,
   async run(world) {
     const { env } = world;
-    await env.ok(ATTACKER, ['apply', '-f', '-'], FORK_BOMB.replace('SITE', env.site));
+    await env.ok(ATTACKER, ['apply', '-f', '-'], workloadYaml('bomb', env.site, FORK_BOMB));
     try {
       let uid = '';
       let most = 0;
-      for (let i = 0; i < 180; i++) {
+      return await poll(90, async () => {
         uid ||= (await env.kubectl(ATTACKER, ['get', 'pods', '-l', 'app=bomb', '-o', 'jsonpath={.items[0].metadata.uid}'])).stdout.trim();
-        if (uid !== '' && existsSync(podPidsFile(world, uid, 'pids.current'))) {
-          most = Math.max(most, Number(readFileSync(podPidsFile(world, uid, 'pids.current'), 'utf8')));
-          const refused = [podPidsFile(world, uid, ''), ...readdirSync(podPidsFile(world, uid, ''), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => podPidsFile(world, uid, e.name))]
-            .map((dir) => Number(/^max (\d+)$/m.exec(readFileSync(`${dir}/pids.events`, 'utf8'))?.[1] ?? '0'))
-            .reduce((a, b) => a + b, 0);
-          if (refused > 0) return most <= POD_PIDS_LIMIT ? undefined : `the pod held ${most} processes`;
-        }
-        await new Promise((resolve) => setTimeout(resolve, 500));
-      }
-      return `the bomb never met its pod's limit (most seen ${most})`;
+        if (uid === '' || !existsSync(podPidsFile(world, uid, 'pids.current'))) return false;
+        most = Math.max(most, Number(readFileSync(podPidsFile(world, uid, 'pids.current'), 'utf8')));
+        const cgroups = [podPidsFile(world, uid, ''), ...readdirSync(podPidsFile(world, uid, ''), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => podPidsFile(world, uid, e.name))];
+        const refused = cgroups.map((dir) => Number(/^max (\d+)$/m.exec(readFileSync(`${dir}/pids.events`, 'utf8'))?.[1] ?? '0')).reduce((a, b) => a + b, 0);
+        if (refused === 0) return false;
+        return most <= POD_PIDS_LIMIT ? undefined : `the pod held ${most} processes`;
+      }, () => `the bomb never met its pod's limit within 90 s (most seen: ${most})`);
     } finally {
       await env.kubectl(ATTACKER, ['delete', 'deployment', 'bomb', '--wait=false']);
     }

@@ -5,7 +5,7 @@ import { serviceYaml } from '../test/e2e/support/service-workloads.js';
 import { startSharedRuncSite, type SharedCluster, type SharedPod, type SharedRuncSite } from '../test/e2e/support/shared-runc-site.js';
 import { waitFor } from '../test/e2e/support/wait-for.js';
 import type { AreaReport, Scale } from './area.js';
-import { dataPlaneCells, POD_PIDS_LIMIT, type DataPlaneCell, type DataPlaneWorld } from './data-plane-cells.js';
+import { dataPlaneCells, POD_PIDS_LIMIT, workloadYaml, type DataPlaneCell, type DataPlaneWorld } from './data-plane-cells.js';
 
 const SITE = 're-shared';
 /** How a workload names a regional edge (PLATFORM-FACTS: regional edges are `svc-io-system/<name>`). */
@@ -14,21 +14,8 @@ const IDLE = 'setInterval(()=>{},1e9)';
 
 /** A Deployment of one pod on the site running node `script` on the host image (readiness on 8080 when `serves`). */
 function deployment(name: string, script: string, serves: boolean): string {
-  return `apiVersion: apps/v1
-kind: Deployment
-metadata: {name: ${name}, annotations: {svc.io/sites: "${PLACEMENT}"}}
-spec:
-  replicas: 1
-  selector: {matchLabels: {app: ${name}}}
-  template:
-    metadata: {labels: {app: ${name}}}
-    spec:
-      terminationGracePeriodSeconds: 1
-      containers:
-      - name: c
-        image: host
-        command: ["node", "-e", ${JSON.stringify(script)}]
-${serves ? '        readinessProbe: {httpGet: {path: /, port: 8080}, periodSeconds: 1}\n' : ''}`;
+  const readiness = serves ? 'readinessProbe: {httpGet: {path: /, port: 8080}, periodSeconds: 1}\n' : '';
+  return workloadYaml(name, SITE, { command: JSON.stringify(['node', '-e', script]), container: readiness });
 }
 
 /** Deploys what the cells aim at and learns its addresses: a `web` Deployment and Service in each tenant's cluster, vk2's `attacker`. */
