@@ -6,5 +6,5 @@
 export { evaluatePodSecurity, forbiddenDetail, forbiddenReason } from './pss-evaluate.js';
 export { formatLevelVersion, type LevelVersion, type PodSecurityLevel } from './pss-level.js';
 export { namespacePolicy, withFloor } from './pss-namespace-policy.js';
-export type { PodSecurityView } from './pss-pod.js';
+export { CONTAINER_SECCOMP_ANNOTATION, POD_SECCOMP_ANNOTATION, type PodSecurityView } from './pss-pod.js';
 export { safeSysctls } from './pss-baseline-checks.js';

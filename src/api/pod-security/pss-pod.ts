@@ -25,8 +25,9 @@ function seccompTypeOf(context: SecurityContext | Record<string, unknown> | unde
   return typeof profile?.type === 'string' ? profile.type : undefined;
 }
 
-const POD_SECCOMP_ANNOTATION = 'seccomp.security.alpha.kubernetes.io/pod';
-const CONTAINER_SECCOMP_ANNOTATION = 'container.seccomp.security.alpha.kubernetes.io/';
+/** The seccomp annotations of Kubernetes 1.17 (the pod's; a container's is the prefix and its name), read where the field is absent. */
+export const POD_SECCOMP_ANNOTATION = 'seccomp.security.alpha.kubernetes.io/pod';
+export const CONTAINER_SECCOMP_ANNOTATION = 'container.seccomp.security.alpha.kubernetes.io/';
 
 /** A seccomp annotation's value as a profile type (kube 1.19+'s conversion): undefined when it names none. */
 function annotationSeccompType(value: string | undefined): string | undefined {

@@ -1,3 +1,4 @@
+import { CONTAINER_SECCOMP_ANNOTATION, POD_SECCOMP_ANNOTATION } from '../../../../api/pod-security/index.js';
 import type { Container, PodSpec } from '../../../../api/pod-spec-types.js';
 import { RUNTIME_DEFAULT_SECCOMP, resolveSeccomp, type SeccompHost, type SeccompTemplate } from '../oci/index.js';
 import type { OciSeccomp } from '../oci/index.js';
@@ -12,8 +13,6 @@ export type SeccompChoice =
 /** The profile a launch applies: the choice with a Localhost profile's template read. */
 export type SeccompSource = { readonly type: 'RuntimeDefault' } | { readonly type: 'Unconfined' } | { readonly type: 'Localhost'; readonly template: SeccompTemplate };
 
-const POD_ANNOTATION = 'seccomp.security.alpha.kubernetes.io/pod';
-const CONTAINER_ANNOTATION = 'container.seccomp.security.alpha.kubernetes.io/';
 
 function fromField(context: Record<string, unknown> | undefined): SeccompChoice | undefined {
   const profile = context?.['seccompProfile'] as { type?: unknown; localhostProfile?: unknown } | undefined;
@@ -45,9 +44,9 @@ function fromAnnotation(value: string | undefined): SeccompChoice | undefined {
 export function seccompChoice(spec: PodSpec, annotations: Readonly<Record<string, string>>, container: Container): SeccompChoice {
   return (
     fromField(container.securityContext) ??
-    fromAnnotation(annotations[`${CONTAINER_ANNOTATION}${container.name ?? ''}`]) ??
+    fromAnnotation(annotations[`${CONTAINER_SECCOMP_ANNOTATION}${container.name ?? ''}`]) ??
     fromField(spec.securityContext) ??
-    fromAnnotation(annotations[POD_ANNOTATION]) ?? { type: 'RuntimeDefault' }
+    fromAnnotation(annotations[POD_SECCOMP_ANNOTATION]) ?? { type: 'RuntimeDefault' }
   );
 }
 

@@ -82,7 +82,9 @@ export class StorageMonitor {
     for (const pod of pods) {
       const usage = await this.measure(pod, measured);
       if (this.closed) return;
-      bySite.set(pod.site, [...(bySite.get(pod.site) ?? []), { pod, usage }]);
+      const site = bySite.get(pod.site) ?? [];
+      site.push({ pod, usage });
+      bySite.set(pod.site, site);
     }
     for (const [root, walk] of this.walks) {
       if (measured.has(root)) continue;
