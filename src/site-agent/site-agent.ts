@@ -113,7 +113,7 @@ export async function startSiteAgent(options: SiteAgentOptions): Promise<SiteAge
   const reads = offline ?? client;
   /** What the runtime and its Service data plane ask of the control plane: reads through the offline state. */
   const runtimeApi = {
-    podIdentityToken: (pod: PodRef) => client.podIdentityToken(pod),
+    podIdentityToken: reads.podIdentityToken.bind(reads),
     postServiceEvents: (items: readonly PodEventReport[]) => client.postServiceEvents(items),
     placedObjects: reads.placedObjects.bind(reads),
   };

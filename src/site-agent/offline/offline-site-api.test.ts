@@ -7,7 +7,7 @@ import type { ClusterRef } from '../../apimachinery/cluster-ref.js';
 import type { KubeObject } from '../../apimachinery/object.js';
 import { systemTimers } from '../../common/timers.js';
 import { createLogger } from '../../observability/logger.js';
-import type { PodWatchEvent } from '../../site-api/site-api-types.js';
+import type { BootstrapToken, PodRef, PodWatchEvent } from '../../site-api/site-api-types.js';
 import { podKeyOf } from '../pod-key.js';
 import type { PodRuntime } from '../pod-runtime.js';
 import { runPodWatch } from '../pod-watch-loop.js';
@@ -21,6 +21,7 @@ after(() => rmSync(root, { recursive: true, force: true }));
 const cluster: ClusterRef = { tenant: 'acme', namespace: 'shop', name: 'vk' };
 const pod = (name: string, rv = '5'): KubeObject => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'shop', uid: `uid-${name}`, resourceVersion: rv }, spec: { nodeName: 'n0' } });
 const SECRET = 's3cr3t-value-of-the-site';
+const TOKEN = 'bootstrap-token-of-the-pod';
 const secrets: PlacedObjects = {
   resourceVersion: '40',
   items: [{ cluster, sites: ['edge'], object: { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'db', namespace: 'shop' }, stringData: { password: SECRET } } as KubeObject }],
@@ -44,6 +45,12 @@ class FakeControlPlane implements SiteApiReads {
       // A watch stays open until the agent leaves.
       await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
     })();
+  }
+
+  async podIdentityToken(pod: PodRef): Promise<BootstrapToken> {
+    await Promise.resolve();
+    if (!this.up) throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' });
+    return { token: `${TOKEN}-${pod.uid}`, expiresAt: '2030-01-01T00:00:00Z', pod: pod.name, site: 'edge' } as unknown as BootstrapToken;
   }
 
   async placedObjects(kind: PlacedObjectKind): Promise<PlacedObjects> {
@@ -101,9 +108,14 @@ describe('offline site API', () => {
     const loop = watch(first, runtime);
     await until('the pods', () => runtime.pods.size === 2);
     assert.deepEqual(await first.placedObjects('secrets'), secrets);
+    const web1: PodRef = { cluster, name: 'web-1', uid: 'uid-web-1' };
+    assert.equal((await first.podIdentityToken(web1)).token, `${TOKEN}-uid-web-1`);
     await loop.stop();
     await first.close();
-    for (const name of readdirSync(dir)) assert.ok(!readFileSync(join(dir, name)).includes(SECRET), `${name} holds the secret`);
+    for (const name of readdirSync(dir)) {
+      const bytes = readFileSync(join(dir, name));
+      assert.ok(!bytes.includes(SECRET) && !bytes.includes(TOKEN), `${name} holds a secret`);
+    }
 
     // Restart with the control plane down: the persisted pods run, the placed objects answer.
     live.up = false;
@@ -113,6 +125,8 @@ describe('offline site API', () => {
     const offlineLoop = watch(second, restarted);
     await until('the persisted pods', () => restarted.pods.size === 2);
     assert.deepEqual((await second.placedObjects('secrets')).items, secrets.items);
+    assert.equal((await second.podIdentityToken(web1)).token, `${TOKEN}-uid-web-1`, 'the sidecar of a restarted pod gets no token');
+    await assert.rejects(second.podIdentityToken({ cluster, name: 'web-2', uid: 'uid-web-2' }), /ECONNREFUSED/, 'a pod never given a token gets one offline');
     await assert.rejects(second.placedObjects('secrets', { after: '40', timeoutSeconds: 30 }), /unavailable/, 'a long poll is answered from the cache');
     assert.ok(!restarted.log.includes('listed'), 'the persisted list counted as the control plane\'s (orphans collected)');
 
@@ -139,6 +153,7 @@ describe('offline site API', () => {
     await loop.stop();
     await first.close();
     const hanging: SiteApiReads = {
+      podIdentityToken: () => new Promise(() => undefined),
       watchPods: (_rv, signal) => new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(new Error('aborted')))),
       placedObjects: () => new Promise(() => undefined),
     };
@@ -160,6 +175,7 @@ describe('offline site API', () => {
     await first.placedObjects('secrets');
     await first.close();
     const forbidden: SiteApiReads = {
+      podIdentityToken: () => Promise.reject(new SiteApiError(403, 'Forbidden', 'no')),
       watchPods: () => Promise.reject(new SiteApiError(403, 'Forbidden', 'no')),
       placedObjects: () => Promise.reject(new SiteApiError(403, 'Forbidden', 'no')),
     };

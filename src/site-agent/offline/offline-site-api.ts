@@ -1,6 +1,6 @@
 import type { Timers } from '../../common/timers.js';
 import type { Logger } from '../../observability/logger.js';
-import type { PodWatchEvent } from '../../site-api/site-api-types.js';
+import type { BootstrapToken, PodRef, PodWatchEvent } from '../../site-api/site-api-types.js';
 import type { PlacedObjectKind, PlacedObjects, SiteApiClient } from '../site-api-client.js';
 import { SiteApiError } from '../site-api-error.js';
 import { PodListMirror, type PodListSnapshot } from './pod-list-mirror.js';
@@ -10,10 +10,11 @@ const KINDS: readonly PlacedObjectKind[] = ['configmaps', 'secrets', 'persistent
 /** How long a first answer may take before the persisted state is served instead (default). */
 const DEFAULT_ANSWER_WITHIN_MS = 5000;
 const PODS = 'pods';
+const TOKENS = 'identity-tokens';
 const objectsFile = (kind: PlacedObjectKind): string => `objects-${kind}`;
 
 /** The reads the offline cache stands in front of (a {@link SiteApiClient}'s). */
-export type SiteApiReads = Pick<SiteApiClient, 'watchPods' | 'placedObjects'>;
+export type SiteApiReads = Pick<SiteApiClient, 'watchPods' | 'placedObjects' | 'podIdentityToken'>;
 
 /** A failure that says nothing about the request: no answer, or the control plane could not take it for now. */
 function unreachable(error: unknown): boolean {
@@ -31,7 +32,10 @@ type Raced<T> = { readonly value: T } | { readonly error: unknown } | { readonly
  * - the pod watch's first attempt replays the persisted pods as ADDED events, then ends with an
  *   expired-version ERROR, so the watch loop relists as soon as the control plane answers (its
  *   relist keeps the pods it brings back with the same uid, and drops the rest);
- * - a list of placed objects (not a long poll) gets the persisted list of its kind.
+ * - a list of placed objects (not a long poll) gets the persisted list of its kind;
+ * - a pod's sidecar gets the bootstrap token last minted for that pod (uid): a sidecar that holds
+ *   an identity in its pod's volume resumes it and only reads the token for the CA pin it
+ *   carries; one without an identity waits for the control plane like any new pod.
  * Everything else goes to the control plane as it is.
  */
 export class OfflineSiteApi implements SiteApiReads {
@@ -43,6 +47,8 @@ export class OfflineSiteApi implements SiteApiReads {
   /** The kinds being served from the persisted state (said once per outage). */
   private readonly serving = new Set<PlacedObjectKind>();
   private readonly answerWithinMs: number;
+  /** The last bootstrap token minted for each pod (by uid), kept for the pods of the persisted list. */
+  private readonly tokens: Map<string, BootstrapToken>;
 
   constructor(
     private readonly live: SiteApiReads,
@@ -54,6 +60,7 @@ export class OfflineSiteApi implements SiteApiReads {
     this.answerWithinMs = options.answerWithinMs ?? DEFAULT_ANSWER_WITHIN_MS;
     this.files = new SealedStateFiles(dir, timers, logger, options.writeDelayMs);
     this.mirror = new PodListMirror(this.files.read<PodListSnapshot>(PODS));
+    this.tokens = new Map(Object.entries(this.files.read<Record<string, BootstrapToken>>(TOKENS) ?? {}));
     for (const kind of KINDS) {
       const list = this.files.read<PlacedObjects>(objectsFile(kind));
       if (list !== undefined) this.objects.set(kind, { list, items: JSON.stringify(list.items) });
@@ -100,6 +107,21 @@ export class OfflineSiteApi implements SiteApiReads {
     return persisted.list;
   }
 
+  async podIdentityToken(pod: PodRef): Promise<BootstrapToken> {
+    const remembered = this.tokens.get(pod.uid);
+    const live = this.live.podIdentityToken(pod).then((token) => {
+      this.tokens.set(pod.uid, token);
+      this.files.put(TOKENS, () => this.tokensOfListedPods());
+      return token;
+    });
+    if (remembered === undefined) return live;
+    const outcome = await this.race(live);
+    if ('value' in outcome) return outcome.value;
+    if ('error' in outcome && !unreachable(outcome.error)) throw outcome.error;
+    this.logger.warn({ pod: pod.name, uid: pod.uid }, 'the control plane is unreachable: the pod\'s sidecar gets the bootstrap token minted for it last');
+    return remembered;
+  }
+
   /** Writes what changed and stops writing. */
   close(): Promise<void> {
     return this.files.close();
@@ -117,6 +139,13 @@ export class OfflineSiteApi implements SiteApiReads {
     this.objects.set(kind, { list, items });
     if (changed) this.files.put(objectsFile(kind), () => this.objects.get(kind)?.list);
     return list;
+  }
+
+  /** The remembered tokens of the pods in the list (those of pods gone are forgotten). */
+  private tokensOfListedPods(): Record<string, BootstrapToken> {
+    const listed = new Set(this.mirror.snapshot()?.pods.map((entry) => entry.pod.metadata.uid ?? ''));
+    for (const uid of this.tokens.keys()) if (listed.size > 0 && !listed.has(uid)) this.tokens.delete(uid);
+    return Object.fromEntries(this.tokens);
   }
 
   private async *follow(events: AsyncIterable<PodWatchEvent>, relist: boolean): AsyncGenerator<PodWatchEvent> {
