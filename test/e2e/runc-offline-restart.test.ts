@@ -23,12 +23,12 @@ interface Pod extends KubeObject {
 }
 const isReady = (pod: Pod): boolean => pod.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') === true;
 
-/** The processes in the cgroups of a pod's container `c` (every start of it): what runs the workload. */
-function workloadPids(netns: string, uid: string): string[] {
+/** The processes in the cgroups of a pod's container (every start of it; default `c`, the workload). */
+function workloadPids(netns: string, uid: string, container = 'c'): string[] {
   const podCgroup = join('/sys/fs/cgroup/memory', siteCgroupParent(netns), uid);
   if (!existsSync(podCgroup)) return [];
   return readdirSync(podCgroup, { withFileTypes: true })
-    .filter((e) => e.isDirectory() && e.name.startsWith('c-'))
+    .filter((e) => e.isDirectory() && e.name.startsWith(`${container}-`))
     .flatMap((e) => readFileSync(join(podCgroup, e.name, 'cgroup.procs'), 'utf8').split('\n').filter((pid) => pid !== ''))
     .sort();
 }
@@ -126,12 +126,14 @@ describe('a runc site restarted while the control plane is unreachable', () => {
     assert.equal(answer.status, 200, answer.body);
     return answer.json<{ items: Pod[] }>().items.filter((p) => p.metadata.deletionTimestamp === undefined);
   };
-  /** The web Service answers by ClusterIP and its name resolves, from the client pod. */
-  const serviceAnswers = async (what: string): Promise<void> => {
-    await waitFor(`${what}: the Service answers by ClusterIP`, async () => {
-      const ran = await runIn(clientNetns, process.execPath, ['-e', httpProbe(`http://${clusterIP}/`)]);
-      return ran.stdout.includes('"pod":"web-') ? true : undefined;
-    }, { timeoutMs: 30_000, intervalMs: 250, describe: () => agentLog.slice(-3000) });
+  /** The web Service answers by ClusterIP and its name resolves, from the client pod (or, `nameOnly`, from the site: the client's netns). */
+  const serviceAnswers = async (what: string, nameOnly = false): Promise<void> => {
+    if (!nameOnly) {
+      await waitFor(`${what}: the Service answers by ClusterIP`, async () => {
+        const ran = await runIn(clientNetns, process.execPath, ['-e', httpProbe(`http://${clusterIP}/`)]);
+        return ran.stdout.includes('"pod":"web-') ? true : undefined;
+      }, { timeoutMs: 30_000, intervalMs: 250, describe: () => agentLog.slice(-3000) });
+    }
     await waitFor(`${what}: the Service's name resolves`, async () => {
       const ran = await runIn(clientNetns, process.execPath, ['-e', dnsProbe(nameserver, 'web.default.svc.cluster.local')]);
       return ran.stdout.trim() === clusterIP ? true : undefined;
@@ -218,25 +220,54 @@ describe('a runc site restarted while the control plane is unreachable', () => {
     assert.deepEqual(webPids(), before, 'a web pod was restarted');
   });
 
-  it('after a machine-like restart (the pods\' processes killed too) the pods come back offline from the persisted specs', async () => {
+  let sidecarPids: string[] = [];
+  it('after a machine-like restart (the pods\' processes killed too) the pods\' sandboxes come back offline from the persisted specs', async () => {
     await stopAgent('SIGKILL');
     const killed = [...processesNaming(root), ...sitePids(netns)];
     killAll(killed);
     await waitFor('the pods\' processes gone', () => Promise.resolve(webPids().length === 0 ? true : undefined), { timeoutMs: 20_000 });
     await startAgent();
-    await waitFor('the web pods running again', () => Promise.resolve(webUids.every((uid) => workloadPids(netns, uid).length > 0) ? true : undefined), { timeoutMs: 60_000 });
-    await serviceAnswers('rebooted offline');
+    // The pods' sandboxes and sidecars again, from the persisted specs. Their workloads wait for the sidecars' identities: the
+    // identity volume is memory-backed, so a rebooted pod's sidecar bootstraps again, which takes the control plane (docs/RUNTIME.md).
+    const sidecars = (): string[] => allUids.flatMap((uid) => workloadPids(netns, uid, 'edgeplane-sidecar')).sort();
+    await waitFor('the pods\' sidecars running again', () => Promise.resolve(allUids.every((uid) => workloadPids(netns, uid, 'edgeplane-sidecar').length > 0) ? true : undefined), {
+      timeoutMs: 60_000,
+      describe: () => containerLogs(join(home, 'runc', SITE, 'pods', webUids[0] ?? '')),
+    });
+    sidecarPids = sidecars();
+    // The site's name servers again, from the persisted Services.
+    await serviceAnswers('rebooted offline', true);
   });
 
   it('when the server returns, everything reconciles: the same pods, no process restarted', async () => {
-    const before = webPids();
     server = await startServer(serverHome, ['--listen', `127.0.0.1:${port}`, '--log-format', 'json']);
     await waitFor('the agent relisted', () => Promise.resolve(agentLog.includes('relist complete') ? true : undefined), { timeoutMs: 60_000, describe: () => agentLog.slice(-3000) });
+    await waitFor('the web pods running again', () => Promise.resolve(webUids.every((uid) => workloadPids(netns, uid).length > 0) ? true : undefined), {
+      timeoutMs: 60_000,
+      describe: () => containerLogs(join(home, 'runc', SITE, 'pods', webUids[0] ?? '')),
+    });
+    await serviceAnswers('reconnected');
+    const before = webPids();
     // A few heartbeats and resyncs later.
     await new Promise((resolve) => setTimeout(resolve, 5000));
     assert.deepEqual((await pods()).map((p) => p.metadata.uid ?? '').sort(), allUids, 'a pod was recreated');
     assert.deepEqual(webPids(), before, 'a web pod was restarted after the server returned');
-    await serviceAnswers('reconnected');
+    assert.deepEqual(allUids.flatMap((uid) => workloadPids(netns, uid, 'edgeplane-sidecar')).sort(), sidecarPids, 'a sidecar was restarted after the server returned');
   });
 });
 
+
+/** The tails of the container logs below a pod's folder (what a failing wait shows). */
+function containerLogs(dir: string): string {
+  const found: string[] = [];
+  const visit = (path: string, depth: number): void => {
+    if (depth > 6 || !existsSync(path)) return;
+    for (const entry of readdirSync(path, { withFileTypes: true })) {
+      const child = join(path, entry.name);
+      if (entry.isDirectory()) visit(child, depth + 1);
+      else if (entry.name === 'container.log' || entry.name === 'state.json') found.push(`${child}:\n${readFileSync(child, 'utf8').slice(-1500)}`);
+    }
+  };
+  visit(dir, 0);
+  return found.join('\n');
+}
