@@ -24,7 +24,7 @@ const SECRET = 's3cr3t-value-of-the-site';
 const TOKEN = 'bootstrap-token-of-the-pod';
 const secrets: PlacedObjects = {
   resourceVersion: '40',
-  items: [{ cluster, sites: ['edge'], object: { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'db', namespace: 'shop' }, stringData: { password: SECRET } } as KubeObject }],
+  items: [{ cluster, sites: ['edge'], object: { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'db', namespace: 'shop' }, stringData: { password: SECRET } } }],
 };
 
 /** A control plane that answers (a list of pods and placed objects) or does not (connection refused). */
@@ -88,7 +88,15 @@ async function until(what: string, condition: () => boolean): Promise<void> {
 /** Runs the pod watch loop over the cache until `done`, with quick retries. */
 function watch(api: OfflineSiteApi, runtime: RecordingRuntime): { stop: () => Promise<void> } {
   const abort = new AbortController();
-  const running = runPodWatch({ client: api, runtime: runtime as unknown as PodRuntime, forget: () => undefined, timers: systemTimers(), logger, signal: abort.signal, random: () => 0 });
+  const running = runPodWatch({
+    client: api,
+    runtime: runtime as unknown as PodRuntime,
+    forget: () => undefined,
+    timers: systemTimers(),
+    logger,
+    signal: abort.signal,
+    random: () => 0,
+  });
   return {
     stop: async () => {
       abort.abort();

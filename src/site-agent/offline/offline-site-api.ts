@@ -127,11 +127,6 @@ export class OfflineSiteApi implements SiteApiReads {
     return this.files.close();
   }
 
-  /** Writes what changed now (tests). */
-  flush(): Promise<void> {
-    return this.files.flush();
-  }
-
   private keep(kind: PlacedObjectKind, list: PlacedObjects): PlacedObjects {
     if (this.serving.delete(kind)) this.logger.info({ kind }, 'the control plane answers again: its placed objects replace the persisted ones');
     const items = JSON.stringify(list.items);
