@@ -67,6 +67,7 @@ export class LogStore implements Store {
     this.hub = new WatchHub(log, { batchSize: 500, maxQueue: options.maxWatchQueue ?? 1000 });
     const poll = options.pollIntervalMs ?? 0;
     if (poll > 0) this.every(poll, () => this.hub.poll());
+    this.renewAllLeases();
     this.every(options.leaseSweepIntervalMs ?? 250, () => void this.sweepLeases().catch(() => undefined));
   }
 
@@ -329,6 +330,21 @@ export class LogStore implements Store {
     const lease = this.log.getLease(id);
     if (lease === undefined || lease.expiresAtMs <= this.now()) throw StoreError.leaseNotFound(id);
     return lease;
+  }
+
+  /**
+   * etcd's lessor Promote, run as the store starts serving (before the first sweep): every
+   * lease gets its full TTL again from now, so time the store was not served (a crash, a
+   * restart) never counts against a lease; holders have one TTL to keep their leases alive.
+   * A failure (a full disk, another process holding the write lock) leaves the expiries as
+   * they were: the sweep, which also writes, fails the same way until writes succeed again.
+   */
+  private renewAllLeases(): void {
+    try {
+      this.log.transaction(() => this.log.renewAllLeases(this.now()));
+    } catch {
+      // See above: nothing expires while writes fail.
+    }
   }
 
   async grantLease(ttlSeconds: number): Promise<LeaseId> {
