@@ -133,10 +133,11 @@ export async function startSitePlane(deps: SitePlaneDependencies): Promise<SiteP
 
   const objects = new SiteConfigObjects(deps.registry);
   const nodes = new SiteNodeStore({ store, codec, newUid: randomUUID });
-  const leases = new AgentLeases({ store, agents, inventory, graceSeconds: deps.graceSeconds ?? 40, logger });
+  const graceSeconds = deps.graceSeconds ?? 40;
+  const leases = new AgentLeases({ store, agents, inventory, graceSeconds, logger });
   const tokens = new TokenService({ store, clock, caPin: caPin(deps.ca.certificate), publicUrl: deps.publicUrl });
   const registrar = new SiteRegistrar({ store, clock, logger, tokens, certificates: agentCertificateIssuer(deps.ca), objects, nodes, agents, inventory, leases, caPem: deps.ca.certificate });
-  const controller = startNodeLifecycleController({ store, agents, inventory, objects, nodes, pods, podsBySite, clock, logger, ...(deps.events === undefined ? {} : { events: deps.events }) });
+  const controller = startNodeLifecycleController({ store, agents, inventory, objects, nodes, pods, podsBySite, clock, graceSeconds, logger, ...(deps.events === undefined ? {} : { events: deps.events }) });
 
   const metrics = deps.metrics === undefined ? undefined : tunnelMetrics(deps.metrics);
   const tunnels = new SiteTunnels({
