@@ -45,6 +45,7 @@ import { writeFileAtomic } from '../common/atomic-file.js';
 import { makeTreePrivate } from '../common/private-tree.js';
 import { systemClock, type Clock } from '../common/clock.js';
 import { buildHttpServer } from './http-server.js';
+import { closeWithin, openConnections } from './graceful-close.js';
 import { openKeyEncryption } from './key-encryption.js';
 import { buildPodApiServer } from './pod-api-server.js';
 import { createSiteObject, type SiteRegistration } from './site-object.js';
@@ -127,6 +128,8 @@ export interface ControlPlaneOptions {
   readonly identityCertificateLifetimeMs?: number;
   /** exec, attach and port-forward sessions idle this long are closed (default 4 h). */
   readonly streamIdleTimeoutMs?: number;
+  /** How long a stop waits for requests in progress before it cuts the connections still open (default 30 s). */
+  readonly shutdownTimeoutMs?: number;
   /** Timeouts, connection caps and the configuration API's rate limit; each one left out is {@link DEFAULT_SERVER_LIMITS}'s. */
   readonly limits?: Partial<ServerLimits>;
 }
@@ -145,7 +148,11 @@ export interface ControlPlane {
   readonly virtualClusters: VirtualClusterStorage;
   /** Registered sites: their Nodes, states and quotas. */
   readonly sites: SiteInventory;
-  /** Graceful stop: readiness fails, in-flight requests finish, then the store closes. */
+  /**
+   * Graceful stop within `shutdownTimeoutMs`: readiness fails, no new connection is accepted,
+   * watches and long polls end (answered), tunnels get GOAWAY, ordinary requests finish (what is
+   * still open at the timeout is cut), then the store closes.
+   */
   close(): Promise<void>;
 }
 
@@ -358,11 +365,14 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
       ...(options.compactionIntervalMs === undefined ? {} : { intervalMs: options.compactionIntervalMs }),
     });
     cleanups.push(stopCompactor);
+    const connections = openConnections(app.server);
     await app.listen({ host: options.listen.host, port: options.listen.port });
     cleanups.push(async () => {
       shuttingDown = true;
-      logger.info('shutting down: finishing in-flight requests');
-      await app.close();
+      const timeoutMs = options.shutdownTimeoutMs ?? 30_000;
+      logger.info({ timeoutMs }, 'shutting down: finishing in-flight requests');
+      sitePlane.drain();
+      await closeWithin(app, connections, timeoutMs, logger);
     });
     const port = (app.server.address() as AddressInfo).port;
     url = urlFor({ host: options.listen.host === '0.0.0.0' ? '127.0.0.1' : options.listen.host, port });

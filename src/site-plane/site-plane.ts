@@ -95,6 +95,11 @@ export interface SitePlane {
    * pod connection to `serve` (the pod-facing API); other upgrades go to `next`.
    */
   podRelayUpgrades(serve: (socket: Duplex) => void, next: UpgradeListener): UpgradeListener;
+  /**
+   * The server is stopping: GOAWAY on every tunnel (agents dial again; streams in progress may
+   * finish) and the relayed pod connections closed (their relays dial again).
+   */
+  drain(): void;
   /** Stops the caches, the controller and the informer it made, and closes the tunnels and relayed pod connections. */
   stop(): Promise<void>;
 }
@@ -179,6 +184,10 @@ export async function startSitePlane(deps: SitePlaneDependencies): Promise<SiteP
         ...(deps.bookmarkIntervalMs === undefined ? {} : { bookmarkIntervalMs: deps.bookmarkIntervalMs }),
         ...(deps.bodyLimit === undefined ? {} : { bodyLimit: deps.bodyLimit }),
       }),
+    drain: () => {
+      tunnels.goAwayAll();
+      podRelay.closeAll();
+    },
     stop: async () => {
       tunnels.closeAll();
       podRelay.closeAll();
