@@ -16,6 +16,7 @@ import type { Logger } from '../observability/logger.js';
 import { createMetrics } from '../observability/metrics.js';
 import { startCompactor } from '../store/compactor.js';
 import { instrumentStore } from '../store/instrumented-store.js';
+import { trackStoreWrites } from '../store/write-health.js';
 import { PrefixCache } from '../store/prefix-cache.js';
 import { NAMESPACES_PREFIX } from '../config/keys.js';
 import { describeStore, openStore, type StoreConfig } from '../store/open-store.js';
@@ -164,7 +165,9 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
   // Everything under the home is the user's alone (tokens, keys, the store): fixed, and said so, at every start.
   for (const path of makeTreePrivate(options.home)) logger.warn({ path }, 'made private: group and others had access');
   const storeConfig: StoreConfig = options.store ?? { backend: 'sqlite', path: join(options.home, 'store', 'edgeplane.db') };
-  const store = instrumentStore(openStore(storeConfig), storeConfig.backend, metrics);
+  // Writes watched: one refused by the storage (a full disk) is logged and fails /readyz's store-writable.
+  const writes = trackStoreWrites(instrumentStore(openStore(storeConfig), storeConfig.backend, metrics), { where: describeStore(storeConfig), logger });
+  const store = writes.store;
   logger.info({ store: describeStore(storeConfig) }, 'store opened');
   // What to undo, newest first, when the start fails half-way or the server stops.
   const cleanups: Array<() => void | Promise<void>> = [() => store.close()];
@@ -215,7 +218,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
       tls: { cert: pki.servingCert, key: pki.servingKey, clientCa: pki.caCert },
       logger,
       metrics,
-      checks: { livez: [ping], readyz: [ping, storeCheck, shutdown], healthz: [ping, storeCheck] },
+      checks: { livez: [ping], readyz: [ping, storeCheck, writes.check, shutdown], healthz: [ping, storeCheck] },
       version: versionDocument(build),
       bodyLimit,
       limits,

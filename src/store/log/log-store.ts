@@ -20,6 +20,8 @@ import { WatchHub } from './watch-hub.js';
 export interface LogStoreOptions {
   /** Used in error messages ("sqlite", "memory"). */
   readonly name: string;
+  /** Where the log is (the SQLite file), named in the errors of failed writes. */
+  readonly location?: string;
   /** Wall clock in milliseconds (lease expiry). Default `Date.now`. */
   readonly now?: () => number;
   /** How often to look for rows written by other processes sharing the log; 0 disables. Default 0. */
@@ -131,7 +133,7 @@ export class LogStore implements Store {
         }
       });
     } catch (error) {
-      const failure = toStoreError(error, `${this.options.name} write failed`);
+      const failure = toStoreError(error, `${this.options.name} write failed${this.options.location === undefined ? '' : ` (${this.options.location})`}`);
       for (const write of batch) write.reject(failure);
       this.afterFlush();
       return;
