@@ -149,11 +149,7 @@ export interface ControlPlane {
   readonly virtualClusters: VirtualClusterStorage;
   /** Registered sites: their Nodes, states and quotas. */
   readonly sites: SiteInventory;
-  /**
-   * Graceful stop within `shutdownTimeoutMs`: readiness fails, no new connection is accepted,
-   * watches and long polls end (answered), tunnels get GOAWAY, ordinary requests finish (what is
-   * still open at the timeout is cut), then the store closes.
-   */
+  /** Graceful stop within `shutdownTimeoutMs` (graceful-close.ts): readiness fails, watches end, tunnels get GOAWAY; then the store closes. */
   close(): Promise<void>;
 }
 

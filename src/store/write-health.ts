@@ -2,9 +2,6 @@ import type { Logger } from '../observability/logger.js';
 import { isStoreError } from './errors.js';
 import type { Store } from './types.js';
 
-type WriteOperation = 'create' | 'update' | 'delete' | 'grantLease' | 'keepAliveLease' | 'revokeLease' | 'compact';
-const WRITES: readonly WriteOperation[] = ['create', 'update', 'delete', 'grantLease', 'keepAliveLease', 'revokeLease', 'compact'];
-
 /** Why writes fail now: the store's message, and the lack of space it names when that is the cause. */
 interface Failing {
   readonly message: string;
@@ -46,25 +43,32 @@ export function trackStoreWrites(store: Store, options: { readonly where: string
     logger.info({ store: where }, `store writes succeed again: ${where}`);
   };
 
-  const watched = { ...store } as Store;
-  for (const operation of WRITES) {
-    const method = store[operation] as (...args: unknown[]) => Promise<unknown>;
-    (watched as unknown as Record<WriteOperation, unknown>)[operation] = async (...args: unknown[]) => {
-      try {
-        const result = await method.apply(store, args);
-        succeeded();
-        return result;
-      } catch (error) {
-        failed(error);
-        throw error;
-      }
-    };
-  }
-  // Spread copies own properties only: a class's methods (the log store's, etcd's) are bound here.
-  for (const key of ['get', 'list', 'watch', 'currentRevision', 'compactedRevision', 'close', 'requestProgress'] as const) {
-    const method = store[key] as ((...args: unknown[]) => unknown) | undefined;
-    if (method !== undefined) (watched as unknown as Record<string, unknown>)[key] = (...args: unknown[]) => method.apply(store, args);
-  }
+  const watch = async <T>(write: () => Promise<T>): Promise<T> => {
+    try {
+      const result = await write();
+      succeeded();
+      return result;
+    } catch (error) {
+      failed(error);
+      throw error;
+    }
+  };
+  const watched: Store = {
+    get: (key) => store.get(key),
+    list: (prefix, listOptions) => store.list(prefix, listOptions),
+    watch: (prefix, watchOptions) => store.watch(prefix, watchOptions),
+    currentRevision: () => store.currentRevision(),
+    compactedRevision: () => store.compactedRevision(),
+    create: (key, value, writeOptions) => watch(() => store.create(key, value, writeOptions)),
+    update: (key, value, revision, writeOptions) => watch(() => store.update(key, value, revision, writeOptions)),
+    delete: (key, revision) => watch(() => store.delete(key, revision)),
+    compact: (revision) => watch(() => store.compact(revision)),
+    grantLease: (ttl) => watch(() => store.grantLease(ttl)),
+    keepAliveLease: (lease) => watch(() => store.keepAliveLease(lease)),
+    revokeLease: (lease) => watch(() => store.revokeLease(lease)),
+    close: () => store.close(),
+    ...(store.requestProgress === undefined ? {} : { requestProgress: () => store.requestProgress?.() }),
+  };
 
   const probe = async (): Promise<void> => {
     const lease = await watched.grantLease(60);

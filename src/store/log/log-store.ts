@@ -334,18 +334,12 @@ export class LogStore implements Store {
     return lease;
   }
 
-  /**
-   * etcd's lessor Promote, run as the store starts serving (before the first sweep): every
-   * lease gets its full TTL again from now, so time the store was not served (a crash, a
-   * restart) never counts against a lease; holders have one TTL to keep their leases alive.
-   * A failure (a full disk, another process holding the write lock) leaves the expiries as
-   * they were: the sweep, which also writes, fails the same way until writes succeed again.
-   */
+  /** etcd's lessor Promote, before the first sweep: every lease gets its full TTL again (downtime never counts; docs/RELIABILITY.md). */
   private renewAllLeases(): void {
     try {
       this.log.transaction(() => this.log.renewAllLeases(this.now()));
     } catch {
-      // See above: nothing expires while writes fail.
+      // A full disk: the sweep, which writes too, fails alike.
     }
   }
 

@@ -12,9 +12,19 @@ export interface SiteAgentProcess {
   stop(): Promise<void>;
 }
 
+export interface SiteAgentProcessOptions {
+  readonly home: string;
+  readonly site: string;
+  /** `--labels`, e.g. `edge=true`. */
+  readonly labels: string;
+  /** The registration token (the first start only). */
+  readonly token?: string;
+}
+
 /** A registration token for a customer edge of the tenant whose admin token is in `home` (`edgeplane site token`). */
 export function siteToken(home: string): string {
-  const result = spawnSync(process.execPath, [EDGEPLANE_BIN, 'site', 'token', '--type', 'CUSTOMER_EDGE'], { encoding: 'utf8', env: { ...process.env, EDGEPLANE_HOME: home } });
+  const args = [EDGEPLANE_BIN, 'site', 'token', '--type', 'CUSTOMER_EDGE'];
+  const result = spawnSync(process.execPath, args, { encoding: 'utf8', env: { ...process.env, EDGEPLANE_HOME: home } });
   if (result.status !== 0) throw new Error(`edgeplane site token failed: ${result.stderr}`);
   return result.stdout.trim();
 }
@@ -24,7 +34,7 @@ export function siteToken(home: string): string {
  * second, pods Running and Ready within 100 ms), registered with `token` the first time.
  * Resolves once it logged "site agent running".
  */
-export async function startSiteAgentProcess(options: { readonly home: string; readonly site: string; readonly labels: string; readonly token?: string }): Promise<SiteAgentProcess> {
+export async function startSiteAgentProcess(options: SiteAgentProcessOptions): Promise<SiteAgentProcess> {
   const args = [
     EDGEPLANE_BIN, 'site',
     '--name', options.site, '--type', 'CUSTOMER_EDGE', '--labels', options.labels,
