@@ -93,7 +93,7 @@ export function toConfigError(error: unknown): ConfigError {
         return new ConfigError('InvalidArgument', error.message);
       case 'Unavailable':
         // gRPC's RESOURCE_EXHAUSTED is defined for "the entire file system is out of space"; 507,
-        // not grpc-gateway's 429, since slowing down does not help until space is freed (docs/RELIABILITY.md).
+        // not grpc-gateway's 429, since slowing down does not help until space is freed (docs/ARCHITECTURE.md).
         if (error.details.outOfSpace !== undefined) {
           return new ConfigError('ResourceExhausted', `the storage is full: nothing was written; retry once space is freed (${error.details.outOfSpace})`, 507);
         }

@@ -175,7 +175,7 @@ export class StatusError extends Error {
    * A write the storage refused for lack of space: code 507 (RFC 4918's Insufficient Storage),
    * reason ServiceUnavailable — kube has no reason of its own for it, and this one makes
    * client-go's IsServiceUnavailable true, so controllers retry as for any outage of the
-   * storage, while the code and the message name the cause (docs/RELIABILITY.md).
+   * storage, while the code and the message name the cause (docs/ARCHITECTURE.md).
    */
   static insufficientStorage(message: string): StatusError {
     return new StatusError('ServiceUnavailable', message, undefined, 507);

@@ -334,7 +334,7 @@ export class LogStore implements Store {
     return lease;
   }
 
-  /** etcd's lessor Promote, before the first sweep: every lease gets its full TTL again (downtime never counts; docs/RELIABILITY.md). */
+  /** etcd's lessor Promote, before the first sweep: every lease gets its full TTL again (downtime never counts; docs/ARCHITECTURE.md). */
   private renewAllLeases(): void {
     try {
       this.log.transaction(() => this.log.renewAllLeases(this.now()));
