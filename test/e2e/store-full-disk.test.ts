@@ -94,13 +94,16 @@ describe('a full disk under the store (SQLite on a small tmpfs)', () => {
     assert.equal(ready.status, 500);
     assert.match(ready.body, /^\[-\]store-writable failed: reason withheld$/m, ready.body);
     const storePath = join(storeDir, 'edgeplane.db');
-    const named = server?.logs.filter((l) => String(l['msg']).startsWith('store writes fail')) ?? [];
+    const failLines = (): Array<Record<string, unknown>> => server?.logs.filter((l) => String(l['msg']).startsWith('store writes fail')) ?? [];
+    await waitFor('the failure logged', () => Promise.resolve(failLines().length > 0 ? true : undefined));
+    const named = failLines();
     assert.equal(named.length, 1, `one log line for the episode: ${JSON.stringify(named)}`);
     assert.ok(String(named[0]?.['msg']).includes(storePath) && /SQLITE_FULL|disk is full/.test(String(named[0]?.['cause'])), JSON.stringify(named[0]));
 
     rmSync(filler);
     await waitFor('/readyz ok again', async () => ((await readyz()).status === 200 ? true : undefined), { timeoutMs: 30_000 });
-    assert.ok(server?.logs.some((l) => String(l['msg']).startsWith('store writes succeed again')));
+    // The line may still be in the pipe when /readyz answers.
+    await waitFor('the recovery logged', () => Promise.resolve(server?.logs.some((l) => String(l['msg']).startsWith('store writes succeed again')) === true ? true : undefined));
     // Nothing of the refused write was stored; it can be made now.
     assert.equal((await vk8s('GET', `/api/v1/namespaces/default/configmaps/${refused.name}`)).status, 404);
     assert.equal((await vk8s('POST', '/api/v1/namespaces/default/configmaps', configMap(refused.name))).status, 201);
