@@ -11,6 +11,7 @@ import { clusterIdOf, proxyEndpointsOf, proxyServiceOf, type ClusterId, type End
 import { planProxy, type ProxyPlan } from './proxy-plan.js';
 import type { IpCommand, Program } from '../host/index.js';
 import { ServiceAddresses } from './service-addresses.js';
+import { siteEndpoints, type LocalPod } from './local-endpoints.js';
 import { clusterDestinations, type ServiceDestination } from './service-destinations.js';
 
 export interface SiteServiceProxyOptions {
@@ -42,10 +43,12 @@ interface ServiceRef {
 
 const idOf = (cluster: ClusterRef): ClusterId => clusterIdOf(cluster.tenant, cluster.namespace, cluster.name);
 
-/** A pod of the site as the Service data plane sees it: its virtual cluster and address. */
-export interface SitePod {
+/**
+ * A pod of the site as the Service data plane sees it: its virtual cluster and address (a source
+ * its cluster's Services answer), and what decides its own endpoints (see local-endpoints.ts).
+ */
+export interface SitePod extends Omit<LocalPod, 'cluster'> {
   readonly cluster: ClusterRef;
-  readonly ip: string;
 }
 
 /**
@@ -68,6 +71,8 @@ export class SiteServiceProxy {
   private ready: Promise<void> | undefined;
   /** The site's pod addresses, by virtual cluster. */
   private pods = new Map<ClusterId, string[]>();
+  /** The site's pods as its runtime sees them (their readiness is the site's own). */
+  private localPods: LocalPod[] = [];
 
   constructor(private readonly options: SiteServiceProxyOptions) {
     const dir = options.dir;
@@ -80,9 +85,11 @@ export class SiteServiceProxy {
   setPods(pods: readonly SitePod[]): void {
     const next = new Map<ClusterId, string[]>();
     for (const pod of pods) next.set(idOf(pod.cluster), [...(next.get(idOf(pod.cluster)) ?? []), pod.ip]);
-    const key = (map: ReadonlyMap<ClusterId, readonly string[]>): string => JSON.stringify([...map].map(([id, ips]) => [id, [...ips].sort()]).sort());
-    if (key(next) === key(this.pods)) return;
+    const local = pods.map((pod) => ({ ...pod, cluster: idOf(pod.cluster) })).sort((a, b) => (`${a.cluster}/${a.ip}` < `${b.cluster}/${b.ip}` ? -1 : 1));
+    const key = (map: ReadonlyMap<ClusterId, readonly string[]>, view: readonly LocalPod[]): string => JSON.stringify([[...map].map(([id, ips]) => [id, [...ips].sort()]).sort(), view]);
+    if (key(next, local) === key(this.pods, this.localPods)) return;
     this.pods = next;
+    this.localPods = local;
     this.trigger();
   }
 
@@ -150,8 +157,8 @@ export class SiteServiceProxy {
       refs.set(`${service.cluster}:${service.namespace}:${service.name}`, { cluster, name: service.name, uid: object.metadata.uid ?? '' });
       return service;
     });
-    const endpoints = mine(feed.items('endpoints')).map(({ cluster, object }) => proxyEndpointsOf(idOf(cluster), object, onSite));
-    return { services, endpoints, refs };
+    const given = mine(feed.items('endpoints')).map(({ cluster, object }) => proxyEndpointsOf(idOf(cluster), object, onSite));
+    return { services, endpoints: siteEndpoints(services, given, this.localPods), refs };
   }
 
   private hostsOf(cluster: ClusterId): string {

@@ -48,7 +48,7 @@ export class RuncRuntime implements PodRuntime {
   private readonly pods = new Map<string, RuncPodWorker>();
   private cancelRelist: () => void;
   private ticks = 0;
-  /** Each site's pod addresses at the last relist, as its Service data plane was told. */
+  /** Each site's pods at the last relist, as its Service data plane was told. */
   private readonly lastAddresses = new Map<string, string>();
   private cancelSweep: (() => void) | undefined;
   private readonly storage: StorageMonitor | undefined;
@@ -179,22 +179,22 @@ export class RuncRuntime implements PodRuntime {
     return pods;
   }
 
-  /** The pods of `site` that have an address now. */
+  /** The pods of `site` that have an address now, with their readiness as the site's probes see it. */
   private podsOf(site: string): SitePod[] {
     const pods: SitePod[] = [];
     for (const worker of this.pods.values()) {
-      const network = worker.siteName === site ? worker.network : undefined;
-      if (network !== undefined) pods.push(network);
+      const pod = worker.siteName === site ? worker.servicePod : undefined;
+      if (pod !== undefined) pods.push(pod);
     }
     return pods;
   }
 
-  /** Tells the site's Service data plane its pods when they changed (or always, with `resync`). */
+  /** Tells the site's Service data plane its pods when they changed (an address, a readiness, labels; or always, with `resync`). */
   private tellServicePlane(site: string, resync: boolean): void {
     const plane = this.options.servicePlane;
     if (plane === undefined) return;
     const pods = this.podsOf(site);
-    const addresses = JSON.stringify(pods.map((p) => `${p.cluster.tenant}:${p.cluster.namespace}:${p.cluster.name}/${p.ip}`).sort());
+    const addresses = JSON.stringify(pods.map((p) => JSON.stringify([p.cluster.tenant, p.cluster.namespace, p.cluster.name, p.ip, p])).sort());
     if (addresses !== this.lastAddresses.get(site)) plane.setPods(site, pods);
     else if (resync) plane.resync(site);
     this.lastAddresses.set(site, addresses);

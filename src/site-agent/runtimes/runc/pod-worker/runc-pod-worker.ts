@@ -4,7 +4,8 @@ import type { KubeObject } from '../../../../apimachinery/object.js';
 import { podQosClass } from '../../../../api/pod-spec-qos.js';
 import type { Container, PodSpec } from '../../../../api/pod-spec-types.js';
 import type { ClusterRef } from '../../../../site-api/site-api-types.js';
-import { notStartedYet, PodEvents, type ContainerRecord, type PodRecord } from '../../kubelet/index.js';
+import { notStartedYet, PodEvents, podPhase, podReady, type ContainerRecord, type PodRecord } from '../../kubelet/index.js';
+import type { SitePod } from '../../../service-proxy/index.js';
 import { containerStdio, instanceDir, NO_STDIO, rotateContainerLogIfNeeded, type ContainerStdio } from '../containers/index.js';
 import { PodProber } from '../probes/index.js';
 import { isSidecar, sidecarRunDir } from '../sidecar/index.js';
@@ -141,10 +142,19 @@ export class RuncPodWorker {
     return this.site.name;
   }
 
-  /** The pod's virtual cluster and address, once it has a sandbox (an evicted pod has none). */
-  get network(): { readonly cluster: ClusterRef; readonly ip: string } | undefined {
-    const ip = this.phase.kind === 'syncing' ? this.context.state.record.podIP : undefined;
-    return ip === undefined ? undefined : { cluster: this.cluster, ip };
+  /**
+   * The pod as the site's Service data plane plans it (while it has an address and is not
+   * evicted): its labels, container ports, and readiness as the site's own probes say.
+   */
+  get servicePod(): SitePod | undefined {
+    const { record } = this.context.state;
+    const kind = this.phase.kind;
+    if (record.podIP === undefined || (kind !== 'syncing' && kind !== 'terminating')) return undefined;
+    const { metadata } = this.podObject;
+    const ports = (specOf(this.podObject).containers ?? []).flatMap((c) => (c.ports ?? []).map((p) => ({ name: p.name ?? '', port: p.containerPort ?? 0, protocol: p.protocol ?? 'TCP' })));
+    const terminating = kind === 'terminating' || metadata.deletionTimestamp !== undefined;
+    const common = { cluster: this.cluster, ip: record.podIP, namespace: metadata.namespace ?? record.namespace, labels: metadata.labels ?? {}, ports };
+    return { ...common, ready: !terminating && podReady(record), terminating, phase: podPhase(record), restartPolicy: record.restartPolicy };
   }
 
   /** The control plane's latest pod (a deletion starts termination). */
