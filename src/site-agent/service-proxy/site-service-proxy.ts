@@ -105,7 +105,8 @@ export class SiteServiceProxy {
     if (!known.includes(podIP)) this.pods.set(id, [...known, podIP]);
     const address = this.dns.addressOf(id);
     await this.addresses.add([address]);
-    await this.dns.ensure(id, this.hostsOf(id));
+    // Before the first lists (an agent starting while the control plane is away) a running server keeps its names.
+    await this.dns.ensure(id, this.options.feed.ready ? this.hostsOf(id) : undefined);
     // A proxy change that fails (an Event says why) must not keep the pod from starting.
     await this.sync().catch((error: unknown) => this.options.logger.warn({ site: this.options.site, err: error instanceof Error ? error.message : String(error) }, 'Service proxy sync failed'));
     return address;
@@ -124,8 +125,12 @@ export class SiteServiceProxy {
     await Promise.all([this.haproxy.stop(), this.dns.close()]);
   }
 
+  /** Reads the site's Service addresses and adopts the HAProxy an earlier agent left running (once). */
   private start(): Promise<void> {
-    this.ready ??= this.addresses.ensure();
+    this.ready ??= (async () => {
+      await this.addresses.ensure();
+      if (await this.haproxy.adopt()) this.options.logger.info({ site: this.options.site, pid: this.haproxy.pid }, 'Service proxy adopted');
+    })();
     return this.ready;
   }
 
@@ -168,6 +173,8 @@ export class SiteServiceProxy {
 
   private async syncOnce(): Promise<void> {
     await this.start();
+    // Until the Services and Endpoints are listed, what runs (adopted from an earlier agent) stays as it is; the first lists sync.
+    if (!this.options.feed.ready) return;
     const { services, endpoints, refs } = this.placed();
     const pods = this.pods;
     const plan = planProxy({ services, endpoints, clusterPods: Object.fromEntries(pods) });
