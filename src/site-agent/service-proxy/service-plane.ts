@@ -13,7 +13,12 @@ import { SiteServiceProxy, type SitePod } from './site-service-proxy.js';
 
 /** What a site's runtime tells its Service data plane and asks of it. */
 export interface ServicePlane {
-  /** The site's pods now: their addresses are what may reach their own cluster's Services. */
+  /**
+   * The site's pods now, with their readiness by the site's own probes: their addresses are
+   * what may reach their own cluster's Services, and they are the site's own endpoints of the
+   * Services selecting them. The site's proxy plans nothing before the first call: the runtime
+   * calls once it has adopted the pods an earlier agent left.
+   */
   setPods(site: string, pods: readonly SitePod[]): void;
   /** Syncs the site's proxy and name servers (the runtime's periodic resync). */
   resync(site: string): void;

@@ -73,6 +73,8 @@ export class SiteServiceProxy {
   private pods = new Map<ClusterId, string[]>();
   /** The site's pods as its runtime sees them (their readiness is the site's own). */
   private localPods: LocalPod[] = [];
+  /** The runtime has told its pods once (it adopted those an earlier agent left). */
+  private podsKnown = false;
 
   constructor(private readonly options: SiteServiceProxyOptions) {
     const dir = options.dir;
@@ -87,7 +89,8 @@ export class SiteServiceProxy {
     for (const pod of pods) next.set(idOf(pod.cluster), [...(next.get(idOf(pod.cluster)) ?? []), pod.ip]);
     const local = pods.map((pod) => ({ ...pod, cluster: idOf(pod.cluster) })).sort((a, b) => (`${a.cluster}/${a.ip}` < `${b.cluster}/${b.ip}` ? -1 : 1));
     const key = (map: ReadonlyMap<ClusterId, readonly string[]>, view: readonly LocalPod[]): string => JSON.stringify([[...map].map(([id, ips]) => [id, [...ips].sort()]).sort(), view]);
-    if (key(next, local) === key(this.pods, this.localPods)) return;
+    if (this.podsKnown && key(next, local) === key(this.pods, this.localPods)) return;
+    this.podsKnown = true;
     this.pods = next;
     this.localPods = local;
     this.trigger();
@@ -173,8 +176,9 @@ export class SiteServiceProxy {
 
   private async syncOnce(): Promise<void> {
     await this.start();
-    // Until the Services and Endpoints are listed, what runs (adopted from an earlier agent) stays as it is; the first lists sync.
-    if (!this.options.feed.ready) return;
+    // Until the Services and Endpoints are listed and the runtime has told its pods, what runs (adopted from an earlier agent)
+    // stays as it is: a plan from half the picture would take endpoints out. The first lists, and the pods, sync.
+    if (!this.options.feed.ready || !this.podsKnown) return;
     const { services, endpoints, refs } = this.placed();
     const pods = this.pods;
     const plan = planProxy({ services, endpoints, clusterPods: Object.fromEntries(pods) });

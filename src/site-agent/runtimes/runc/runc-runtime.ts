@@ -53,6 +53,8 @@ export class RuncRuntime implements PodRuntime {
   private cancelSweep: (() => void) | undefined;
   private readonly storage: StorageMonitor | undefined;
   private closed = false;
+  /** The pod watch has listed every pod once. */
+  private listedOnce = false;
   /** Logs, exec, attach, cp and port-forward of the pods (see streams/). */
   readonly streams: RuncPodStreams;
 
@@ -114,6 +116,7 @@ export class RuncRuntime implements PodRuntime {
   }
 
   listed(): void {
+    this.listedOnce = true;
     void this.collectOrphans().catch((error: unknown) => this.options.services.logger.warn({ err: error }, 'removing orphaned pod sandboxes failed'));
     if (this.cancelSweep === undefined && this.options.claimSweep !== undefined) this.scheduleSweep(this.options.claimSweep);
   }
@@ -192,7 +195,8 @@ export class RuncRuntime implements PodRuntime {
   /** Tells the site's Service data plane its pods when they changed (an address, a readiness, labels; or always, with `resync`). */
   private tellServicePlane(site: string, resync: boolean): void {
     const plane = this.options.servicePlane;
-    if (plane === undefined) return;
+    // Until every pod of the first list is adopted, the site's data plane keeps what runs (an agent restart must not take pods out).
+    if (plane === undefined || !this.listedOnce || [...this.pods.values()].some((worker) => !worker.settled)) return;
     const pods = this.podsOf(site);
     const addresses = JSON.stringify(pods.map((p) => JSON.stringify([p.cluster.tenant, p.cluster.namespace, p.cluster.name, p.ip, p])).sort());
     if (addresses !== this.lastAddresses.get(site)) plane.setPods(site, pods);

@@ -76,6 +76,8 @@ export class RuncPodWorker {
   private phase: WorkerPhase = { kind: 'syncing' };
   private podObject: KubeObject;
   private adoptionTried = false;
+  /** The first pass has adopted what an earlier agent left, or cleared it. */
+  private adoptionDone = false;
   /** The eviction's work is done (see {@link evicted}). */
   private evictionDone = false;
   /** The pod's status said it was evicted when the worker took it on (an earlier agent evicted it). */
@@ -157,6 +159,11 @@ export class RuncPodWorker {
     return { ...common, ready: !terminating && podReady(record), terminating, phase: podPhase(record), restartPolicy: record.restartPolicy };
   }
 
+  /** Whether the worker knows what runs of its pod: its first pass adopted what an earlier agent left (or found nothing). */
+  get settled(): boolean {
+    return this.adoptionDone;
+  }
+
   /** The control plane's latest pod (a deletion starts termination). */
   update(pod: KubeObject): void {
     this.podObject = pod;
@@ -233,6 +240,7 @@ export class RuncPodWorker {
     if (!this.adoptionTried) {
       this.adoptionTried = true;
       if (this.phase.kind !== 'evicted' && !(await this.adopt().catch(() => false))) await removePodTraces(this.site, this.uid);
+      this.adoptionDone = true;
     }
     const now = this.services.timers.now();
     await reapExits(this.context, now);
