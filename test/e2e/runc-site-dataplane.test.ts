@@ -86,7 +86,8 @@ describe('the site decides its own data plane (runc site, agent in its own proce
   /** The control plane's Endpoints of `name`: its ready and not-ready addresses. */
   const endpointsOf = async (name: string): Promise<{ ready: string[]; notReady: string[] }> => {
     const subsets = (await env.h.call('GET', `${PODS}/endpoints/${name}`)).json<{ subsets?: Array<{ addresses?: Array<{ ip: string }>; notReadyAddresses?: Array<{ ip: string }> }> }>().subsets ?? [];
-    return { ready: subsets.flatMap((s) => (s.addresses ?? []).map((a) => a.ip)), notReady: subsets.flatMap((s) => (s.notReadyAddresses ?? []).map((a) => a.ip)) };
+    const ips = (addresses: Array<{ ip: string }> | undefined): string[] => (addresses ?? []).map((a) => a.ip);
+    return { ready: subsets.flatMap((s) => ips(s.addresses)), notReady: subsets.flatMap((s) => ips(s.notReadyAddresses)) };
   };
   /** The data plane's processes: HAProxy's master and each cluster's dnsmasq, by pid file. */
   const dataPlanePids = (): Record<string, string> => {

@@ -59,7 +59,13 @@ interface Master extends ProcessIdentity {
  * seamless reload). One that does not answer is replaced.
  */
 export class HaproxyProcess {
-  readonly paths: HaproxyConfigPaths & { readonly config: string; readonly masterSocket: string; readonly pidFile: string; readonly state: string; readonly log: string };
+  readonly paths: HaproxyConfigPaths & {
+    readonly config: string;
+    readonly masterSocket: string;
+    readonly pidFile: string;
+    readonly state: string;
+    readonly log: string;
+  };
   private master: Master | undefined;
   private current: ProxyPlan | undefined;
 
@@ -87,7 +93,8 @@ export class HaproxyProcess {
   async adopt(): Promise<boolean> {
     if (this.master !== undefined) return this.pid !== undefined;
     const saved = readJson<SavedMaster>(this.paths.state);
-    if (saved !== undefined && readPidFile(this.paths.pidFile) === saved.pid && stillRuns(saved) && (commandLine(saved.pid) ?? []).includes(this.paths.config)) {
+    const named = (pid: number): boolean => readPidFile(this.paths.pidFile) === pid && (commandLine(pid) ?? []).includes(this.paths.config);
+    if (saved !== undefined && stillRuns(saved) && named(saved.pid)) {
       try {
         await haproxyCommand(this.paths.statsSocket, 'show info', 1000);
         await masterReloads(this.paths.masterSocket);
@@ -184,7 +191,8 @@ export class HaproxyProcess {
   /** Says who the master is and what it runs, for the next agent. */
   private save(): void {
     const master = this.master;
-    if (master !== undefined && this.current !== undefined) writeJson(this.paths.state, { pid: master.pid, startTime: master.startTime, plan: this.current } satisfies SavedMaster);
+    if (master === undefined || this.current === undefined) return;
+    writeJson(this.paths.state, { pid: master.pid, startTime: master.startTime, plan: this.current } satisfies SavedMaster);
   }
 
   /** Writes the cluster source lists and the configuration, refusing it (and keeping the running one) when `haproxy -c` does. */

@@ -19,7 +19,7 @@ export function commandLine(pid: number): string[] | undefined {
 }
 
 /** The start time of `pid` (undefined when it is gone or a zombie). */
-export function processStartTime(pid: number): string | undefined {
+function processStartTime(pid: number): string | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // The command name (field 2) may hold spaces and parentheses: fields count from its last ')'.

@@ -49,7 +49,8 @@ function mayRunAgain(pod: LocalPod): boolean {
   return true;
 }
 
-const selects = (selector: Readonly<Record<string, string>>, labels: Readonly<Record<string, string>>): boolean => Object.entries(selector).every(([key, value]) => labels[key] === value);
+type Labels = Readonly<Record<string, string>>;
+const selects = (selector: Labels, labels: Labels): boolean => Object.entries(selector).every(([key, value]) => labels[key] === value);
 
 /** The subsets of `service` over the site's own pods (one per pod: the plan and the names only read addresses and ports). */
 function localSubsets(service: ProxyService, selector: Readonly<Record<string, string>>, pods: readonly LocalPod[]): ProxyEndpoints['subsets'] {
@@ -105,7 +106,11 @@ export function siteEndpoints(services: readonly ProxyService[], controlPlane: r
     }
     const down = notServing.get(service.cluster);
     if (down === undefined || given.get(key) === undefined) continue;
-    const subsets = known.map((s) => ({ ready: s.ready.filter((ip) => !down.has(ip)), notReady: [...s.notReady, ...s.ready.filter((ip) => down.has(ip))], ports: s.ports }));
+    const subsets = known.map((s) => ({
+      ready: s.ready.filter((ip) => !down.has(ip)),
+      notReady: [...s.notReady, ...s.ready.filter((ip) => down.has(ip))],
+      ports: s.ports,
+    }));
     result.set(key, { cluster: service.cluster, namespace: service.namespace, name: service.name, subsets });
   }
   return [...result.values()];

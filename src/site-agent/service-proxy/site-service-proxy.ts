@@ -88,7 +88,8 @@ export class SiteServiceProxy {
     const next = new Map<ClusterId, string[]>();
     for (const pod of pods) next.set(idOf(pod.cluster), [...(next.get(idOf(pod.cluster)) ?? []), pod.ip]);
     const local = pods.map((pod) => ({ ...pod, cluster: idOf(pod.cluster) })).sort((a, b) => (`${a.cluster}/${a.ip}` < `${b.cluster}/${b.ip}` ? -1 : 1));
-    const key = (map: ReadonlyMap<ClusterId, readonly string[]>, view: readonly LocalPod[]): string => JSON.stringify([[...map].map(([id, ips]) => [id, [...ips].sort()]).sort(), view]);
+    const key = (map: ReadonlyMap<ClusterId, readonly string[]>, view: readonly LocalPod[]): string =>
+      JSON.stringify([[...map].map(([id, ips]) => [id, [...ips].sort()]).sort(), view]);
     if (this.podsKnown && key(next, local) === key(this.pods, this.localPods)) return;
     this.podsKnown = true;
     this.pods = next;
@@ -187,7 +188,9 @@ export class SiteServiceProxy {
     for (const cluster of clusters) await this.addresses.add([this.dns.addressOf(cluster)]);
     await this.addresses.add(plan.frontends.map((f) => f.address));
     await this.options.destinations?.(clusterDestinations(plan, new Map([...clusters].map((cluster) => [cluster, this.dns.addressOf(cluster)]))));
-    for (const cluster of clusters) await this.dns.ensure(cluster, clusterHostsFile(services.filter((s) => s.cluster === cluster), endpoints.filter((e) => e.cluster === cluster)));
+    for (const cluster of clusters) {
+      await this.dns.ensure(cluster, clusterHostsFile(services.filter((s) => s.cluster === cluster), endpoints.filter((e) => e.cluster === cluster)));
+    }
     await this.dns.retain(clusters);
     await this.applyPlan(plan, refs);
     await this.addresses.retain(new Set([...plan.frontends.map((f) => f.address), ...this.dns.allocated()]));
