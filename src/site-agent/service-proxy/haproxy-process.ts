@@ -99,7 +99,7 @@ export class HaproxyProcess {
         await haproxyCommand(this.paths.statsSocket, 'show info', 1000);
         await masterReloads(this.paths.masterSocket);
         this.master = { pid: saved.pid, startTime: saved.startTime };
-        this.current = saved.plan;
+        this.current = this.runs(saved.plan) ? saved.plan : undefined;
         return true;
       } catch {
         // It does not answer: replaced below.
@@ -186,6 +186,18 @@ export class HaproxyProcess {
     this.master = undefined;
     this.current = undefined;
     for (const path of [this.paths.masterSocket, this.paths.statsSocket, this.paths.pidFile, this.paths.state]) rmSync(path, { force: true });
+  }
+
+  /**
+   * Whether the configuration on disk is `plan`'s (else the saved plan is from another version,
+   * or an agent died between writing a configuration and applying it: the next plan reloads).
+   */
+  private runs(plan: ProxyPlan): boolean {
+    try {
+      return readFileSync(this.paths.config, 'utf8') === renderHaproxyConfig(plan, this.paths);
+    } catch {
+      return false;
+    }
   }
 
   /** Says who the master is and what it runs, for the next agent. */
