@@ -10,7 +10,7 @@ import { waitFor } from './support/wait-for.js';
 
 /**
  * The site decides its own data plane (issue 31): its HAProxy and name servers follow the site's
- * own probes, whatever the control plane's copy of its pods says, and an agent restart (SIGKILL,
+ * own probes, whatever the control plane's copy of its pods says, and an agent restart (SIGKILL or SIGTERM,
  * then a new agent process) adopts the running HAProxy and dnsmasq: traffic never notices.
  */
 
@@ -117,7 +117,7 @@ describe('the site decides its own data plane (runc site, agent in its own proce
     rmSync(scratch, { recursive: true, force: true });
   });
 
-  it('an agent SIGKILLed and restarted is invisible to traffic: no failed call by ClusterIP or by name, the same HAProxy and dnsmasq, and they follow the new agent', async () => {
+  it('agent restarts (SIGKILL, then SIGTERM) are invisible to traffic: no failed call by ClusterIP or by name, the same HAProxy and dnsmasq, following the new agent', async () => {
     const [webIP, echoIP] = [await clusterIP('web'), await clusterIP('echo')];
     const before = dataPlanePids();
     const stop = join(scratch, 'stop-caller');
@@ -125,6 +125,11 @@ describe('the site decides its own data plane (runc site, agent in its own proce
     await new Promise((resolve) => setTimeout(resolve, 2000));
     const logged = env.agentLog().length;
     await env.killAgent();
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await env.startAgent();
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    // An upgrade: the agent stops on SIGTERM and leaves the data plane running, as it leaves the pods.
+    await env.stopAgent();
     await new Promise((resolve) => setTimeout(resolve, 1000));
     await env.startAgent();
     // The new agent reconciles in place: a new Service is a reload of the adopted master.
@@ -138,7 +143,7 @@ describe('the site decides its own data plane (runc site, agent in its own proce
     assert.ok(result.ok > 30, `calls made: ${result.ok}`);
     assert.deepEqual(dataPlanePids(), before, 'the same HAProxy master and dnsmasq');
     const log = env.agentLog().slice(logged);
-    assert.ok(log.includes('"msg":"Service proxy adopted"') && log.includes('"msg":"cluster DNS server adopted"'), 'the new agent says it adopted them');
+    for (const line of ['"msg":"Service proxy adopted"', '"msg":"cluster DNS server adopted"']) assert.equal(log.split(line).length - 1, 2, `each new agent logged ${line}`);
   });
 
   it('the control plane\'s copy of the pods forced Ready=False (a lease expiry) takes nothing out: requests keep succeeding', async () => {

@@ -137,6 +137,12 @@ export class ClusterDnsServers {
     if (gone.length > 0) this.save();
   }
 
+  /** Leaves every server running for the next agent to adopt (the agent stops; the hosts files stay). */
+  detach(): void {
+    for (const server of this.servers.values()) server.child?.unref();
+    this.servers.clear();
+  }
+
   /** Stops every server and removes the hosts files (the next agent writes them again). */
   async close(): Promise<void> {
     for (const cluster of [...this.servers.keys()]) await this.stopServer(cluster);

@@ -200,6 +200,13 @@ export class HaproxyProcess {
     }
   }
 
+  /** Leaves the master running for the next agent to adopt (the agent stops; its files stay). */
+  detach(): void {
+    this.master?.child?.unref();
+    this.master = undefined;
+    this.current = undefined;
+  }
+
   /** Says who the master is and what it runs, for the next agent. */
   private save(): void {
     const master = this.master;

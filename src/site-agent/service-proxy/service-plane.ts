@@ -24,6 +24,8 @@ export interface ServicePlane {
   resync(site: string): void;
   /** The name server of `cluster`'s pods on `site`, running when this resolves; `podIP` may reach the cluster's Services from then on. */
   nameserverFor(site: string, cluster: ClusterRef, podIP: string): Promise<string>;
+  /** Stops following the placed objects; every proxy and name server keeps running for the next agent to adopt. */
+  detach(): Promise<void>;
   /** Stops following the placed objects and stops every proxy and name server. */
   close(): Promise<void>;
 }
@@ -88,6 +90,11 @@ export function startServicePlane(context: {
       await Promise.race([started, new Promise<void>((resolve) => (cancel = timers.schedule(resolve, 5000)))]);
       cancel?.();
       return proxyOf(site).nameserverFor(cluster, podIP);
+    },
+    async detach() {
+      await feed.close();
+      await Promise.all([...proxies.values()].map((proxy) => proxy.detach()));
+      await events.flush();
     },
     async close() {
       await feed.close();

@@ -121,6 +121,15 @@ export class SiteServiceProxy {
     void this.sync().catch((error: unknown) => this.options.logger.warn({ site: this.options.site, err: error instanceof Error ? error.message : String(error) }, 'Service proxy sync failed'));
   }
 
+  /** Stops syncing and leaves HAProxy and the name servers running, for the next agent to adopt. */
+  async detach(): Promise<void> {
+    this.closed = true;
+    await this.running?.catch(() => undefined);
+    this.haproxy.detach();
+    this.dns.detach();
+  }
+
+  /** Stops syncing, HAProxy and the name servers. */
   async close(): Promise<void> {
     this.closed = true;
     await Promise.all([this.haproxy.stop(), this.dns.close()]);

@@ -140,8 +140,8 @@ export class RuncRuntime implements PodRuntime {
   }
 
   /**
-   * Stops following the pods; their containers keep running for the next agent to adopt. The
-   * sites' Service proxies and DNS servers stop (the next agent starts them again).
+   * Stops following the pods; their containers keep running for the next agent to adopt, and so
+   * do the sites' Service proxies and DNS servers (traffic does not notice the restart).
    */
   async close(): Promise<void> {
     this.closed = true;
@@ -150,7 +150,7 @@ export class RuncRuntime implements PodRuntime {
     this.cancelRelist();
     this.streams.close();
     for (const worker of this.pods.values()) worker.detach();
-    await this.options.servicePlane?.close();
+    await this.options.servicePlane?.detach();
     for (const site of this.options.sites.values()) site.close();
   }
 
