@@ -55,10 +55,13 @@ export interface SitePod extends Omit<LocalPod, 'cluster'> {
  * A runc site's Service data plane: the site's HAProxy (the Services and ready Endpoints
  * placed on the site, planned by `planProxy`), one dnsmasq per virtual cluster with pods or
  * Services here, and the addresses both listen on. The site's runtime tells it the site's pods
- * ({@link setPods}, {@link nameserverFor}); the placed-object feed tells it the Services and
- * Endpoints. Each change runs one sync; syncs never overlap and a change during one runs
- * another after it. What the proxy cannot do, or a refused configuration, becomes a Warning
- * Event on the Service (once per distinct message).
+ * ({@link setPods}, {@link nameserverFor}) with their readiness by its own probes, which decides
+ * the site's own endpoints (`siteEndpoints`); the placed-object feed tells it the Services and
+ * Endpoints, which add what the site cannot know. Each change runs one sync; syncs never overlap
+ * and a change during one runs another after it; none runs before both have spoken once. The
+ * HAProxy and dnsmasq an earlier agent left running are adopted and reconciled in place, and
+ * left running for the next agent by {@link detach}. What the proxy cannot do, or a refused
+ * configuration, becomes a Warning Event on the Service (once per distinct message).
  */
 export class SiteServiceProxy {
   private readonly haproxy: HaproxyProcess;
