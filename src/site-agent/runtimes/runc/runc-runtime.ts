@@ -100,7 +100,8 @@ export class RuncRuntime implements PodRuntime {
       const nodeName = (pod['spec'] as { nodeName?: string } | undefined)?.nodeName ?? '';
       const site = this.options.sites.get(this.options.nodes.lookup(nodeName)?.site ?? '');
       if (site === undefined) return;
-      worker = new RuncPodWorker(key, cluster, pod, site, this.options.services);
+      const siteName = site.name;
+      worker = new RuncPodWorker(key, cluster, pod, site, this.options.services, () => this.tellServicePlane(siteName, false));
       this.pods.set(key, worker);
     }
     worker.update(pod);

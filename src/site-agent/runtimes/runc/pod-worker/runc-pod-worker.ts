@@ -78,6 +78,8 @@ export class RuncPodWorker {
   private adoptionTried = false;
   /** The first pass has adopted what an earlier agent left, or cleared it. */
   private adoptionDone = false;
+  /** {@link servicePod} after the last pass, as JSON. */
+  private lastServing = 'null';
   /** The eviction's work is done (see {@link evicted}). */
   private evictionDone = false;
   /** The pod's status said it was evicted when the worker took it on (an earlier agent evicted it). */
@@ -94,6 +96,8 @@ export class RuncPodWorker {
     pod: KubeObject,
     private readonly site: RuncSite,
     private readonly services: PodServices,
+    /** Called after a pass that changed {@link servicePod} (a readiness flip reaches the site's Services at once). */
+    private readonly servingChanged: () => void = () => undefined,
   ) {
     this.podObject = pod;
     const uid = pod.metadata.uid ?? '';
@@ -248,6 +252,11 @@ export class RuncPodWorker {
     if (phase.kind === 'syncing') {
       if (await syncPod(this.context, now)) await this.stateFile.save(this.context.state);
       this.reporter.report(this.context.state.record);
+      const serving = JSON.stringify(this.servicePod ?? null);
+      if (serving !== this.lastServing) {
+        this.lastServing = serving;
+        this.servingChanged();
+      }
     } else if (phase.kind === 'evicted') {
       await this.evicted(phase.message, phase.announced);
     } else if (phase.kind === 'terminating') {
