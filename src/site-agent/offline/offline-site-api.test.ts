@@ -16,7 +16,7 @@ import { SiteApiError } from '../site-api-error.js';
 import { OfflineSiteApi, type SiteApiReads } from './offline-site-api.js';
 
 const logger = createLogger({ level: 'silent' });
-const root = mkdtempSync(join(tmpdir(), 'edgeplane-offline-'));
+const root = mkdtempSync(join(tmpdir(), 'edgeplane-offline-api-'));
 after(() => rmSync(root, { recursive: true, force: true }));
 const cluster: ClusterRef = { tenant: 'acme', namespace: 'shop', name: 'vk' };
 const pod = (name: string, rv = '5'): KubeObject => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'shop', uid: `uid-${name}`, resourceVersion: rv }, spec: { nodeName: 'n0' } });
