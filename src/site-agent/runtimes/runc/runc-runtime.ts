@@ -118,6 +118,8 @@ export class RuncRuntime implements PodRuntime {
 
   listed(): void {
     this.listedOnce = true;
+    // The control plane answers: sidecars with no identity from before it did bootstrap now, not after their back-offs.
+    for (const worker of this.pods.values()) worker.controlPlaneListed();
     void this.collectOrphans().catch((error: unknown) => this.options.services.logger.warn({ err: error }, 'removing orphaned pod sandboxes failed'));
     if (this.cancelSweep === undefined && this.options.claimSweep !== undefined) this.scheduleSweep(this.options.claimSweep);
   }

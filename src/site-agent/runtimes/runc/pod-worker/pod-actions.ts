@@ -1,6 +1,7 @@
 import type { Container, PodSpec } from '../../../../api/pod-spec-types.js';
 import { SIDECAR_CONTAINER_NAME } from '../../../../api/sidecar-injection.js';
 import { restartWaitUntil, type ContainerRecord, type ContainerTermination, type PodRecord, type RestartBackoff } from '../../kubelet/index.js';
+import { haltedWithoutIdentity, holdsIdentity, type SidecarObservation } from './sidecar-rules.js';
 
 /** What a pod's worker knows of it when it decides (kubelet's runtime PodStatus, beside the status record). */
 export interface PodSnapshot {
@@ -16,6 +17,16 @@ export interface PodSnapshot {
   readonly probeFailures: ReadonlyMap<string, { readonly probe: 'liveness' | 'startup'; readonly message: string }>;
   /** Running containers that have probes and no probe worker (an agent restart found them running). */
   readonly unprobed: ReadonlySet<string>;
+  /**
+   * An app container of this pod (this uid) has started on this site before — kept in the pod's
+   * saved state across agent and machine restarts (`RuncPodState.workloadStarted`): its sidecar's
+   * identity is not waited for again (default false: a brand-new pod).
+   */
+  readonly workloadStarted?: boolean;
+  /** The injected sidecar's state file (undefined: no sidecar, or no file yet). */
+  readonly sidecar?: SidecarObservation;
+  /** When the control plane last listed the site's pods (its link is back): a sidecar with no identity started before restarts at once. */
+  readonly linkReturnedAt?: number;
 }
 
 /** A container to start now: an init container, the injected sidecar, or an app container. */
@@ -29,7 +40,14 @@ type ContainerToKill =
   /** The workload is over: the injected sidecar goes too (SIGTERM, at most 10 s, SIGKILL), as native sidecars do. */
   | { readonly name: string; readonly reason: 'WorkloadFinished'; readonly graceMs: number }
   /** A liveness or startup probe failed: SIGTERM now, SIGKILL after the pod's grace period; the restart policy decides the rest. */
-  | { readonly name: string; readonly reason: 'ProbeFailed'; readonly message: string };
+  | { readonly name: string; readonly reason: 'ProbeFailed'; readonly message: string }
+  /**
+   * The sidecar has no identity and must start again: it halted for its retry budget
+   * (`SidecarHalted`, restarted with the crash back-off, as kubelet restarts a failed
+   * container), or the control plane answers again while it still bootstraps from before
+   * (`LinkReturned`: restarted at once with a fresh token instead of waiting out its back-offs).
+   */
+  | { readonly name: string; readonly reason: 'SidecarHalted' | 'LinkReturned'; readonly message: string; readonly graceMs: number };
 
 /** A container its crash back-off keeps from restarting until `until` (it shows CrashLoopBackOff). */
 export interface ContainerBackOff {
@@ -100,18 +118,46 @@ class Plan {
     private readonly now: number,
   ) {}
 
-  /** Starts the container, or holds it in its back-off. */
-  startOrBackOff(name: string, init: boolean): void {
-    const held = backOffOf(name, recordOf(this.snapshot.record, name), this.snapshot, this.now);
+  /** Starts the container, or holds it in its back-off (unless `now`). */
+  startOrBackOff(name: string, init: boolean, now = false): void {
+    const held = now ? undefined : backOffOf(name, recordOf(this.snapshot.record, name), this.snapshot, this.now);
     if (held === undefined) this.start.push({ name, init });
     else this.backOff.push(held);
   }
 }
 
 /**
+ * The injected sidecar's part of a sync: stopped once the workload is over; restarted when it
+ * halted for its retry budget (with its crash back-off) or when the control plane answers again
+ * while it still has no identity from before (at once, back-off skipped); started when not
+ * running. Returns whether the rest of the pod may start: once the sidecar is READY — or, in a
+ * pod whose workload has started on this site before, once the sidecar runs (kubelet starts the
+ * containers after a native sidecar that has started) or the pod was Initialized.
+ */
+function decideSidecar(sidecar: Container, snapshot: PodSnapshot, plan: Plan, workloadOver: boolean): boolean {
+  const { record, running, linkReturnedAt } = snapshot;
+  const name = sidecar.name ?? '';
+  if (workloadOver) {
+    if (running.has(name)) plan.kill.push({ name, reason: 'WorkloadFinished', graceMs: SIDECAR_STOP_GRACE_MS });
+    return false;
+  }
+  const own = recordOf(record, name);
+  const lastStart = own?.current.kind === 'running' ? own.current.startedAt : own?.current.kind === 'terminated' ? own.current.termination.startedAt : undefined;
+  const fromBeforeLink = linkReturnedAt !== undefined && lastStart !== undefined && lastStart < linkReturnedAt && !holdsIdentity(snapshot.sidecar);
+  if (!running.has(name)) plan.startOrBackOff(name, false, fromBeforeLink);
+  else if (haltedWithoutIdentity(snapshot.sidecar)) {
+    plan.kill.push({ name, reason: 'SidecarHalted', message: `The workload sidecar halted (${snapshot.sidecar?.reason ?? ''}), will be restarted`, graceMs: SIDECAR_STOP_GRACE_MS });
+  } else if (fromBeforeLink) {
+    plan.kill.push({ name, reason: 'LinkReturned', message: 'The control plane answers again: the workload sidecar, with no identity yet, is restarted to bootstrap at once', graceMs: SIDECAR_STOP_GRACE_MS });
+  }
+  if (snapshot.workloadStarted === true) return running.has(name) || record.initializedAt !== undefined;
+  return own?.ready === true;
+}
+
+/**
  * Which containers start, in kubelet's order: the injected sidecar first, everything else
- * waiting for it to be READY, and nothing once the workload is over (it is stopped then);
- * init containers one at a time; then the app containers.
+ * waiting for it ({@link decideSidecar}), and nothing once the workload is over (it is stopped
+ * then); init containers one at a time; then the app containers.
  */
 function decideStarts(spec: PodSpec, snapshot: PodSnapshot, plan: Plan): void {
   const { record, running } = snapshot;
@@ -119,15 +165,7 @@ function decideStarts(spec: PodSpec, snapshot: PodSnapshot, plan: Plan): void {
   const apps = (spec.containers ?? []).filter((c) => !isSidecar(c));
   const appsDone = record.initializedAt !== undefined && apps.every((c) => isFinal(recordOf(record, c.name ?? ''), record.restartPolicy));
   const initFailed = record.restartPolicy === 'Never' && record.initContainers.some((c) => c.current.kind === 'terminated' && c.current.termination.exitCode !== 0);
-  if (sidecar !== undefined) {
-    const name = sidecar.name ?? '';
-    if (appsDone || initFailed) {
-      if (running.has(name)) plan.kill.push({ name, reason: 'WorkloadFinished', graceMs: SIDECAR_STOP_GRACE_MS });
-      return;
-    }
-    if (!running.has(name)) plan.startOrBackOff(name, false);
-    if (recordOf(record, name)?.ready !== true) return;
-  }
+  if (sidecar !== undefined && !decideSidecar(sidecar, snapshot, plan, appsDone || initFailed)) return;
   if (record.initializedAt === undefined) {
     for (const container of spec.initContainers ?? []) {
       const name = container.name ?? '';
@@ -150,9 +188,12 @@ function decideStarts(spec: PodSpec, snapshot: PodSnapshot, plan: Plan): void {
  * kubelet's computePodActions for a runc pod, pure: from the pod's spec and what its worker
  * knows now, the steps of one sync.
  * - No sandbox: make it; volumes are set up (refreshed) on every sync.
- * - The injected sidecar runs first and everything else waits for it to be READY; once the
- *   workload is over (every app container done for good, or an init container failed under
- *   `restartPolicy: Never`) it is stopped and nothing starts.
+ * - The injected sidecar runs first and everything else waits for it to be READY — in a pod
+ *   whose workload has started on this site before (resumed after a machine restart), only for
+ *   it to run; a sidecar that halted for its retry budget is restarted (crash back-off), one
+ *   with no identity from before the control plane's return at once; once the workload is over
+ *   (every app container done for good, or an init container failed under `restartPolicy:
+ *   Never`) it is stopped and nothing starts.
  * - Init containers run one at a time, in order; each must succeed (restarted per the restart
  *   policy with back-off; under `Never` a failure ends the pod). Then the pod is Initialized.
  * - App containers start together; one that exited restarts per the restart policy, after its

@@ -23,6 +23,8 @@ export interface PodContext {
   readonly watches: ContainerWatches;
   /** The control plane's latest pod. */
   pod(): KubeObject;
+  /** When the control plane last listed the site's pods again (the runtime's `listed`), if it has since this worker began. */
+  linkReturnedAt(): number | undefined;
   /** Syncs the pod again at `at` (or earlier, if something asked for that). */
   wakeAt(at: number): void;
 }

@@ -16,7 +16,7 @@ import { removePodTraces } from './pod-cleanup.js';
 import { specOf, type PodContext } from './pod-context.js';
 import type { PodServices, RuncSite } from './pod-worker-deps.js';
 import { PodWake } from './pod-wake.js';
-import { PodStateFile, readSavedPod, type RuncPodState } from './runc-pod-state.js';
+import { PodStateFile, readSavedPod, workloadRanBefore, type RuncPodState } from './runc-pod-state.js';
 import { StatusReporter } from './status-reporter.js';
 import { SyncQueue } from './sync-queue.js';
 import { syncPod } from './sync-pod.js';
@@ -89,6 +89,8 @@ export class RuncPodWorker {
   private readonly context: PodContext;
   private readonly stateFile: PodStateFile;
   private readonly reporter: StatusReporter;
+  /** When the control plane last listed the site's pods again ({@link controlPlaneListed}). */
+  private linkReturnedAt: number | undefined;
 
   constructor(
     readonly key: string,
@@ -109,7 +111,7 @@ export class RuncPodWorker {
       this.phase = { kind: 'evicted', message: evicted, announced: true };
       record.evicted = { message: evicted };
     }
-    const state: RuncPodState = { record, sandbox: undefined, instances: new Map(), backoff: new Map(), volumeDirs: new Map() };
+    const state: RuncPodState = { record, sandbox: undefined, instances: new Map(), backoff: new Map(), volumeDirs: new Map(), workloadStarted: false };
     this.queue = new SyncQueue(() => this.work(), (error) => services.logger.error({ err: error, pod: key }, 'pod sync failed'));
     this.wake = new PodWake(services.timers, () => this.trigger());
     this.stateFile = new PodStateFile(podDir);
@@ -135,6 +137,7 @@ export class RuncPodWorker {
       }),
       watches: new ContainerWatches(() => this.trigger()),
       pod: () => this.podObject,
+      linkReturnedAt: () => this.linkReturnedAt,
       wakeAt: (at) => this.wake.request(at),
     };
   }
@@ -206,6 +209,16 @@ export class RuncPodWorker {
     this.wake.close();
     this.context.prober.close();
     this.context.watches.close();
+  }
+
+  /**
+   * The control plane listed the site's pods (it answers again): a sidecar that has no identity
+   * from before — it was started while the control plane could not be reached, with the last
+   * token its pod got, or halted — is restarted at once with a fresh token (pod-actions.ts).
+   */
+  controlPlaneListed(): void {
+    this.linkReturnedAt = this.services.timers.now();
+    this.trigger();
   }
 
   /** Runs a pass now, or once more after the one running. */
@@ -308,9 +321,14 @@ export class RuncPodWorker {
   private async adopt(): Promise<boolean> {
     const saved = await readSavedPod(this.context.podDir);
     if (saved === undefined) return false;
-    const infra = await this.site.containers.runc.state(saved.sandbox.infraId).catch(() => undefined);
-    if (infra?.status !== 'running') return false;
     const { state, watches } = this.context;
+    // Kept whether the pod is adopted or made again (its machine restarted): its workload ran here.
+    state.workloadStarted = workloadRanBefore(saved);
+    const infra = await this.site.containers.runc.state(saved.sandbox.infraId).catch(() => undefined);
+    if (infra?.status !== 'running') {
+      if (state.workloadStarted) this.services.logger.info({ pod: this.key }, 'making a pod whose workload ran here again: its containers start without waiting for its sidecar\'s identity');
+      return false;
+    }
     state.record = saved.record;
     state.sandbox = saved.sandbox;
     // The site's filter holds a pod it admitted; one attached before it (an older agent) is admitted now.

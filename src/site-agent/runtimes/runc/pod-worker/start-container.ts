@@ -151,6 +151,7 @@ function started(context: PodContext, container: Container, record: ContainerRec
     state.backoff.set(name, nextRestartDelay(state.backoff.get(name), now));
   }
   record.current = { kind: 'running', startedAt: instance.startedAt, containerID: `runc://${instance.id}` };
+  if (!sidecar && state.record.containers.includes(record)) state.workloadStarted = true;
   if (image !== undefined) events.record('Normal', 'Pulled', `Container image "${record.image}" already present on machine`);
   else if (!sidecar) events.once({ container: name, aspect: 'image' }, 'Normal', 'HostImage', `Container image "${record.image}" is not in the site's image store: the container runs on the host's programs (read-only /usr, /bin, /lib*), imageID host://`);
   events.record('Normal', 'Created', `Created container ${name}`);

@@ -3,6 +3,7 @@ import { isSidecar } from '../sidecar/index.js';
 import { VolumeError } from '../volumes/index.js';
 import { crashLoopBackOff } from '../../kubelet/index.js';
 import { killForProbe, stopContainers } from './container-exits.js';
+import { haltedMessage, holdsIdentity, sidecarReady } from './sidecar-rules.js';
 import { computePodActions, type ContainerBackOff, type PodActions, type PodSnapshot } from './pod-actions.js';
 import { recordOf, specOf, type PodContext } from './pod-context.js';
 import { graceMsOf, startContainer } from './start-container.js';
@@ -15,18 +16,21 @@ async function observe(context: PodContext): Promise<PodSnapshot> {
   const { state, site, events, prober } = context;
   const sidecar = (specOf(context.pod()).containers ?? []).find(isSidecar);
   const sidecarRecord = sidecar === undefined ? undefined : recordOf(context, sidecar.name ?? '');
+  const sidecarState = sidecarRecord === undefined ? undefined : await site.sidecar.state(context.runDir);
   if (sidecarRecord !== undefined) {
-    const readiness = await site.sidecar.readiness(context.runDir, sidecarRecord.current.kind === 'running');
-    if (readiness.halted !== undefined) events.once({ pod: 'sidecar' }, 'Warning', 'SidecarHalted', readiness.halted);
-    else if (readiness.ready) events.forget({ pod: 'sidecar' });
-    sidecarRecord.ready = readiness.ready;
+    const halted = haltedMessage(sidecarState, state.workloadStarted);
+    if (halted !== undefined) events.once({ pod: 'sidecar' }, 'Warning', 'SidecarHalted', halted);
+    else if (holdsIdentity(sidecarState)) events.forget({ pod: 'sidecar' });
+    sidecarRecord.ready = sidecarReady(sidecarState, sidecarRecord.current.kind === 'running', state.workloadStarted);
   }
   const spec = specOf(context.pod());
   const hasProbes = new Set((spec.containers ?? []).filter((c) => !isSidecar(c) && (c.startupProbe ?? c.livenessProbe ?? c.readinessProbe) !== undefined).map((c) => c.name ?? ''));
   const probeFailures = new Map([...prober.failures()].filter(([name, failure]) => state.instances.get(name)?.id === failure.instanceId));
   const unprobed = new Set([...state.instances].filter(([name, instance]) => hasProbes.has(name) && !prober.has(name, instance.id)).map(([name]) => name));
   const running = new Set(state.instances.keys());
-  return { record: state.record, sandbox: state.sandbox !== undefined, running, backoff: state.backoff, probeFailures, unprobed };
+  const observed = sidecarState === undefined ? {} : { sidecar: sidecarState };
+  const link = context.linkReturnedAt() === undefined ? {} : { linkReturnedAt: context.linkReturnedAt() };
+  return { record: state.record, sandbox: state.sandbox !== undefined, running, backoff: state.backoff, probeFailures, unprobed, workloadStarted: state.workloadStarted, ...observed, ...link };
 }
 
 /**
@@ -100,11 +104,21 @@ async function setUpVolumes(context: PodContext, now: number): Promise<boolean> 
   }
 }
 
-/** 3. The sidecar once the workload is over (waited for); a container that failed its probe (SIGTERM now, SIGKILL after the grace period). */
+/**
+ * 3. The sidecar once the workload is over, or to restart it with no identity (waited for); a
+ * container that failed its probe (SIGTERM now, SIGKILL after the grace period).
+ */
 async function runKills(context: PodContext, actions: PodActions, now: number): Promise<void> {
   for (const kill of actions.kill) {
-    if (kill.reason === 'WorkloadFinished') await stopContainers(context, [kill.name], now + kill.graceMs);
-    else await killForProbe(context, kill.name, kill.message, graceMsOf(context));
+    if (kill.reason === 'ProbeFailed') {
+      await killForProbe(context, kill.name, kill.message, graceMsOf(context));
+      continue;
+    }
+    if (kill.reason !== 'WorkloadFinished') {
+      context.events.record('Normal', 'Killing', kill.message);
+      context.services.logger.info({ pod: context.key, reason: kill.reason }, 'restarting the workload sidecar, which has no identity');
+    }
+    await stopContainers(context, [kill.name], now + kill.graceMs);
   }
 }
 
@@ -114,7 +128,8 @@ function backOff(context: PodContext, held: ContainerBackOff): void {
   if (record === undefined) return;
   record.current = crashLoopBackOff(held.delayMs, held.name, context.state.record);
   record.lastTermination = held.last;
-  record.ready = false;
+  // The sidecar's readiness is its rule's (sidecar-rules.ts): in a pod whose workload ran, one restarting after a halt keeps it in service.
+  if (!isSidecar({ name: held.name })) record.ready = false;
   context.events.once({ container: held.name }, 'Warning', 'BackOff', 'Back-off restarting failed container');
 }
 

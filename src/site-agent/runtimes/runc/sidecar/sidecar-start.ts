@@ -39,18 +39,12 @@ interface PreparedSidecar {
   readonly notShared?: string;
 }
 
-/** The sidecar's readiness from its state file, and a Warning to record (once) when it halted. */
-export interface SidecarReadiness {
-  readonly ready: boolean;
-  readonly halted?: string;
-}
-
 /**
  * The injected sidecar of a runc site's pods: each start gets a private tmpfs (`runDir`)
  * holding a fresh bootstrap token minted for the pod and no stale state, the owner of the
  * identity files decided from the pod (identity-owner.ts), and `edgeplane sidecar` launched
- * in the injected container's place (root with CAP_CHOWN at most); its state file says when
- * it is ready.
+ * in the injected container's place (root with CAP_CHOWN at most); its state file says how
+ * it is (its readiness is the pod worker's rule: pod-worker/sidecar-rules.ts).
  */
 export class SidecarLauncher {
   constructor(private readonly options: SidecarLauncherOptions) {}
@@ -81,11 +75,9 @@ export class SidecarLauncher {
     };
   }
 
-  /** Ready while its container runs and its state is READY or DEGRADED; `halted` names why it gave up. */
-  async readiness(runDir: string, running: boolean): Promise<SidecarReadiness> {
-    const state = parseSidecarState(await readFile(sidecarStateFile(runDir), { encoding: 'utf8', flag: constants.O_RDONLY | constants.O_NOFOLLOW }).catch(() => undefined));
-    if (state?.state === 'HALTED') return { ready: false, halted: `The workload sidecar halted${state.reason === undefined ? '' : ` (${state.reason})`}: the pod has no identity and is not ready` };
-    return { ready: running && (state?.state === 'READY' || state?.state === 'DEGRADED') };
+  /** The sidecar's state as its state file says (never read through a link), undefined while it has written none. */
+  async state(runDir: string): Promise<{ readonly state: string; readonly reason?: string } | undefined> {
+    return parseSidecarState(await readFile(sidecarStateFile(runDir), { encoding: 'utf8', flag: constants.O_RDONLY | constants.O_NOFOLLOW }).catch(() => undefined));
   }
 
   /** Unmounts the sidecar's tmpfs (its token and state) once the pod's containers are gone. */
