@@ -140,6 +140,14 @@ describe('a runc site restarted while the control plane is unreachable', () => {
     }, { timeoutMs: 30_000, intervalMs: 250 });
   };
   const webPids = (): string[] => webUids.flatMap((uid) => workloadPids(netns, uid)).sort();
+  /** The word a pod's sidecar last wrote in its state file (on the host). */
+  const sidecarState = (uid: string): string | undefined => {
+    try {
+      return (JSON.parse(readFileSync(join(home, 'runc', SITE, 'pods', uid, 'sidecar-run', 'state.json'), 'utf8')) as { state?: string }).state;
+    } catch {
+      return undefined;
+    }
+  };
 
   before(async () => {
     assert.equal(process.getuid?.(), 0, 'the runc runtime tests need root');
@@ -220,35 +228,38 @@ describe('a runc site restarted while the control plane is unreachable', () => {
     assert.deepEqual(webPids(), before, 'a web pod was restarted');
   });
 
-  it('after a machine-like restart (the pods\' processes killed too) the pods\' sandboxes come back offline from the persisted specs', async () => {
+  let rebootedWebPids: string[] = [];
+
+  it('after a machine-like restart (the pods\' processes killed too) the pods come back offline from the persisted specs and serve', async () => {
     await stopAgent('SIGKILL');
     const killed = [...processesNaming(root), ...sitePids(netns)];
     killAll(killed);
     await waitFor('the pods\' processes gone', () => Promise.resolve(webPids().length === 0 ? true : undefined), { timeoutMs: 20_000 });
     await startAgent();
-    // The pods' sandboxes and sidecars again, from the persisted specs. Their workloads wait for the sidecars' identities: the
-    // identity volume is memory-backed, so a rebooted pod's sidecar bootstraps again, which takes the control plane (docs/RUNTIME.md).
-    await waitFor('the pods\' sidecars running again', () => Promise.resolve(allUids.every((uid) => workloadPids(netns, uid, 'edgeplane-sidecar').length > 0) ? true : undefined), {
+    // The pods' sandboxes and sidecars again, from the persisted specs. The identity volume is memory-backed, so each sidecar must
+    // bootstrap again, which takes the control plane; the pods' workloads ran here before, so they start without waiting for it.
+    await waitFor('the pods\' sidecars and workloads running again, offline', () => Promise.resolve(allUids.every((uid) => workloadPids(netns, uid, 'edgeplane-sidecar').length > 0 && workloadPids(netns, uid).length > 0) ? true : undefined), {
       timeoutMs: 60_000,
       describe: () => containerLogs(join(home, 'runc', SITE, 'pods', webUids[0] ?? '')),
     });
-    // The site's name servers again, from the persisted Services.
-    await serviceAnswers('rebooted offline', true);
+    assert.deepEqual(allUids.map((uid) => sidecarState(uid)).filter((state) => state === 'READY'), [], 'a sidecar got an identity with the server down');
+    // Ready by their own probes: the site's Services serve them, by ClusterIP and by name, with the server still down.
+    await serviceAnswers('rebooted offline');
+    rebootedWebPids = webPids();
   });
 
-  it('when the server returns, everything reconciles: the same pods, no process restarted', async () => {
+  it('when the server returns, everything reconciles: the same pods, the sidecars READY, no workload process restarted', async () => {
     server = await startServer(serverHome, ['--listen', `127.0.0.1:${port}`, '--log-format', 'json']);
     await waitFor('the agent relisted', () => Promise.resolve(agentLog.includes('relist complete') ? true : undefined), { timeoutMs: 60_000, describe: () => agentLog.slice(-3000) });
-    await waitFor('the web pods running again', () => Promise.resolve(webUids.every((uid) => workloadPids(netns, uid).length > 0) ? true : undefined), {
+    await waitFor('every sidecar READY', () => Promise.resolve(allUids.every((uid) => sidecarState(uid) === 'READY') ? true : undefined), {
       timeoutMs: 60_000,
-      describe: () => containerLogs(join(home, 'runc', SITE, 'pods', webUids[0] ?? '')),
+      describe: () => `${allUids.map((uid) => `${uid}: ${sidecarState(uid) ?? '-'}`).join('\n')}\n${agentLog.slice(-3000)}`,
     });
     await serviceAnswers('reconnected');
-    const before = webPids();
     // A few heartbeats and resyncs later.
     await new Promise((resolve) => setTimeout(resolve, 5000));
     assert.deepEqual((await pods()).map((p) => p.metadata.uid ?? '').sort(), allUids, 'a pod was recreated');
-    assert.deepEqual(webPids(), before, 'a web pod was restarted after the server returned');
+    assert.deepEqual(webPids(), rebootedWebPids, 'a web pod was restarted after the server returned');
   });
 });
 
