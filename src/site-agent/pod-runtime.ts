@@ -23,6 +23,12 @@ export interface PodRuntime {
   keys(): IterableIterator<string>;
   /** The pod watch delivered a full list: pods it did not bring are not the site's (a runtime may clean up what they left). */
   listed?(): void;
+  /**
+   * The pod watch replayed the site's persisted pod list (the control plane does not answer):
+   * every pod the site ran is applied. A runtime may serve from that picture (tell its Service
+   * data plane its pods), never remove what it does not name: that waits for {@link listed}.
+   */
+  replayed?(): void;
   readonly size: number;
   /** Stops following the pods (a runtime may keep them running for the next agent); resolves once what it ran for itself has stopped. */
   close(): void | Promise<void>;

@@ -108,7 +108,9 @@ export async function startSiteAgent(options: SiteAgentOptions): Promise<SiteAge
     now: () => new Date(timers.now()),
   });
   const client = new SiteApiClient(credential);
-  const offline = (options.offlineState ?? options.runtime === 'runc') ? new OfflineSiteApi(client, join(options.home, OFFLINE_DIR), timers, logger) : undefined;
+  const runtimeRef: { current?: PodRuntime } = {};
+  const replayed = { onReplayed: () => runtimeRef.current?.replayed?.() };
+  const offline = (options.offlineState ?? options.runtime === 'runc') ? new OfflineSiteApi(client, join(options.home, OFFLINE_DIR), timers, logger, replayed) : undefined;
   if (offline !== undefined) logger.info(offline.restored(), 'persisted site state');
   const reads = offline ?? client;
   /** What the runtime and its Service data plane ask of the control plane: reads through the offline state. */
@@ -117,7 +119,6 @@ export async function startSiteAgent(options: SiteAgentOptions): Promise<SiteAge
     postServiceEvents: (items: readonly PodEventReport[]) => client.postServiceEvents(items),
     placedObjects: reads.placedObjects.bind(reads),
   };
-  const runtimeRef: { current?: PodRuntime } = {};
   const batcher = new StatusBatcher({
     transport: client,
     timers,

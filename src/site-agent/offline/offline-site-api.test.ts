@@ -127,9 +127,9 @@ describe('offline site API', () => {
 
     // Restart with the control plane down: the persisted pods run, the placed objects answer.
     live.up = false;
-    const second = new OfflineSiteApi(live, dir, systemTimers(), logger);
-    assert.deepEqual(second.restored(), { pods: 2, kinds: ['secrets'] });
     const restarted = new RecordingRuntime();
+    const second = new OfflineSiteApi(live, dir, systemTimers(), logger, { onReplayed: () => restarted.log.push('replayed') });
+    assert.deepEqual(second.restored(), { pods: 2, kinds: ['secrets'] });
     const offlineLoop = watch(second, restarted);
     await until('the persisted pods', () => restarted.pods.size === 2);
     assert.deepEqual((await second.placedObjects('secrets')).items, secrets.items);
@@ -143,7 +143,7 @@ describe('offline site API', () => {
     live.up = true;
     await until('the relist', () => restarted.log.includes('listed'));
     await offlineLoop.stop();
-    assert.deepEqual(restarted.log, ['start web-1', 'start web-2', 'start web-3', 'listed', 'remove acme/shop/vk/web-2']);
+    assert.deepEqual(restarted.log, ['start web-1', 'start web-2', 'replayed', 'start web-3', 'listed', 'remove acme/shop/vk/web-2']);
     await second.close();
     const third = new OfflineSiteApi(live, dir, systemTimers(), logger);
     assert.deepEqual(third.restored().pods, 2, 'the relist was not persisted');

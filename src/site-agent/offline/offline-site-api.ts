@@ -36,7 +36,8 @@ type Raced<T> = { readonly value: T } | { readonly error: unknown } | { readonly
  * - a pod's sidecar gets the bootstrap token last minted for that pod (uid): a sidecar that holds
  *   an identity in its pod's volume resumes it and only reads the token for the CA pin it
  *   carries; one without an identity waits for the control plane like any new pod.
- * Everything else goes to the control plane as it is.
+ * Everything else goes to the control plane as it is. `onReplayed` hears when a replay has been
+ * applied whole (before its ERROR).
  */
 export class OfflineSiteApi implements SiteApiReads {
   private readonly files: SealedStateFiles;
@@ -49,14 +50,21 @@ export class OfflineSiteApi implements SiteApiReads {
   private readonly answerWithinMs: number;
   /** The last bootstrap token minted for each pod (by uid), kept for the pods of the persisted list. */
   private readonly tokens: Map<string, BootstrapToken>;
+  private readonly onReplayed: () => void;
 
   constructor(
     private readonly live: SiteApiReads,
     dir: string,
     private readonly timers: Timers,
     private readonly logger: Logger,
-    options: { readonly answerWithinMs?: number; readonly writeDelayMs?: number } = {},
+    options: {
+      readonly answerWithinMs?: number;
+      readonly writeDelayMs?: number;
+      /** The persisted pods were replayed, every one applied (the runtime may serve from them: `PodRuntime.replayed`). */
+      readonly onReplayed?: () => void;
+    } = {},
   ) {
+    this.onReplayed = options.onReplayed ?? (() => undefined);
     this.answerWithinMs = options.answerWithinMs ?? DEFAULT_ANSWER_WITHIN_MS;
     this.files = new SealedStateFiles(dir, timers, logger, options.writeDelayMs);
     this.mirror = new PodListMirror(this.files.read<PodListSnapshot>(PODS));
@@ -93,7 +101,7 @@ export class OfflineSiteApi implements SiteApiReads {
     this.podsDecided = true;
     const why = 'error' in outcome ? String(outcome.error instanceof Error ? outcome.error.message : outcome.error) : `no answer within ${this.answerWithinMs} ms`;
     this.logger.warn({ pods: persisted.pods.length, resourceVersion: persisted.resourceVersion, why }, 'the control plane is unreachable: running the persisted pods');
-    return replay(persisted);
+    return replay(persisted, this.onReplayed);
   }
 
   async placedObjects(kind: PlacedObjectKind, wait?: Parameters<SiteApiClient['placedObjects']>[1]): Promise<PlacedObjects> {
@@ -168,9 +176,11 @@ export class OfflineSiteApi implements SiteApiReads {
 }
 
 /** The persisted pods as the start of a list, then an expired-version ERROR: the watch loop relists from the control plane. */
-async function* replay(persisted: PodListSnapshot): AsyncGenerator<PodWatchEvent> {
+async function* replay(persisted: PodListSnapshot, replayed: () => void): AsyncGenerator<PodWatchEvent> {
   await Promise.resolve();
   for (const { cluster, pod } of persisted.pods) yield { type: 'ADDED', cluster, object: pod };
+  // Resumed after the last ADDED was applied: the runtime holds every persisted pod.
+  replayed();
   const status = { kind: 'Status', code: 410, reason: 'Expired', message: `served from the state persisted at resourceVersion ${persisted.resourceVersion}: relisting` };
   yield { type: 'ERROR', object: status as unknown as PodWatchEvent['object'] };
 }

@@ -55,6 +55,8 @@ export class RuncRuntime implements PodRuntime {
   private closed = false;
   /** The pod watch has listed every pod once. */
   private listedOnce = false;
+  /** The pod watch has replayed the persisted pod list (offline): enough to serve from, not to remove by. */
+  private replayedOnce = false;
   /** Logs, exec, attach, cp and port-forward of the pods (see streams/). */
   readonly streams: RuncPodStreams;
 
@@ -114,6 +116,10 @@ export class RuncRuntime implements PodRuntime {
     this.streams.release(worker.uid);
     void worker.remove(FORGOTTEN_GRACE_MS);
     this.tellServicePlane(worker.siteName, true);
+  }
+
+  replayed(): void {
+    this.replayedOnce = true;
   }
 
   listed(): void {
@@ -198,8 +204,9 @@ export class RuncRuntime implements PodRuntime {
   /** Tells the site's Service data plane its pods when they changed (an address, a readiness, labels; or always, with `resync`). */
   private tellServicePlane(site: string, resync: boolean): void {
     const plane = this.options.servicePlane;
-    // Until every pod of the first list is adopted, the site's data plane keeps what runs (an agent restart must not take pods out).
-    if (plane === undefined || !this.listedOnce || [...this.pods.values()].some((worker) => !worker.settled)) return;
+    // Until every pod of the first list (or of the persisted one, offline) is adopted, the site's data plane keeps what runs (an
+    // agent restart must not take pods out); after a machine restart offline, nothing runs and the persisted pods are the picture.
+    if (plane === undefined || !(this.listedOnce || this.replayedOnce) || [...this.pods.values()].some((worker) => !worker.settled)) return;
     const pods = this.podsOf(site);
     const addresses = JSON.stringify(pods.map((p) => JSON.stringify([p.cluster.tenant, p.cluster.namespace, p.cluster.name, p.ip, p])).sort());
     if (addresses !== this.lastAddresses.get(site)) plane.setPods(site, pods);
