@@ -30,7 +30,8 @@ async function observe(context: PodContext): Promise<PodSnapshot> {
   const running = new Set(state.instances.keys());
   const observed = sidecarState === undefined ? {} : { sidecar: sidecarState };
   const link = context.linkReturnedAt() === undefined ? {} : { linkReturnedAt: context.linkReturnedAt() };
-  return { record: state.record, sandbox: state.sandbox !== undefined, running, backoff: state.backoff, probeFailures, unprobed, workloadStarted: state.workloadStarted, ...observed, ...link };
+  const { record, backoff, workloadStarted } = state;
+  return { record, sandbox: state.sandbox !== undefined, running, backoff, probeFailures, unprobed, workloadStarted, ...observed, ...link };
 }
 
 /**
