@@ -140,6 +140,7 @@ export async function startSiteAgent(options: SiteAgentOptions): Promise<SiteAge
     client,
     runtime,
     forget: (key) => batcher.forget(key),
+    onOpen: () => batcher.retryNow(),
     timers,
     logger,
     signal: abort.signal,
