@@ -23,6 +23,7 @@ import type { Store } from '../store/types.js';
 import { readBuildInfo, versionDocument } from './build-info.js';
 import type { HealthCheck } from './health.js';
 import { startSitePlane } from '../site-plane/site-plane.js';
+import { siteTypeOfNodes } from '../site-plane/site-node.js';
 import type { SiteInventory } from '../controllers/placement/site-inventory.js';
 import { startClusterJanitor } from '../vk8s/cluster-janitor.js';
 import { createEventRecorder } from '../controllers/events/event-recorder.js';
@@ -125,6 +126,8 @@ export interface ControlPlaneOptions {
   readonly identityKeyAlgorithm?: IdentityKeyAlgorithm;
   /** Lifetime of workload certificates (default 24 h). */
   readonly identityCertificateLifetimeMs?: number;
+  /** Lifetime of the certificates of pods on customer edges (default: the one above), how long they keep an identity offline. */
+  readonly identityCustomerEdgeCertificateLifetimeMs?: number;
   /** exec, attach and port-forward sessions idle this long are closed (default 4 h). */
   readonly streamIdleTimeoutMs?: number;
   /** Timeouts, connection caps and the configuration API's rate limit; each one left out is {@link DEFAULT_SERVER_LIMITS}'s. */
@@ -277,6 +280,8 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
       platformCaPem: pki.caCert,
       ...(options.identityKeyAlgorithm === undefined ? {} : { keyAlgorithm: options.identityKeyAlgorithm }),
       ...(options.identityCertificateLifetimeMs === undefined ? {} : { certificateLifetimeMs: options.identityCertificateLifetimeMs }),
+      ...(options.identityCustomerEdgeCertificateLifetimeMs === undefined ? {} : { customerEdgeCertificateLifetimeMs: options.identityCustomerEdgeCertificateLifetimeMs }),
+      siteTypeOf: (site) => siteTypeOfNodes(sitePlane.inventory.nodesOf(site)),
     });
     cleanups.push(() => identity.close());
     identity.registerRoutes(app);
