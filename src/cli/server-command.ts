@@ -160,7 +160,9 @@ export function serverCommand(): Command {
         ...(options.identityKekFile === undefined ? {} : { identityKekFile: resolve(options.identityKekFile) }),
         ...(options.previousKekFile === undefined ? {} : { previousKekFiles: options.previousKekFile.map((f) => resolve(f)) }),
         ...(options.identityCertificateLifetime === undefined ? {} : { identityCertificateLifetimeMs: options.identityCertificateLifetime }),
-        ...(options.identityCustomerEdgeCertificateLifetime === undefined ? {} : { identityCustomerEdgeCertificateLifetimeMs: options.identityCustomerEdgeCertificateLifetime }),
+        ...(options.identityCustomerEdgeCertificateLifetime === undefined
+          ? {}
+          : { identityCustomerEdgeCertificateLifetimeMs: options.identityCustomerEdgeCertificateLifetime }),
         streamIdleTimeoutMs: options.streamIdleTimeout,
       });
       controlPlaneStarted(`control plane serving ${controlPlane.url}`);

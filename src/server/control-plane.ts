@@ -280,7 +280,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
       platformCaPem: pki.caCert,
       ...(options.identityKeyAlgorithm === undefined ? {} : { keyAlgorithm: options.identityKeyAlgorithm }),
       ...(options.identityCertificateLifetimeMs === undefined ? {} : { certificateLifetimeMs: options.identityCertificateLifetimeMs }),
-      ...(options.identityCustomerEdgeCertificateLifetimeMs === undefined ? {} : { customerEdgeCertificateLifetimeMs: options.identityCustomerEdgeCertificateLifetimeMs }),
+      customerEdgeCertificateLifetimeMs: options.identityCustomerEdgeCertificateLifetimeMs,
       siteTypeOf: (site) => siteTypeOfNodes(sitePlane.inventory.nodesOf(site)),
     });
     cleanups.push(() => identity.close());

@@ -198,7 +198,8 @@ describe('a runc site with its control plane gone (real server and agent process
     await kubectl(['apply', '-f', '-'], JOB);
     const [crash, late, batch] = await waitFor('crash restarted once, late and batch running', async () => {
       const found = [await onePod('crash'), await onePod('late'), await onePod('batch')];
-      return (main(found[0])?.restartCount ?? 0) >= 1 && main(found[1])?.state.running !== undefined && main(found[2])?.state.running !== undefined ? found : undefined;
+      const running = main(found[1])?.state.running !== undefined && main(found[2])?.state.running !== undefined;
+      return (main(found[0])?.restartCount ?? 0) >= 1 && running ? found : undefined;
     }, { timeoutMs: 90_000, intervalMs: 250 });
     assert.ok(crash !== undefined && late !== undefined && batch !== undefined);
     assert.equal(readyOf(late), 'False', 'late is not ready yet');
