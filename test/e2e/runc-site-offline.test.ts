@@ -91,7 +91,7 @@ describe('a runc site with its control plane gone (real server and agent process
   let key = '';
   let base = '';
 
-  /** A short lease where the server has the flag (kube's node-monitor-grace-period); the default (40 s) elsewhere. */
+  /** A short lease (the server's --node-monitor-grace-period, kube's flag). */
   const serverEnv = { EDGEPLANE_NODE_MONITOR_GRACE_PERIOD: '5s' };
   const startControlPlane = async (): Promise<void> => {
     server = await startServer(home, port === 0 ? [] : ['--listen', `127.0.0.1:${port}`], serverEnv);
