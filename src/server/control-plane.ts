@@ -24,7 +24,7 @@ import type { Store } from '../store/types.js';
 import { readBuildInfo, versionDocument } from './build-info.js';
 import type { HealthCheck } from './health.js';
 import { startSitePlane } from '../site-plane/site-plane.js';
-import { siteTypeOfNodes } from '../site-plane/site-node.js';
+import { identityIssuance } from './identity-issuance.js';
 import type { SiteInventory } from '../controllers/placement/site-inventory.js';
 import { startClusterJanitor } from '../vk8s/cluster-janitor.js';
 import { createEventRecorder } from '../controllers/events/event-recorder.js';
@@ -284,10 +284,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
       storage: clusters,
       credentials,
       platformCaPem: pki.caCert,
-      ...(options.identityKeyAlgorithm === undefined ? {} : { keyAlgorithm: options.identityKeyAlgorithm }),
-      ...(options.identityCertificateLifetimeMs === undefined ? {} : { certificateLifetimeMs: options.identityCertificateLifetimeMs }),
-      customerEdgeCertificateLifetimeMs: options.identityCustomerEdgeCertificateLifetimeMs,
-      siteTypeOf: (site) => siteTypeOfNodes(sitePlane.inventory.nodesOf(site)),
+      ...identityIssuance(options, sitePlane.inventory),
     });
     cleanups.push(() => identity.close());
     identity.registerRoutes(app);
