@@ -165,13 +165,7 @@ export async function openRuncSite(options: RuncSiteOptions): Promise<OpenRuncSi
     }),
     images,
     volumes: new PodVolumes({ site: site.name, mounts: new MountCommand(programs.mount), pvRoot, allocatable: { cpu: site.nodes[0]?.cpu ?? '1', memory: site.nodes[0]?.memory ?? '1Gi' } }),
-    sidecar: new SidecarLauncher({
-      installation: options.sidecar,
-      relay: `${network.gateway}:${RELAY_PORT}`,
-      identityToken: options.identityToken,
-      tokenUnavailable: (pod, error) => options.logger.warn({ pod: pod.name, err: error }, 'no bootstrap token from the control plane: the sidecar restarts with the last one and the identity files it has'),
-      resolveImage: (reference) => images.resolve(reference),
-    }),
+    sidecar: new SidecarLauncher({ installation: options.sidecar, relay: `${network.gateway}:${RELAY_PORT}`, identityToken: options.identityToken, resolveImage: (reference) => images.resolve(reference) }),
     dial: (host, port, timeoutMs) => broker.dial(host, port, timeoutMs),
     logRotation,
     close() {

@@ -27,8 +27,6 @@ export interface SidecarLauncherOptions {
   readonly relay: string;
   /** A bootstrap token for the pod's sidecar, minted by the control plane for this pod's uid. */
   readonly identityToken: (pod: PodRef) => Promise<string>;
-  /** The control plane minted no token (unreachable): the sidecar restarts with the last one. */
-  readonly tokenUnavailable?: (pod: PodRef, error: unknown) => void;
   /** The images of the pod's containers (their `User`, for the identity files' owner). */
   readonly resolveImage: (reference: string) => Promise<ResolvedImage | undefined>;
 }
@@ -49,35 +47,13 @@ export interface SidecarReadiness {
 
 /**
  * The injected sidecar of a runc site's pods: each start gets a private tmpfs (`runDir`)
- * holding a fresh bootstrap token minted for the pod (offline: the last one) and no stale state, the owner of the
+ * holding a fresh bootstrap token minted for the pod and no stale state, the owner of the
  * identity files decided from the pod (identity-owner.ts), and `edgeplane sidecar` launched
  * in the injected container's place (root with CAP_CHOWN at most); its state file says when
  * it is ready.
  */
 export class SidecarLauncher {
-  /** The last token each pod's sidecar got, by its run folder (until released). */
-  private readonly lastTokens = new Map<string, string>();
-
   constructor(private readonly options: SidecarLauncherOptions) {}
-
-  /**
-   * A bootstrap token for the pod, or — when the control plane cannot mint one (offline) — the
-   * one its sidecar got last: expired perhaps, but it still carries the platform CA's pin, and a
-   * sidecar restarted in a running pod resumes from the identity files in the pod's identity
-   * volume without a bootstrap, renewing with its client certificate once the link is back.
-   */
-  private async tokenFor(ref: PodRef, runDir: string): Promise<string> {
-    try {
-      const token = await this.options.identityToken(ref);
-      this.lastTokens.set(runDir, token);
-      return token;
-    } catch (error) {
-      const last = this.lastTokens.get(runDir);
-      if (last === undefined) throw error;
-      this.options.tokenUnavailable?.(ref, error);
-      return last;
-    }
-  }
 
   /**
    * Prepares a start: the container to launch in the injected one's place, its extra binds,
@@ -86,7 +62,7 @@ export class SidecarLauncher {
    */
   async prepare(pod: KubeObject, ref: PodRef, runDir: string, container: Container, podRoot?: number): Promise<PreparedSidecar> {
     await mountTmpfs(runDir, { sizeBytes: 1 << 20 });
-    const token = await this.tokenFor(ref, runDir);
+    const token = await this.options.identityToken(ref);
     // The sidecar's container writes this folder: never write through a link it may have left there (rm unlinks it; `wx` only makes a new file).
     await rm(sidecarTokenFile(runDir), { force: true });
     await writeFile(sidecarTokenFile(runDir), token, { mode: 0o600, flag: 'wx' });
@@ -114,7 +90,6 @@ export class SidecarLauncher {
 
   /** Unmounts the sidecar's tmpfs (its token and state) once the pod's containers are gone. */
   release(runDir: string): Promise<void> {
-    this.lastTokens.delete(runDir);
     return unmount(runDir);
   }
 }
