@@ -6,7 +6,8 @@ import { startMultisiteEnv, type MultisiteEnv } from './support/multisite-env.js
 import { deploymentYaml, isReady, podsPath, type Pod } from './support/multisite-objects.js';
 import { waitFor } from './support/wait-for.js';
 
-type Deployment = KubeObject & { status?: { availableReplicas?: number; conditions?: Array<{ type: string; status: string; reason?: string; message?: string }> } };
+type Condition = { type: string; status: string; reason?: string; message?: string };
+type Deployment = KubeObject & { status?: { availableReplicas?: number; conditions?: Condition[] } };
 type Event = KubeObject & { involvedObject: { name: string; kind: string }; reason?: string; message?: string; type?: string };
 
 /** A Deployment on ce-1 whose pods tolerate the unreachable taint for `seconds` (kube's opt-in eviction). */

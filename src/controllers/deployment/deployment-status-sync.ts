@@ -13,7 +13,8 @@ import { recordOfflineEvents } from './offline-site-events.js';
  * The last step of a sync (kube's syncRolloutStatus): the status summed over the sites'
  * shares (see deploymentStatus), the revision annotation (once the Deployment is placed
  * somewhere) and the `svc.io/site-status` breakdown, written through `/status` when any of
- * them changed; then the events of sites that went offline or came back (recordOfflineEvents). Resolves to when the Deployment should be looked at again (its progress
+ * them changed; then the events of sites that went offline or came back
+ * (recordOfflineEvents). Resolves to when the Deployment should be looked at again (its progress
  * deadline), if ever.
  */
 export async function syncDeploymentStatus(sync: DeploymentSync): Promise<number | undefined> {

@@ -90,7 +90,8 @@ describe('deployment status over sites', () => {
         ['Progressing', 'True', 'NewReplicaSetAvailable', 'Deployment "web" has successfully progressed.'],
       ],
     });
-    assert.deepEqual(JSON.parse(siteStatusJson([share('a', 2), offline], 2).json)['ce-gone'], { replicas: 2, updatedReplicas: 2, readyReplicas: 0, availableReplicas: 0, offlineSince: '2024-05-01T12:00:00Z' });
+    const breakdown = JSON.parse(siteStatusJson([share('a', 2), offline], 2).json) as Record<string, unknown>;
+    assert.deepEqual(breakdown['ce-gone'], { replicas: 2, updatedReplicas: 2, readyReplicas: 0, availableReplicas: 0, offlineSince: '2024-05-01T12:00:00Z' });
     const alone = deploymentStatus(input([offline])).status;
     assert.deepEqual(alone.conditions?.find((c) => c.type === 'Available')?.status, 'False', 'no reachable site: not available');
     const back = deploymentStatus(input([share('a', 2), share('ce-gone', 2)], { conditions: status.conditions ?? [] })).status;

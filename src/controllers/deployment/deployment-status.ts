@@ -67,7 +67,9 @@ export function siteStatusJson(shares: readonly SiteShare[], replicas: number, m
   const full = render(ordered);
   if (full.length <= maxBytes) return { json: full, omitted: 0 };
   const settled = (e: (typeof ordered)[number]): boolean =>
-    e.share.placed && e.share.offlineSince === undefined && e.counts.replicas === replicas && e.counts.updatedReplicas === replicas && e.counts.readyReplicas === replicas && e.counts.availableReplicas === replicas;
+    e.share.placed &&
+    e.share.offlineSince === undefined &&
+    e.counts.replicas === replicas && e.counts.updatedReplicas === replicas && e.counts.readyReplicas === replicas && e.counts.availableReplicas === replicas;
   const kept: typeof ordered = [];
   let size = 2;
   for (const entry of ordered.filter((e) => !settled(e))) {
@@ -178,7 +180,8 @@ function withDeadline(conditions: DeploymentCondition[], now: Date, deadline: nu
 
 /** The offline sites of a Deployment, each with since when, in site order. */
 export function offlineSites(shares: readonly SiteShare[]): Array<{ readonly site: string; readonly since: string }> {
-  return shares.flatMap((s) => (s.offlineSince === undefined ? [] : [{ site: s.site, since: s.offlineSince }])).sort((a, b) => (a.site < b.site ? -1 : a.site > b.site ? 1 : 0));
+  const offline = shares.flatMap((s) => (s.offlineSince === undefined ? [] : [{ site: s.site, since: s.offlineSince }]));
+  return offline.sort((a, b) => (a.site < b.site ? -1 : a.site > b.site ? 1 : 0));
 }
 
 /**

@@ -15,7 +15,7 @@ interface OfflineTransition {
  * the `offlineSince` of the `svc.io/site-status` breakdown it carries against the sites' shares
  * now. Pure; a site the breakdown left out (beyond its size) counts as reachable before.
  */
-export function offlineTransitions(deployment: KubeObject, shares: readonly SiteShare[]): { wentOffline: OfflineTransition[]; cameBack: OfflineTransition[] } {
+function offlineTransitions(deployment: KubeObject, shares: readonly SiteShare[]): { wentOffline: OfflineTransition[]; cameBack: OfflineTransition[] } {
   const before = readSiteStatus<{ offlineSince?: unknown }>(deployment);
   const now = offlineSites(shares);
   const offlineNow = new Set(now.map((o) => o.site));

@@ -28,7 +28,8 @@ describe('taint eviction controller over a memory store', () => {
     h.pods.strategy.defaults(object);
     return h.pods.create(h.scope, object);
   };
-  const exists = async (name: string): Promise<boolean> => (await h.list(h.pods)).some((p) => p.metadata.name === name && p.metadata.deletionTimestamp === undefined);
+  const exists = async (name: string): Promise<boolean> =>
+    (await h.list(h.pods)).some((p) => p.metadata.name === name && p.metadata.deletionTimestamp === undefined);
 
   it('deletes only the pod whose unreachable toleration ran out, with kube\'s TaintManagerEviction event; the others stay', async () => {
     await pod('plain');

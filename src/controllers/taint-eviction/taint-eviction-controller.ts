@@ -8,6 +8,7 @@ import { startControllerLoop } from '../runtime/controller-loop.js';
 import { taintsOf } from '../controller-kit/taints.js';
 import { offlineEvictionToleration, OFFLINE_EVICTION_ANNOTATION } from '../controller-kit/offline-eviction.js';
 import type { ClusterRef } from '../../apimachinery/cluster-ref.js';
+import type { Toleration } from '../../api/pod-spec-types.js';
 import { choosesEviction, planEviction } from './eviction-plan.js';
 import { podsOfWorkload, workloadOfPod } from './pod-workload.js';
 
@@ -64,7 +65,7 @@ export function taintEvictionController(options: { readonly workers?: number } =
           return undefined;
         },
       });
-      const annotated = (cluster: ClusterRef, pod: KubeObject): ReturnType<typeof offlineEvictionToleration> => offlineEvictionToleration(workloadOfPod(informers, cluster, pod));
+      const annotated = (cluster: ClusterRef, pod: KubeObject): Toleration | undefined => offlineEvictionToleration(workloadOfPod(informers, cluster, pod));
       const taintsBySite = new Map<string, string>();
       context.on.informer(informers.pods, (event) => {
         if (event.type !== 'deleted' && (podSpecOf(event.object).nodeName ?? '') !== '' && choosesEviction(event.object, annotated(event.key.cluster, event.object))) controller.enqueue(event.key);
