@@ -94,6 +94,7 @@ describe('deployment status over sites', () => {
     assert.deepEqual(breakdown['ce-gone'], { replicas: 2, updatedReplicas: 2, readyReplicas: 0, availableReplicas: 0, offlineSince: '2024-05-01T12:00:00Z' });
     const alone = deploymentStatus(input([offline])).status;
     assert.deepEqual(alone.conditions?.find((c) => c.type === 'Available')?.status, 'False', 'no reachable site: not available');
+    assert.equal(alone.conditions?.find((c) => c.type === 'Progressing'), undefined, 'nor progressed: nothing to judge by');
     const back = deploymentStatus(input([share('a', 2), share('ce-gone', 2)], { conditions: status.conditions ?? [] })).status;
     assert.deepEqual(back.conditions?.find((c) => c.type === 'SitesOffline'), { type: 'SitesOffline', status: 'False', reason: 'AllSitesReachable', message: 'Every site of the Deployment is reachable.', lastUpdateTime: '2024-05-01T12:10:00Z', lastTransitionTime: '2024-05-01T12:10:00Z' });
   });

@@ -134,7 +134,8 @@ export function deploymentStatus(input: StatusInput): { status: DeploymentStatus
     : setCondition(conditions, newCondition('Available', 'False', REASONS.minimumUnavailable, 'Deployment does not have minimum availability.', now));
   let requeueAfterMs: number | undefined;
   const deadline = input.progressDeadlineSeconds;
-  if (input.rollout) {
+  // With every placed site offline there is nothing to judge progress by: Progressing stays as it was.
+  if (input.rollout && !allOffline) {
     if (deadline === undefined) conditions = removeCondition(conditions, 'Progressing');
     else ({ conditions, requeueAfterMs } = progressing(input, status, conditions, placed, deadline));
   }
