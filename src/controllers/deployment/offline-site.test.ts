@@ -88,14 +88,14 @@ describe('deployment controller with an offline site', () => {
       spec.strategy = { type: 'RollingUpdate', rollingUpdate: { maxSurge: 0, maxUnavailable: 1 } };
       spec.template.spec.containers = [{ ...spec.template.spec.containers?.[0], name: 'web', image: 'nginx:2' }];
       return live;
-    });
+    }, { retryOnConflict: true });
     await eventually('the reachable sites rolled out', async () => {
       await readyBound();
       const s = await status('web');
       return s.conditions?.find((c) => c.type === 'Progressing')?.reason === 'NewReplicaSetAvailable' && s.updatedReplicas === 2;
     });
     // One more sync of the Deployment, to be sure the offline site had its chance to shrink.
-    await h.deployments.update(h.scope, 'web', (live) => ({ ...live, metadata: { ...live.metadata, labels: { touched: 'yes' } } }));
+    await h.deployments.update(h.scope, 'web', (live) => ({ ...live, metadata: { ...live.metadata, labels: { touched: 'yes' } } }), { retryOnConflict: true });
     await eventually('synced', async () => (await h.deployments.get(h.cluster, 'web')).metadata.generation === (await status('web')).observedGeneration);
     const gone = await podsOf('web', 'ce-gone');
     assert.ok(gone.some((p) => p.metadata.uid === old?.metadata.uid), 'the old pod is still there, not deleted');

@@ -48,7 +48,7 @@ describe('statefulset controller with an offline site', () => {
   it('a scale-down deletes no pod of an offline site until it returns', async () => {
     await eventually('two pods per site', () => live().length === 4);
     offline.add('b');
-    await sets.update(userScope(), 'db', (current) => ({ ...current, spec: { ...(current.spec as object), replicas: 1 } }));
+    await sets.update(userScope(), 'db', (current) => ({ ...current, spec: { ...(current.spec as object), replicas: 1 } }), { retryOnConflict: true });
     await eventually('db-a-1 deleted', () => !live().includes('db-a-1'));
     assert.deepEqual(live(), ['db-a-0', 'db-b-0', 'db-b-1'], 'the offline site keeps its pods');
     offline.delete('b');

@@ -67,7 +67,7 @@ describe('taint eviction controller over a memory store', () => {
     await h.pods.create(h.scope, object);
     await new Promise((resolve) => setTimeout(resolve, 200));
     assert.equal(await exists('web-1'), true, 'kept without the annotation');
-    await rs.update(h.scope, 'web', (live) => ({ ...live, metadata: { ...live.metadata, annotations: { 'svc.io/offline-eviction-seconds': '30' } } }));
+    await rs.update(h.scope, 'web', (live) => ({ ...live, metadata: { ...live.metadata, annotations: { 'svc.io/offline-eviction-seconds': '30' } } }), { retryOnConflict: true });
     await eventually('the annotated workload\'s pod is deleted', async () => !(await exists('web-1')));
     assert.ok(h.events.recorded.some((e) => e.object === 'Pod/web-1' && e.reason === 'TaintManagerEviction'));
   });
