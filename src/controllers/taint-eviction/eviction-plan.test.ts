@@ -50,4 +50,11 @@ describe('planEviction (kube\'s NoExecuteTaintManager, opt-in)', () => {
     assert.deepEqual(planEviction(pod([unreachableFor()]), offlineNode, at(300), annotated), { action: 'keep' }, "the pod's own toleration comes first");
     assert.equal(offlineEvictionToleration({ ...workload, metadata: { name: 'web', annotations: { 'svc.io/offline-eviction-seconds': 'soon' } } }), undefined);
   });
+
+  it('counts time only from when the controller started observing, when that is later than the taint (a control-plane outage or a leader change)', () => {
+    const started = at(250);
+    assert.deepEqual(planEviction(pod([unreachableFor(60)]), offlineNode, at(300), undefined, started), { action: 'wait', afterMs: 10_000 });
+    assert.deepEqual(planEviction(pod([unreachableFor(60)]), offlineNode, at(310), undefined, started), { action: 'evict' });
+    assert.deepEqual(planEviction(pod([unreachableFor(60)]), offlineNode, at(60), undefined, at(-5)), { action: 'evict' }, 'an earlier start changes nothing');
+  });
 });

@@ -24,10 +24,13 @@ function minTolerationSeconds(tolerations: readonly Toleration[]): number | unde
  * the first at once (and its DefaultTolerationSeconds admission gives every pod 300 s), the
  * platform never moves an offline site's work unless asked. `workloadToleration` (what the
  * `svc.io/offline-eviction-seconds` annotation of the pod's workload stands for) counts for a
- * taint none of the pod's own tolerations tolerates: the pod's own word comes first. Pods being
- * deleted or finished, and pods of nodes without NoExecute taints, are kept.
+ * taint none of the pod's own tolerations tolerates: the pod's own word comes first. Time is
+ * counted from the taint's `timeAdded` or `observingSince` (when the controller started
+ * watching), whichever is later: a control-plane outage or a leader change never counts as time
+ * the site was seen offline (the taint may be older than anything this controller observed).
+ * Pods being deleted or finished, and pods of nodes without NoExecute taints, are kept.
  */
-export function planEviction(pod: KubeObject, node: KubeObject | undefined, now: Date, workloadToleration?: Toleration): EvictionPlan {
+export function planEviction(pod: KubeObject, node: KubeObject | undefined, now: Date, workloadToleration?: Toleration, observingSince?: Date): EvictionPlan {
   const phase = podStatusOf(pod).phase;
   if (node === undefined || pod.metadata.deletionTimestamp !== undefined || phase === 'Succeeded' || phase === 'Failed') return KEEP;
   const tolerations = (pod.spec as PodSpec | undefined)?.tolerations ?? [];
@@ -37,7 +40,7 @@ export function planEviction(pod: KubeObject, node: KubeObject | undefined, now:
     const own = tolerations.filter((t) => toleratesTaint(t, taint));
     const fallback = workloadToleration !== undefined && toleratesTaint(workloadToleration, taint) ? [workloadToleration] : [];
     const seconds = minTolerationSeconds(own.length > 0 ? own : fallback);
-    const added = Date.parse(taint.timeAdded ?? '');
+    const added = Math.max(Date.parse(taint.timeAdded ?? ''), observingSince?.getTime() ?? Number.NEGATIVE_INFINITY);
     if (seconds === undefined || !Number.isFinite(added)) continue;
     const at = seconds <= 0 ? Number.NEGATIVE_INFINITY : added + seconds * 1000;
     if (due === undefined || at < due) due = at;

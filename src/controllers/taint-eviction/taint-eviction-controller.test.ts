@@ -6,12 +6,15 @@ import { nodeWithReachability } from '../../site-plane/site-lifecycle.js';
 import { schedulerController } from '../scheduler/scheduler.js';
 import { eventually, siteNode, startControllerWorld, type ControllerWorld } from '../testing/controller-harness.js';
 import { taintEvictionController } from './taint-eviction-controller.js';
+import { fakeClock } from '../../common/clock.js';
 
 describe('taint eviction controller over a memory store', () => {
   let h: ControllerWorld;
+  const started = new Date();
+  const clock = fakeClock(started);
 
   before(async () => {
-    h = await startControllerWorld();
+    h = await startControllerWorld({ clock });
     h.placement.place(['ce-lyon']);
     await h.startManager({ controllers: () => [schedulerController({ platformVersion: '1.2.3' }), taintEvictionController()] });
     h.sites.setNodes('ce-lyon', [siteNode('ce-lyon', 'n1')]);
@@ -32,14 +35,16 @@ describe('taint eviction controller over a memory store', () => {
     (await h.list(h.pods)).some((p) => p.metadata.name === name && p.metadata.deletionTimestamp === undefined);
 
   it('deletes only the pod whose unreachable toleration ran out, with kube\'s TaintManagerEviction event; the others stay', async () => {
+    // (Time counts from the later of the taint and the controller's start: see planEviction.)
     await pod('plain');
     await pod('forever', [{ key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute' }]);
     await pod('short', [{ key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 60 }]);
     await pod('long', [{ key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 3600 }]);
     await eventually('all bound', async () => (await h.list(h.pods)).every((p) => (p.spec as { nodeName?: string }).nodeName === 'ce-lyon-n1'));
     assert.ok(!(await h.list(h.pods)).some((p) => ((p.spec as { tolerations?: Toleration[] }).tolerations ?? []).some((t) => t.tolerationSeconds === 300)), 'no admission adds kube\'s 300 s default tolerations');
-    // The site went offline two minutes ago.
-    const since = new Date(Date.now() - 120_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    // Two minutes after the controller started, the Node shows the site offline since 10 s after its start.
+    clock.advance(120_000);
+    const since = new Date(started.getTime() + 10_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
     h.sites.setNodes('ce-lyon', [nodeWithReachability(siteNode('ce-lyon', 'n1'), false, since) ?? siteNode('ce-lyon', 'n1')]);
     await eventually('the pod with 60 s is deleted', async () => !(await exists('short')));
     assert.ok(h.events.recorded.some((e) => e.object === 'Pod/short' && e.type === 'Normal' && e.reason === 'TaintManagerEviction' && e.message === 'Marking for deletion Pod default/short'));

@@ -28,7 +28,8 @@ function noExecuteTaints(nodes: readonly KubeObject[]): string {
  * `tolerationSeconds` — its own toleration, or the one the `svc.io/offline-eviction-seconds`
  * annotation of its workload adds — is deleted that long after the taint's `timeAdded`, with
  * kube's Normal event `TaintManagerEviction` "Marking for deletion Pod <ns>/<name>" from
- * `taint-controller` (see {@link planEviction}; other pods are never evicted). Pods are looked
+ * `taint-controller` (see {@link planEviction}; other pods are never evicted). Time counts from
+ * the taint or from the start of this leadership term, whichever is later. Pods are looked
  * at when they change and when their site's NoExecute taints change; a pod whose time has not
  * come is looked at again then.
  */
@@ -38,6 +39,7 @@ export function taintEvictionController(options: { readonly workers?: number } =
     start: (context) => {
       const { informers, sites, events, clock } = context;
       const pods = context.storage.storeFor({ group: '', resource: 'pods' }) as GenericStore;
+      const observingSince = clock.now();
       const nodeOf = (pod: KubeObject): KubeObject | undefined => {
         const nodeName = podSpecOf(pod).nodeName ?? '';
         const site = pod.metadata.labels?.[POD_SITE_LABEL] ?? '';
@@ -51,7 +53,7 @@ export function taintEvictionController(options: { readonly workers?: number } =
         reconcile: async (key) => {
           const pod = informers.pods.get(key.cluster, key.name);
           if (pod === undefined) return undefined;
-          const plan = planEviction(pod, nodeOf(pod), clock.now(), annotated(key.cluster, pod));
+          const plan = planEviction(pod, nodeOf(pod), clock.now(), annotated(key.cluster, pod), observingSince);
           if (plan.action === 'wait') return { requeueAfterMs: plan.afterMs };
           if (plan.action === 'keep') return undefined;
           try {
