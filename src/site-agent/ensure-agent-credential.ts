@@ -30,9 +30,10 @@ function siteFactsDigest(agent: string, sites: readonly RegisterSite[]): string 
   return createHash('sha256').update(JSON.stringify({ agent, sites })).digest('hex');
 }
 
-function certificateUsable(pem: string, now: Date): boolean {
+/** Whether the certificate is still valid for longer than `marginMs`. */
+function certificateUsable(pem: string, now: Date, marginMs = RENEW_BEFORE_MS): boolean {
   try {
-    return new x509.X509Certificate(pem).notAfter.getTime() - now.getTime() > RENEW_BEFORE_MS;
+    return new x509.X509Certificate(pem).notAfter.getTime() - now.getTime() > marginMs;
   } catch {
     return false;
   }
@@ -43,6 +44,8 @@ function certificateUsable(pem: string, now: Date): boolean {
  * site facts and is not near expiry; otherwise registration with the token: the CA is taken
  * from the stored credential when its pin matches the token, else fetched and pinned; the
  * agent keeps its key across registrations. The result is stored in `home` before it is returned.
+ * A stored credential for the same sites that is near expiry but still valid is used when no
+ * token is given or registering fails (the control plane unreachable): startup never waits for it.
  */
 export async function ensureAgentCredential(options: EnsureCredentialOptions): Promise<AgentCredential> {
   const { logger } = options;
@@ -52,11 +55,16 @@ export async function ensureAgentCredential(options: EnsureCredentialOptions): P
   const server = (options.server ?? token?.server ?? stored?.server ?? '').replace(/\/+$/, '');
   if (server === '') throw new Error(`no credential in ${options.home} and no registration token: pass --registration-token (print one with \`edgeplane site token\`)`);
   const digest = siteFactsDigest(options.agent, options.sites);
-  if (stored !== undefined && stored.server === server && stored.agent === options.agent) {
-    if (stored.factsDigest === digest && certificateUsable(stored.certificate, now)) {
-      logger.info({ home: options.home, sites: stored.sites.length }, 'using the stored site credential');
-      return stored;
-    }
+  const same = stored !== undefined && stored.server === server && stored.agent === options.agent && stored.factsDigest === digest ? stored : undefined;
+  if (same !== undefined && certificateUsable(same.certificate, now)) {
+    logger.info({ home: options.home, sites: same.sites.length }, 'using the stored site credential');
+    return same;
+  }
+  // Expiring but valid, for the same sites: what the agent runs on until it can register again (offline, or given no token).
+  const expiring = same !== undefined && certificateUsable(same.certificate, now, 0) ? same : undefined;
+  if (token === undefined && expiring !== undefined) {
+    logger.warn({ home: options.home }, 'the stored site credential expires within the hour: restart the agent with --registration-token to renew it');
+    return expiring;
   }
   if (token === undefined) {
     throw new Error(
@@ -65,6 +73,23 @@ export async function ensureAgentCredential(options: EnsureCredentialOptions): P
         : `the credential in ${options.home} was made for other site facts, another server, or is expiring: registering again needs --registration-token`,
     );
   }
+  try {
+    return await register(options, token, server, digest, stored);
+  } catch (error) {
+    if (expiring === undefined) throw error;
+    logger.warn({ err: error, home: options.home }, 'registering again failed: running on the stored site credential until it expires');
+    return expiring;
+  }
+}
+
+async function register(
+  options: EnsureCredentialOptions,
+  token: ReturnType<typeof parseRegistrationToken>,
+  server: string,
+  digest: string,
+  stored: AgentCredential | undefined,
+): Promise<AgentCredential> {
+  const { logger } = options;
   const ca = stored !== undefined && stored.server === server && caPinOf(stored.ca) === token.ca ? stored.ca : await fetchPinnedCa(server, token.ca);
   logger.info({ server, agent: options.agent, sites: options.sites.length }, 'registering');
   const registration = await registerAgent({

@@ -179,3 +179,33 @@ describe('site agent against a fake site API', () => {
     assert.match(refused.stderr, /Error from server \(Unauthorized\): bad API token/);
   });
 });
+
+describe('site agent restarted while the control plane is unreachable', () => {
+  it('runs the pods it persisted, without waiting for the control plane', async () => {
+    const api = await FakeSiteApi.start();
+    const home = mkdtempSync(join(tmpdir(), 'edgeplane-site-offline-'));
+    const sites = siteSpecsFor({ name: 'edge-o', type: 'CUSTOMER_EDGE', labels: {}, nodes: 1, cpu: '4', memory: '8Gi' });
+    const options = { agent: 'edge-o', sites, home, heartbeatSeconds: 1, logger, sim: { startMs: 50, stopMs: 50 }, statusFlushMs: 20, offlineState: true };
+    try {
+      const first = await startSiteAgent({ ...options, token: api.token });
+      api.addPod(cluster, pod('kept-1', 'edge-o-node-0'));
+      api.addPod(cluster, pod('kept-2', 'edge-o-node-0'));
+      await until('the pods', () => first.runtime.size === 2);
+      await first.close(1000);
+      assert.equal(statSync(join(home, 'offline')).mode & 0o777, 0o700);
+      assert.equal(statSync(join(home, 'offline', 'pods.sealed')).mode & 0o777, 0o600);
+      await api.close();
+      // The control plane is gone: the agent starts on its stored credential and runs the persisted pods.
+      const again = await startSiteAgent(options);
+      try {
+        await until('the persisted pods', () => again.runtime.size === 2);
+        assert.deepEqual([...again.runtime.keys()].sort(), [podKeyOf(cluster, 'kept-1'), podKeyOf(cluster, 'kept-2')]);
+      } finally {
+        await again.close(200);
+      }
+    } finally {
+      await api.close().catch(() => undefined);
+      rmSync(home, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { makeTreePrivate } from '../common/private-tree.js';
 import type { Logger } from '../observability/logger.js';
 import { ensureAgentCredential } from './ensure-agent-credential.js';
@@ -18,9 +19,12 @@ import { startSiteTunnel, type SiteTunnel } from './tunnel/site-tunnel.js';
 import { dialPodRelay } from './tunnel/dial-pod-relay.js';
 import type { ListenAddress } from '../common/listen-address.js';
 import { serveAgentMetrics } from './agent-metrics.js';
+import { OfflineSiteApi } from './offline/offline-site-api.js';
 
 /** The runc runtime's folders in the agent's home: pods and images, with their own modes (the runtime keeps their top private). */
 const RUNTIME_TREES = ['runc', 'images'];
+/** Where the agent keeps what the control plane last sent (offline/). */
+const OFFLINE_DIR = 'offline';
 
 export interface SiteAgentOptions {
   /** Where the agent keeps its key, certificate and CA. */
@@ -45,6 +49,11 @@ export interface SiteAgentOptions {
   readonly removePodsOnClose?: boolean;
   /** The runc runtime's options. */
   readonly runc?: RuncAgentOptions;
+  /**
+   * Keeps what the control plane sent (pods, placed objects) sealed in `<home>/offline` and
+   * starts from it when the control plane does not answer (default: with the runc runtime).
+   */
+  readonly offlineState?: boolean;
   /** Where to serve the agent's Prometheus metrics (`GET /metrics`, plain HTTP); none when absent. */
   readonly metricsAddress?: ListenAddress;
   readonly logger: Logger;
@@ -99,6 +108,15 @@ export async function startSiteAgent(options: SiteAgentOptions): Promise<SiteAge
     now: () => new Date(timers.now()),
   });
   const client = new SiteApiClient(credential);
+  const offline = (options.offlineState ?? options.runtime === 'runc') ? new OfflineSiteApi(client, join(options.home, OFFLINE_DIR), timers, logger) : undefined;
+  if (offline !== undefined) logger.info(offline.restored(), 'persisted site state');
+  const reads = offline ?? client;
+  /** What the runtime and its Service data plane ask of the control plane: reads through the offline state. */
+  const runtimeApi = {
+    podIdentityToken: reads.podIdentityToken.bind(reads),
+    postServiceEvents: (items: readonly PodEventReport[]) => client.postServiceEvents(items),
+    placedObjects: reads.placedObjects.bind(reads),
+  };
   const runtimeRef: { current?: PodRuntime } = {};
   const batcher = new StatusBatcher({
     transport: client,
@@ -117,7 +135,7 @@ export async function startSiteAgent(options: SiteAgentOptions): Promise<SiteAge
   const nodes = nodeDirectoryFor(options.agent, sites);
   const metrics = options.metricsAddress === undefined ? undefined : await serveAgentMetrics(options.metricsAddress, logger);
   const podRelay = (): ReturnType<typeof dialPodRelay> => dialPodRelay(credential);
-  const runcContext = { options, programs: programs as RuntimePrograms, client, server: credential.server, podRelay, sink, nodes, timers };
+  const runcContext = { options, programs: programs as RuntimePrograms, client: runtimeApi, server: credential.server, podRelay, sink, nodes, timers };
   const runtime: PodRuntime =
     options.runtime === 'runc'
       ? await startRuncRuntime({ ...runcContext, ...(metrics === undefined ? {} : { metrics: metrics.registry }) }).catch(async (error: unknown) => {
@@ -137,7 +155,7 @@ export async function startSiteAgent(options: SiteAgentOptions): Promise<SiteAge
   const tunnel = startSiteTunnel({ credential, streams: runtime.streams, timers, logger, ...(options.random === undefined ? {} : { random: options.random }) });
   const abort = new AbortController();
   const watching = runPodWatch({
-    client,
+    client: reads,
     runtime,
     forget: (key) => batcher.forget(key),
     timers,
@@ -164,6 +182,7 @@ export async function startSiteAgent(options: SiteAgentOptions): Promise<SiteAge
       await Promise.race([Promise.all([batcher.close(), events.flush()]), timeout]);
       cancel?.();
       client.close();
+      await offline?.close();
       await metrics?.close();
       logger.info({ agent: options.agent }, 'site agent stopped');
     },

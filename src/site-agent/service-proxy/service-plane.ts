@@ -45,7 +45,7 @@ export function startServicePlane(context: {
   readonly home: string;
   readonly logger: Logger;
   readonly programs: { readonly ip: string; readonly haproxy: Program; readonly dnsmasq: Program };
-  readonly client: SiteApiClient;
+  readonly client: Pick<SiteApiClient, 'placedObjects' | 'postServiceEvents'>;
   readonly nodes: NodeDirectory;
   readonly timers: Timers;
   readonly sites: ReadonlyMap<string, ServicePlaneSite>;

@@ -51,7 +51,8 @@ export async function startRuncRuntime(context: {
     readonly runc?: RuncAgentOptions;
   };
   readonly programs: RuntimePrograms;
-  readonly client: SiteApiClient;
+  /** The site API calls of the pods and the Service data plane (the placed objects through the agent's offline state). */
+  readonly client: Pick<SiteApiClient, 'podIdentityToken' | 'placedObjects' | 'postServiceEvents'>;
   readonly server: string;
   /** Opens a pod relay connection to the control plane (the sites' gateway relays pipe their pods' connections into one each). */
   readonly podRelay: () => Promise<Duplex>;
