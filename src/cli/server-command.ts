@@ -31,6 +31,7 @@ interface ServerOptions extends RuntimeProgramFlags {
   identityKeyAlgorithm: IdentityKeyAlgorithm;
   identityCertificateLifetime?: number;
   streamIdleTimeout: number;
+  nodeMonitorGracePeriod: number;
   readHeaderTimeout: number;
   readTimeout: number;
   idleTimeout: number;
@@ -106,6 +107,12 @@ export function serverCommand(): Command {
     .addOption(new Option('--identity-key-algorithm <algorithm>', 'key algorithm of identity CAs made from now on').choices(IDENTITY_KEY_ALGORITHMS).env('EDGEPLANE_IDENTITY_KEY_ALGORITHM').default('ECDSA_P256'))
     .addOption(new Option('--identity-certificate-lifetime <duration>', 'lifetime of workload certificates, e.g. 24h, 90m (at least 1m; default 24h)').env('EDGEPLANE_IDENTITY_CERTIFICATE_LIFETIME').argParser(durationArgument))
     .addOption(new Option('--stream-idle-timeout <duration>', 'exec, attach and port-forward sessions with no traffic this long are closed (kubelet\'s --streaming-connection-idle-timeout), e.g. 4h, 30m').env('EDGEPLANE_STREAM_IDLE_TIMEOUT').default(4 * 3_600_000, '4h').argParser(durationArgument))
+    .addOption(
+      new Option('--node-monitor-grace-period <duration>', 'a site without a heartbeat this long is FAILED and its Nodes NotReady (kube-controller-manager\'s flag), e.g. 40s')
+        .env('EDGEPLANE_NODE_MONITOR_GRACE_PERIOD')
+        .default(40_000, '40s')
+        .argParser(durationArgumentAtLeast(1000)),
+    )
     .addOption(new Option('--audit-log-path <file>', 'audit log of pod sessions (exec, attach, port-forward): audit.k8s.io/v1 Events, one JSON a line, made 0600 (default: <home>/audit/sessions.log)').env('EDGEPLANE_AUDIT_LOG_PATH'))
     .addOption(new Option('--log-level <level>', 'least severe level logged').choices(LOG_LEVELS).env('EDGEPLANE_LOG_LEVEL').default('info'))
     .addOption(new Option('--log-format <format>', 'auto: readable lines on a terminal, JSON otherwise').choices(LOG_FORMATS).env('EDGEPLANE_LOG_FORMAT').default('auto'));
@@ -155,6 +162,7 @@ export function serverCommand(): Command {
         ...(options.previousKekFile === undefined ? {} : { previousKekFiles: options.previousKekFile.map((f) => resolve(f)) }),
         ...(options.identityCertificateLifetime === undefined ? {} : { identityCertificateLifetimeMs: options.identityCertificateLifetime }),
         streamIdleTimeoutMs: options.streamIdleTimeout,
+        siteGraceSeconds: Math.ceil(options.nodeMonitorGracePeriod / 1000),
       });
       controlPlaneStarted(`control plane serving ${controlPlane.url}`);
       let localSites: LocalSites | undefined;
