@@ -136,6 +136,11 @@ export const autonomyArea: ReliabilityArea = {
     const rows: FaultRow[] = [];
     const failures: string[] = [];
     let watch: ReadinessWatch | undefined;
+    // Stopped by hand (a long run is half an hour): the site, its link and its pods go first.
+    const interrupted = (signal: NodeJS.Signals): void => {
+      void site.close().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
+    };
+    process.once('SIGINT', interrupted).once('SIGTERM', interrupted);
     try {
       const calls = await deploy(site, progress);
       watch = new ReadinessWatch(site);
@@ -145,11 +150,12 @@ export const autonomyArea: ReliabilityArea = {
     } catch (error) {
       failures.push(`the run stopped: ${error instanceof Error ? error.message : String(error)}`);
     } finally {
+      process.off('SIGINT', interrupted).off('SIGTERM', interrupted);
       await watch?.stop();
       const kept = await site.close(failures.length === 0 ? undefined : tmpdir());
       if (kept !== undefined) failures.push(`the agent's and the server's logs are kept in ${kept}`);
     }
-    const leftovers = site.link.leftovers();
+    const leftovers = site.leftovers();
     if (leftovers.length > 0) failures.push(`left on the machine: ${leftovers.join(', ')}`);
     const lease = plan.graceSeconds === undefined
       ? 'the server\'s default lease (40 s) and the agent\'s default heartbeat (10 s)'

@@ -254,6 +254,15 @@ export class EdgeSite {
     return kept;
   }
 
+  /** What of the site and its link is still on the machine after `close` (for the clean-up check). */
+  leftovers(): string[] {
+    const left = this.link.leftovers();
+    if (existsSync(`/run/netns/${this.siteNetns}`)) left.push(`the site's network namespace ${this.siteNetns}`);
+    if (existsSync(runcStateRoot(this.siteNetns))) left.push(`runc state ${runcStateRoot(this.siteNetns)}`);
+    if (existsSync(this.dir)) left.push(this.dir);
+    return left;
+  }
+
   /** Ends the processes whose command line names `dir` (what this site's agents left behind), by pid. */
   private killNaming(dir: string): void {
     for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {

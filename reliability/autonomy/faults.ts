@@ -4,7 +4,7 @@ import type { EdgeSite } from './edge-site.js';
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** What a fault did: when the thing it took away came back, and anything worth a note. */
-export interface FaultOutcome {
+interface FaultOutcome {
   readonly restoredAt: number;
   readonly notes: readonly string[];
 }
