@@ -40,16 +40,20 @@ async function removeCgroupTree(cgroup: string): Promise<void> {
 /**
  * The site's machine-level leftovers once its agent is gone: whatever its pods still run (a
  * failed run may leave them; these are processes the caller's agent started, found by the
- * site's cgroup and runc state folder, ended by pid), mounts in its pods' folders, its pods'
+ * site's cgroup and runc state folder, ended by pid), its Service data plane (HAProxy and
+ * dnsmasq, found by their files), mounts in its pods' folders, its pods'
  * and its own network namespaces, runc state, cgroups, claims (its CIDR, its user namespace ids).
  * `home` is the agent's home as the agent resolved it (an absolute path).
  */
 export async function removeSiteNetwork(home: string, site: string): Promise<void> {
   const netns = siteNamespaceName(home, site);
   const ip = toolPath('ip');
+  // Container monitors, and the site's Service data plane (HAProxy, dnsmasq), which outlive an agent that stopped.
+  const marks = [runcStateRoot(netns), join(home, 'runc', site, 'service-proxy'), `/run/edgeplane-dns/${netns}/`];
   const monitors = readdirSync('/proc').filter((p) => /^\d+$/.test(p)).filter((p) => {
     try {
-      return readFileSync(`/proc/${p}/cmdline`, 'utf8').includes(runcStateRoot(netns));
+      const cmdline = readFileSync(`/proc/${p}/cmdline`, 'utf8');
+      return marks.some((mark) => cmdline.includes(mark));
     } catch {
       return false;
     }
@@ -68,6 +72,7 @@ export async function removeSiteNetwork(home: string, site: string): Promise<voi
   const namespaces = new Set([netns, ...pods.map((uid) => podNamespaceName(netns, uid))]);
   for (const name of readdirSync('/var/run/netns').filter((n) => namespaces.has(n))) execFileSync(ip, ['netns', 'delete', name]);
   rmSync(runcStateRoot(netns), { recursive: true, force: true });
+  rmSync(`/run/edgeplane-dns/${netns}`, { recursive: true, force: true });
   await removeCgroupTree(siteCgroupParent(netns));
   await releaseSiteCidr(netns);
   await releaseUserRangeClaims(netns);

@@ -225,7 +225,7 @@ describe('network isolation on a runc site shared by two virtual clusters', () =
     // The running pods kept working across the restart: their own cluster reaches them, the other still does not.
     assert.match(await nodeIn('vk1', 'friend', httpProbe(`http://${ipOf(victim)}:8080/`)), /^victim-\S+ /, 'own pod after the restart');
     assert.equal(await nodeIn('vk2', 'probe', tcpProbe(ipOf(victim), 8080)), 'TIMEOUT', 'another cluster\'s pod after the restart');
-    // The new agent replaces the HAProxy the killed one left (refused meanwhile: the filter passes it, nothing listens).
+    // The new agent adopts the HAProxy the killed one left (it kept serving): the own Service answers, the other cluster's still does not.
     const vk1Service = await clusterIP('vk1', 'victim');
     await waitFor('the own Service after the restart', async () => {
       const answer = await nodeIn('vk1', 'friend', httpProbe(`http://${vk1Service}/`));

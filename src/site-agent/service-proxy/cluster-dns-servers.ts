@@ -1,10 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chownSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { chownSync, closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Logger } from '../../observability/logger.js';
 import type { Program } from '../host/index.js';
 import { DNS_GROUP, dnsmasqArguments } from './cluster-dns.js';
-import { stopLeftover } from './leftover-process.js';
+import { dnsAnswers } from './dns-health.js';
+import { commandLine, identityOf, readJson, readPidFile, stillRuns, stopLeftover, stopProcess, writeJson, type ProcessIdentity } from './leftover-process.js';
 import type { ClusterId } from './proxy-model.js';
 
 /** The link-local block the clusters' DNS listeners take addresses from (NodeLocal DNSCache's 169.254.20.10 lives there). */
@@ -12,11 +13,17 @@ const DNS_BLOCK = '169.254.20.';
 const FIRST_HOST = 10;
 const LAST_HOST = 254;
 const START_TIMEOUT_MS = 10_000;
+const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-interface Server {
-  readonly child: ChildProcess;
-  readonly exited: Promise<void>;
-  output: string;
+/** A server this agent started (`child`), or one an earlier agent left and this one adopted. */
+interface Server extends ProcessIdentity {
+  readonly child?: ChildProcess;
+  readonly exited?: Promise<void>;
+}
+
+/** What the agent keeps of a running server (`<dir>/<cluster>.json`), for the next agent to adopt it. */
+interface SavedServer extends ProcessIdentity {
+  readonly args: readonly string[];
 }
 
 const safeName = (cluster: ClusterId): string => cluster.replace(/[^A-Za-z0-9.-]/g, '_');
@@ -45,7 +52,13 @@ function groupFolder(path: string, gid: number): void {
  * pods' resolv.conf name them. dnsmasq drops to nobody/nogroup once bound, so the hosts files
  * live in `runDir` (on tmpfs, outside the agent's private home), readable by that group only;
  * a change is a rename into a server's hosts folder, which dnsmasq re-reads by itself. Stops
- * only the servers it started, by pid.
+ * only the servers it started or adopted, by pid and start time.
+ *
+ * Servers outlive the agent (their output goes to `<dir>/<cluster>.log`): a starting agent
+ * adopts a cluster's running server when its pid file, command line (the same arguments: its
+ * configuration did not change) and start time say it is the one `<dir>/<cluster>.json` names,
+ * and it answers a query; else it is replaced. Its names need no restart: they are files it
+ * re-reads.
  */
 export class ClusterDnsServers {
   private readonly servers = new Map<ClusterId, Server>();
@@ -80,8 +93,12 @@ export class ClusterDnsServers {
     return new Set(this.addresses.values());
   }
 
-  /** Writes `cluster`'s names and starts its server if it is not running (its address must be on the site by now). */
-  async ensure(cluster: ClusterId, hosts: string): Promise<void> {
+  /**
+   * Writes `cluster`'s names (undefined: keeps those it has, as long as the Services are not
+   * listed yet) and starts its server if it is not running or adopted (its address must be on
+   * the site by now).
+   */
+  async ensure(cluster: ClusterId, hosts: string | undefined): Promise<void> {
     const dir = this.clusterDir(cluster);
     // Its parent is traversable (it lists only site namespace names); the rest is the group's.
     mkdirSync(dirname(this.options.runDir), { recursive: true, mode: 0o755 });
@@ -95,13 +112,14 @@ export class ClusterDnsServers {
     } catch {
       current = undefined;
     }
-    if (current !== hosts) {
-      writeFileSync(join(dir, 'services.next'), hosts, { mode: 0o640 });
+    if (current !== hosts && (hosts !== undefined || current === undefined)) {
+      writeFileSync(join(dir, 'services.next'), hosts ?? '', { mode: 0o640 });
       chownSync(join(dir, 'services.next'), 0, this.gid);
       renameSync(join(dir, 'services.next'), target);
     }
     const running = this.servers.get(cluster);
-    if (running !== undefined && running.child.exitCode === null && running.child.signalCode === null) return;
+    if (running !== undefined && stillRuns(running)) return;
+    if (running === undefined && (await this.adopt(cluster, dir))) return;
     await this.start(cluster, dir);
   }
 
@@ -110,10 +128,19 @@ export class ClusterDnsServers {
     const gone = [...this.addresses.keys()].filter((cluster) => !keep.has(cluster));
     for (const cluster of gone) {
       await this.stopServer(cluster);
+      // One an earlier agent left, never adopted (its cluster is gone).
+      await stopLeftover(join(this.clusterDir(cluster), 'dnsmasq.pid'), join(this.clusterDir(cluster), 'hosts'));
+      rmSync(this.stateFile(cluster), { force: true });
       this.addresses.delete(cluster);
       rmSync(this.clusterDir(cluster), { recursive: true, force: true });
     }
     if (gone.length > 0) this.save();
+  }
+
+  /** Leaves every server running for the next agent to adopt (the agent stops; the hosts files stay). */
+  detach(): void {
+    for (const server of this.servers.values()) server.child?.unref();
+    this.servers.clear();
   }
 
   /** Stops every server and removes the hosts files (the next agent writes them again). */
@@ -125,6 +152,26 @@ export class ClusterDnsServers {
   private save(): void {
     writeFileSync(`${this.file}.next`, JSON.stringify(Object.fromEntries(this.addresses)), { mode: 0o600 });
     renameSync(`${this.file}.next`, this.file);
+  }
+
+  /** The server an earlier agent left for `cluster`, when it is that server, runs our arguments and answers: adopted. */
+  private async adopt(cluster: ClusterId, dir: string): Promise<boolean> {
+    const saved = readJson<SavedServer>(this.stateFile(cluster));
+    const args = this.argumentsOf(cluster, dir);
+    if (saved === undefined || readPidFile(join(dir, 'dnsmasq.pid')) !== saved.pid || !stillRuns(saved)) return false;
+    if (JSON.stringify((commandLine(saved.pid) ?? []).slice(1)) !== JSON.stringify(args)) return false;
+    if (!(await dnsAnswers(this.options.ip, this.options.netns, this.addressOf(cluster)))) return false;
+    this.servers.set(cluster, { pid: saved.pid, startTime: saved.startTime });
+    this.options.logger.info({ cluster, address: this.addressOf(cluster), pid: saved.pid }, 'cluster DNS server adopted');
+    return true;
+  }
+
+  private argumentsOf(cluster: ClusterId, dir: string): string[] {
+    return dnsmasqArguments({ listenAddress: this.addressOf(cluster), hostsDir: join(dir, 'hosts'), pidFile: join(dir, 'dnsmasq.pid') });
+  }
+
+  private stateFile(cluster: ClusterId): string {
+    return join(this.options.dir, `${safeName(cluster)}.json`);
   }
 
   private clusterDir(cluster: ClusterId): string {
@@ -141,37 +188,36 @@ export class ClusterDnsServers {
   }
 
   private async start(cluster: ClusterId, dir: string): Promise<void> {
-    const pidFile = join(dir, 'dnsmasq.pid');
-    const hostsDir = join(dir, 'hosts');
-    await stopLeftover(pidFile, hostsDir);
+    // A server an earlier agent left that was not adopted (changed, not answering) goes first.
+    await stopLeftover(join(dir, 'dnsmasq.pid'), join(dir, 'hosts'));
+    rmSync(this.stateFile(cluster), { force: true });
     const { dnsmasq, ip, netns } = this.options;
-    const args = dnsmasqArguments({ listenAddress: this.addressOf(cluster), hostsDir, pidFile });
-    const child = spawn(ip, ['netns', 'exec', netns, dnsmasq.path, ...args], { env: { ...process.env, ...dnsmasq.env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    const server: Server = { child, exited: new Promise((resolve) => child.on('exit', () => resolve())), output: '' };
+    const args = this.argumentsOf(cluster, dir);
+    // Its output goes to a file, not to the agent: it outlives the agent.
+    const logFile = join(this.options.dir, `${safeName(cluster)}.log`);
+    const log = openSync(logFile, 'w', 0o600);
+    const child = spawn(ip, ['netns', 'exec', netns, dnsmasq.path, ...args], { env: { ...process.env, ...dnsmasq.env }, stdio: ['ignore', log, log] });
+    closeSync(log);
+    const server: Server = { pid: child.pid ?? 0, startTime: identityOf(child.pid)?.startTime ?? '', child, exited: new Promise((resolve) => child.on('exit', () => resolve())) };
     this.servers.set(cluster, server);
-    const started = new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`dnsmasq did not start within ${START_TIMEOUT_MS} ms: ${server.output.trim()}`)), START_TIMEOUT_MS);
-      const keep = (chunk: Buffer): void => {
-        server.output = (server.output + chunk.toString()).slice(-4000);
-        // dnsmasq says "started" once its sockets are bound.
-        if (/\bstarted, version\b/.test(server.output)) {
-          clearTimeout(timer);
-          resolve();
-        }
-      };
-      child.stdout?.on('data', keep);
-      child.stderr?.on('data', keep);
-      child.on('exit', (code, signal) => {
-        clearTimeout(timer);
-        reject(new Error(`dnsmasq exited (${signal ?? code ?? ''}): ${server.output.trim().split('\n').slice(-4).join(' ')}`));
-      });
-    });
-    try {
-      await started;
-    } catch (error) {
-      await this.stopServer(cluster);
-      throw error;
+    const output = (): string => {
+      try {
+        return readFileSync(logFile, 'utf8').slice(-4000);
+      } catch {
+        return '';
+      }
+    };
+    const deadline = Date.now() + START_TIMEOUT_MS;
+    // dnsmasq says "started" once its sockets are bound.
+    while (!/\bstarted, version\b/.test(output())) {
+      const failure = child.exitCode !== null || child.signalCode !== null ? `dnsmasq exited (${child.signalCode ?? child.exitCode ?? ''})` : Date.now() > deadline ? `dnsmasq did not start within ${START_TIMEOUT_MS} ms` : undefined;
+      if (failure !== undefined) {
+        await this.stopServer(cluster);
+        throw new Error(`${failure}: ${output().trim().split('\n').slice(-4).join(' ')}`);
+      }
+      await delay(20);
     }
+    writeJson(this.stateFile(cluster), { pid: server.pid, startTime: server.startTime, args } satisfies SavedServer);
     this.options.logger.info({ cluster, address: this.addressOf(cluster), pid: child.pid }, 'cluster DNS server started');
   }
 
@@ -179,9 +225,12 @@ export class ClusterDnsServers {
     const server = this.servers.get(cluster);
     if (server === undefined) return;
     this.servers.delete(cluster);
-    if (server.child.exitCode === null && server.child.signalCode === null) {
-      server.child.kill('SIGTERM');
-      const timer = setTimeout(() => server.child.kill('SIGKILL'), 3000);
+    rmSync(this.stateFile(cluster), { force: true });
+    const { child } = server;
+    if (child === undefined) await stopProcess(server, 3000);
+    else if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 3000);
       await server.exited;
       clearTimeout(timer);
     }

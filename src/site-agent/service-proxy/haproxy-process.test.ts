@@ -192,6 +192,32 @@ describe('HaproxyProcess in a site namespace', () => {
     socket.destroy();
     assert.equal((httpConnections.get(added) ?? 0) - before, 1, 'one server connection for five requests');
   });
+
+  it('the next agent adopts the running master (same pid, its plan known): a connection survives and a readiness flip is a runtime command', async () => {
+    const pid = proxy.pid;
+    const socket = await brokers.alpha.dial(CLUSTER_IP, 5000);
+    let received = '';
+    socket.setEncoding('utf8').on('data', (chunk: string) => (received += chunk));
+    socket.resume();
+    socket.write('one');
+    await waitFor(() => received.endsWith('one'));
+    const next = new HaproxyProcess({ haproxy: tool('haproxy'), ip, netns: site, dir });
+    assert.equal(await next.adopt(), true);
+    assert.equal(next.pid, pid);
+    const [first, second] = BACKENDS as [string, string];
+    const result = await next.apply(planProxy(input({ endpoints: [endpoints('echo', 7000, [first], [second]), endpoints('web', 8080, [second])] })));
+    assert.deepEqual(result, { reloaded: false, reasons: [], commands: [`disable server be:${ALPHA}:default:echo:5000/${second}:7000`] });
+    socket.write('two');
+    await waitFor(() => received.endsWith('two'));
+    socket.end();
+    assert.equal(next.pid, pid);
+    // A folder whose saved master is unknown (a stale state file) adopts nothing: its leftover master is stopped, by its pid file.
+    const empty = mkdtempSync(join(tmpdir(), 'ep-haproxy-none-'));
+    const other = new HaproxyProcess({ haproxy: tool('haproxy'), ip, netns: site, dir: empty });
+    assert.equal(await other.adopt(), false);
+    assert.equal(other.pid, undefined);
+    rmSync(empty, { recursive: true, force: true });
+  });
 });
 
 async function waitFor(condition: () => boolean, timeoutMs = 5000): Promise<void> {

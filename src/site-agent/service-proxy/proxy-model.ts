@@ -24,6 +24,8 @@ export interface ProxyServicePort {
   /** TCP (default), UDP or SCTP; only TCP is proxied. */
   readonly protocol: string;
   readonly port: number;
+  /** A Service port's targetPort: a number, or a container port's name (absent: `port`). */
+  readonly targetPort?: number | string;
 }
 
 export interface ProxyService {
@@ -37,6 +39,10 @@ export interface ProxyService {
   /** Extra SNI names (`svc.io/sni-names`). */
   readonly sniNames: readonly string[];
   readonly ports: readonly ProxyServicePort[];
+  /** The selector (absent or empty: the Service's Endpoints are the user's). */
+  readonly selector?: Readonly<Record<string, string>>;
+  /** `publishNotReadyAddresses` (or the older tolerate-unready-endpoints annotation): every selected pod is ready. */
+  readonly publishNotReadyAddresses?: boolean;
 }
 
 interface ProxyEndpointSubset {
@@ -69,7 +75,18 @@ function portsOf(value: unknown): ProxyServicePort[] {
   return list(value)
     .map(record)
     .filter((port) => typeof port['port'] === 'number')
-    .map((port) => ({ name: text(port['name']), protocol: text(port['protocol']) || 'TCP', port: port['port'] as number }));
+    .map((port) => {
+      const target = port['targetPort'];
+      const targetPort = typeof target === 'number' || (typeof target === 'string' && target !== '') ? { targetPort: target } : {};
+      return { name: text(port['name']), protocol: text(port['protocol']) || 'TCP', port: port['port'] as number, ...targetPort };
+    });
+}
+
+const TOLERATE_UNREADY_ANNOTATION = 'service.alpha.kubernetes.io/tolerate-unready-endpoints';
+
+function selectorOf(value: unknown): Record<string, string> | undefined {
+  const entries = Object.entries(record(value)).filter((entry): entry is [string, string] => typeof entry[1] === 'string');
+  return entries.length === 0 ? undefined : Object.fromEntries(entries);
 }
 
 /** A Service object of `cluster` as the proxy sees it. */
@@ -84,6 +101,8 @@ export function proxyServiceOf(cluster: ClusterId, service: KubeObject): ProxySe
     http2: http2EnabledOf(service),
     sniNames: sniNamesOf(service),
     ports: portsOf(spec['ports']),
+    ...(selectorOf(spec['selector']) === undefined ? {} : { selector: selectorOf(spec['selector']) }),
+    publishNotReadyAddresses: spec['publishNotReadyAddresses'] === true || service.metadata.annotations?.[TOLERATE_UNREADY_ANNOTATION] === 'true',
   };
 }
 

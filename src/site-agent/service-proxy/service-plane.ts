@@ -13,12 +13,19 @@ import { SiteServiceProxy, type SitePod } from './site-service-proxy.js';
 
 /** What a site's runtime tells its Service data plane and asks of it. */
 export interface ServicePlane {
-  /** The site's pods now: their addresses are what may reach their own cluster's Services. */
+  /**
+   * The site's pods now, with their readiness by the site's own probes: their addresses are
+   * what may reach their own cluster's Services, and they are the site's own endpoints of the
+   * Services selecting them. The site's proxy plans nothing before the first call: the runtime
+   * calls once it has adopted the pods an earlier agent left.
+   */
   setPods(site: string, pods: readonly SitePod[]): void;
   /** Syncs the site's proxy and name servers (the runtime's periodic resync). */
   resync(site: string): void;
   /** The name server of `cluster`'s pods on `site`, running when this resolves; `podIP` may reach the cluster's Services from then on. */
   nameserverFor(site: string, cluster: ClusterRef, podIP: string): Promise<string>;
+  /** Stops following the placed objects; every proxy and name server keeps running for the next agent to adopt. */
+  detach(): Promise<void>;
   /** Stops following the placed objects and stops every proxy and name server. */
   close(): Promise<void>;
 }
@@ -83,6 +90,11 @@ export function startServicePlane(context: {
       await Promise.race([started, new Promise<void>((resolve) => (cancel = timers.schedule(resolve, 5000)))]);
       cancel?.();
       return proxyOf(site).nameserverFor(cluster, podIP);
+    },
+    async detach() {
+      await feed.close();
+      await Promise.all([...proxies.values()].map((proxy) => proxy.detach()));
+      await events.flush();
     },
     async close() {
       await feed.close();

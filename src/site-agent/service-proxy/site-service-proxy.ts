@@ -11,6 +11,7 @@ import { clusterIdOf, proxyEndpointsOf, proxyServiceOf, type ClusterId, type End
 import { planProxy, type ProxyPlan } from './proxy-plan.js';
 import type { IpCommand, Program } from '../host/index.js';
 import { ServiceAddresses } from './service-addresses.js';
+import { siteEndpoints, type LocalPod } from './local-endpoints.js';
 import { clusterDestinations, type ServiceDestination } from './service-destinations.js';
 
 export interface SiteServiceProxyOptions {
@@ -42,20 +43,25 @@ interface ServiceRef {
 
 const idOf = (cluster: ClusterRef): ClusterId => clusterIdOf(cluster.tenant, cluster.namespace, cluster.name);
 
-/** A pod of the site as the Service data plane sees it: its virtual cluster and address. */
-export interface SitePod {
+/**
+ * A pod of the site as the Service data plane sees it: its virtual cluster and address (a source
+ * its cluster's Services answer), and what decides its own endpoints (see local-endpoints.ts).
+ */
+export interface SitePod extends Omit<LocalPod, 'cluster'> {
   readonly cluster: ClusterRef;
-  readonly ip: string;
 }
 
 /**
  * A runc site's Service data plane: the site's HAProxy (the Services and ready Endpoints
  * placed on the site, planned by `planProxy`), one dnsmasq per virtual cluster with pods or
  * Services here, and the addresses both listen on. The site's runtime tells it the site's pods
- * ({@link setPods}, {@link nameserverFor}); the placed-object feed tells it the Services and
- * Endpoints. Each change runs one sync; syncs never overlap and a change during one runs
- * another after it. What the proxy cannot do, or a refused configuration, becomes a Warning
- * Event on the Service (once per distinct message).
+ * ({@link setPods}, {@link nameserverFor}) with their readiness by its own probes, which decides
+ * the site's own endpoints (`siteEndpoints`); the placed-object feed tells it the Services and
+ * Endpoints, which add what the site cannot know. Each change runs one sync; syncs never overlap
+ * and a change during one runs another after it; none runs before both have spoken once. The
+ * HAProxy and dnsmasq an earlier agent left running are adopted and reconciled in place, and
+ * left running for the next agent by {@link detach}. What the proxy cannot do, or a refused
+ * configuration, becomes a Warning Event on the Service (once per distinct message).
  */
 export class SiteServiceProxy {
   private readonly haproxy: HaproxyProcess;
@@ -68,6 +74,10 @@ export class SiteServiceProxy {
   private ready: Promise<void> | undefined;
   /** The site's pod addresses, by virtual cluster. */
   private pods = new Map<ClusterId, string[]>();
+  /** The site's pods as its runtime sees them (their readiness is the site's own). */
+  private localPods: LocalPod[] = [];
+  /** The runtime has told its pods once (it adopted those an earlier agent left). */
+  private podsKnown = false;
 
   constructor(private readonly options: SiteServiceProxyOptions) {
     const dir = options.dir;
@@ -80,9 +90,13 @@ export class SiteServiceProxy {
   setPods(pods: readonly SitePod[]): void {
     const next = new Map<ClusterId, string[]>();
     for (const pod of pods) next.set(idOf(pod.cluster), [...(next.get(idOf(pod.cluster)) ?? []), pod.ip]);
-    const key = (map: ReadonlyMap<ClusterId, readonly string[]>): string => JSON.stringify([...map].map(([id, ips]) => [id, [...ips].sort()]).sort());
-    if (key(next) === key(this.pods)) return;
+    const local = pods.map((pod) => ({ ...pod, cluster: idOf(pod.cluster) })).sort((a, b) => (`${a.cluster}/${a.ip}` < `${b.cluster}/${b.ip}` ? -1 : 1));
+    const key = (map: ReadonlyMap<ClusterId, readonly string[]>, view: readonly LocalPod[]): string =>
+      JSON.stringify([[...map].map(([id, ips]) => [id, [...ips].sort()]).sort(), view]);
+    if (this.podsKnown && key(next, local) === key(this.pods, this.localPods)) return;
+    this.podsKnown = true;
     this.pods = next;
+    this.localPods = local;
     this.trigger();
   }
 
@@ -98,7 +112,8 @@ export class SiteServiceProxy {
     if (!known.includes(podIP)) this.pods.set(id, [...known, podIP]);
     const address = this.dns.addressOf(id);
     await this.addresses.add([address]);
-    await this.dns.ensure(id, this.hostsOf(id));
+    // Before the first lists (an agent starting while the control plane is away) a running server keeps its names.
+    await this.dns.ensure(id, this.options.feed.ready ? this.hostsOf(id) : undefined);
     // A proxy change that fails (an Event says why) must not keep the pod from starting.
     await this.sync().catch((error: unknown) => this.options.logger.warn({ site: this.options.site, err: error instanceof Error ? error.message : String(error) }, 'Service proxy sync failed'));
     return address;
@@ -109,6 +124,15 @@ export class SiteServiceProxy {
     void this.sync().catch((error: unknown) => this.options.logger.warn({ site: this.options.site, err: error instanceof Error ? error.message : String(error) }, 'Service proxy sync failed'));
   }
 
+  /** Stops syncing and leaves HAProxy and the name servers running, for the next agent to adopt. */
+  async detach(): Promise<void> {
+    this.closed = true;
+    await this.running?.catch(() => undefined);
+    this.haproxy.detach();
+    this.dns.detach();
+  }
+
+  /** Stops syncing, HAProxy and the name servers. */
   async close(): Promise<void> {
     this.closed = true;
     await Promise.all([this.haproxy.stop(), this.dns.close()]);
@@ -117,8 +141,12 @@ export class SiteServiceProxy {
     await Promise.all([this.haproxy.stop(), this.dns.close()]);
   }
 
+  /** Reads the site's Service addresses and adopts the HAProxy an earlier agent left running (once). */
   private start(): Promise<void> {
-    this.ready ??= this.addresses.ensure();
+    this.ready ??= (async () => {
+      await this.addresses.ensure();
+      if (await this.haproxy.adopt()) this.options.logger.info({ site: this.options.site, pid: this.haproxy.pid }, 'Service proxy adopted');
+    })();
     return this.ready;
   }
 
@@ -150,8 +178,8 @@ export class SiteServiceProxy {
       refs.set(`${service.cluster}:${service.namespace}:${service.name}`, { cluster, name: service.name, uid: object.metadata.uid ?? '' });
       return service;
     });
-    const endpoints = mine(feed.items('endpoints')).map(({ cluster, object }) => proxyEndpointsOf(idOf(cluster), object, onSite));
-    return { services, endpoints, refs };
+    const given = mine(feed.items('endpoints')).map(({ cluster, object }) => proxyEndpointsOf(idOf(cluster), object, onSite));
+    return { services, endpoints: siteEndpoints(services, given, this.localPods), refs };
   }
 
   private hostsOf(cluster: ClusterId): string {
@@ -161,6 +189,9 @@ export class SiteServiceProxy {
 
   private async syncOnce(): Promise<void> {
     await this.start();
+    // Until the Services and Endpoints are listed and the runtime has told its pods, what runs (adopted from an earlier agent)
+    // stays as it is: a plan from half the picture would take endpoints out. The first lists, and the pods, sync.
+    if (!this.options.feed.ready || !this.podsKnown) return;
     const { services, endpoints, refs } = this.placed();
     const pods = this.pods;
     const plan = planProxy({ services, endpoints, clusterPods: Object.fromEntries(pods) });
@@ -169,7 +200,9 @@ export class SiteServiceProxy {
     for (const cluster of clusters) await this.addresses.add([this.dns.addressOf(cluster)]);
     await this.addresses.add(plan.frontends.map((f) => f.address));
     await this.options.destinations?.(clusterDestinations(plan, new Map([...clusters].map((cluster) => [cluster, this.dns.addressOf(cluster)]))));
-    for (const cluster of clusters) await this.dns.ensure(cluster, clusterHostsFile(services.filter((s) => s.cluster === cluster), endpoints.filter((e) => e.cluster === cluster)));
+    for (const cluster of clusters) {
+      await this.dns.ensure(cluster, clusterHostsFile(services.filter((s) => s.cluster === cluster), endpoints.filter((e) => e.cluster === cluster)));
+    }
     await this.dns.retain(clusters);
     await this.applyPlan(plan, refs);
     await this.addresses.retain(new Set([...plan.frontends.map((f) => f.address), ...this.dns.allocated()]));

@@ -43,6 +43,8 @@ export interface SharedRuncSite {
   startAgent(): Promise<void>;
   /** SIGKILLs the agent process, as a crash would: its pods, HAProxy and name servers keep running. */
   killAgent(): Promise<void>;
+  /** Stops the agent process with SIGTERM, as an upgrade would: its pods, HAProxy and name servers keep running. */
+  stopAgent(): Promise<void>;
   /** The agent's log lines (JSON), all its starts together. */
   agentLog(): string;
   /** GET of the agent's /metrics (the address it logged: EDGEPLANE_METRICS_ADDRESS=127.0.0.1:0). */
@@ -207,6 +209,7 @@ export async function startSharedRuncSite(site: string, options: SharedSiteOptio
     seenUids,
     startAgent,
     killAgent: () => stopAgent('SIGKILL'),
+    stopAgent: () => stopAgent('SIGTERM'),
     agentLog: () => log,
     metrics: async () => {
       const line = log.split('\n').reverse().find((l) => l.includes('"msg":"agent metrics listening"'));

@@ -4,7 +4,7 @@
  * the crash back-off.
  */
 export type { ContainerRecord, ContainerTermination, PodRecord } from './pod-record.js';
-export { podReady } from './pod-phase.js';
+export { podPhase, podReady } from './pod-phase.js';
 export { renderPodStatus } from './pod-status.js';
 export { crashLoopBackOff, notStartedYet } from './container-states.js';
 export { backOffAfterRestarts, nextRestartDelay, restartWaitUntil, type RestartBackoff } from './crash-backoff.js';

@@ -48,11 +48,13 @@ export class RuncRuntime implements PodRuntime {
   private readonly pods = new Map<string, RuncPodWorker>();
   private cancelRelist: () => void;
   private ticks = 0;
-  /** Each site's pod addresses at the last relist, as its Service data plane was told. */
+  /** Each site's pods at the last relist, as its Service data plane was told. */
   private readonly lastAddresses = new Map<string, string>();
   private cancelSweep: (() => void) | undefined;
   private readonly storage: StorageMonitor | undefined;
   private closed = false;
+  /** The pod watch has listed every pod once. */
+  private listedOnce = false;
   /** Logs, exec, attach, cp and port-forward of the pods (see streams/). */
   readonly streams: RuncPodStreams;
 
@@ -98,7 +100,8 @@ export class RuncRuntime implements PodRuntime {
       const nodeName = (pod['spec'] as { nodeName?: string } | undefined)?.nodeName ?? '';
       const site = this.options.sites.get(this.options.nodes.lookup(nodeName)?.site ?? '');
       if (site === undefined) return;
-      worker = new RuncPodWorker(key, cluster, pod, site, this.options.services);
+      const siteName = site.name;
+      worker = new RuncPodWorker(key, cluster, pod, site, this.options.services, () => this.tellServicePlane(siteName, false));
       this.pods.set(key, worker);
     }
     worker.update(pod);
@@ -114,6 +117,7 @@ export class RuncRuntime implements PodRuntime {
   }
 
   listed(): void {
+    this.listedOnce = true;
     void this.collectOrphans().catch((error: unknown) => this.options.services.logger.warn({ err: error }, 'removing orphaned pod sandboxes failed'));
     if (this.cancelSweep === undefined && this.options.claimSweep !== undefined) this.scheduleSweep(this.options.claimSweep);
   }
@@ -137,8 +141,8 @@ export class RuncRuntime implements PodRuntime {
   }
 
   /**
-   * Stops following the pods; their containers keep running for the next agent to adopt. The
-   * sites' Service proxies and DNS servers stop (the next agent starts them again).
+   * Stops following the pods; their containers keep running for the next agent to adopt, and so
+   * do the sites' Service proxies and DNS servers (traffic does not notice the restart).
    */
   async close(): Promise<void> {
     this.closed = true;
@@ -147,7 +151,7 @@ export class RuncRuntime implements PodRuntime {
     this.cancelRelist();
     this.streams.close();
     for (const worker of this.pods.values()) worker.detach();
-    await this.options.servicePlane?.close();
+    await this.options.servicePlane?.detach();
     for (const site of this.options.sites.values()) site.close();
   }
 
@@ -179,22 +183,23 @@ export class RuncRuntime implements PodRuntime {
     return pods;
   }
 
-  /** The pods of `site` that have an address now. */
+  /** The pods of `site` that have an address now, with their readiness as the site's probes see it. */
   private podsOf(site: string): SitePod[] {
     const pods: SitePod[] = [];
     for (const worker of this.pods.values()) {
-      const network = worker.siteName === site ? worker.network : undefined;
-      if (network !== undefined) pods.push(network);
+      const pod = worker.siteName === site ? worker.servicePod : undefined;
+      if (pod !== undefined) pods.push(pod);
     }
     return pods;
   }
 
-  /** Tells the site's Service data plane its pods when they changed (or always, with `resync`). */
+  /** Tells the site's Service data plane its pods when they changed (an address, a readiness, labels; or always, with `resync`). */
   private tellServicePlane(site: string, resync: boolean): void {
     const plane = this.options.servicePlane;
-    if (plane === undefined) return;
+    // Until every pod of the first list is adopted, the site's data plane keeps what runs (an agent restart must not take pods out).
+    if (plane === undefined || !this.listedOnce || [...this.pods.values()].some((worker) => !worker.settled)) return;
     const pods = this.podsOf(site);
-    const addresses = JSON.stringify(pods.map((p) => `${p.cluster.tenant}:${p.cluster.namespace}:${p.cluster.name}/${p.ip}`).sort());
+    const addresses = JSON.stringify(pods.map((p) => JSON.stringify([p.cluster.tenant, p.cluster.namespace, p.cluster.name, p.ip, p])).sort());
     if (addresses !== this.lastAddresses.get(site)) plane.setPods(site, pods);
     else if (resync) plane.resync(site);
     this.lastAddresses.set(site, addresses);

@@ -4,7 +4,8 @@ import type { KubeObject } from '../../../../apimachinery/object.js';
 import { podQosClass } from '../../../../api/pod-spec-qos.js';
 import type { Container, PodSpec } from '../../../../api/pod-spec-types.js';
 import type { ClusterRef } from '../../../../site-api/site-api-types.js';
-import { notStartedYet, PodEvents, type ContainerRecord, type PodRecord } from '../../kubelet/index.js';
+import { notStartedYet, PodEvents, podPhase, podReady, type ContainerRecord, type PodRecord } from '../../kubelet/index.js';
+import type { SitePod } from '../../../service-proxy/index.js';
 import { containerStdio, instanceDir, NO_STDIO, rotateContainerLogIfNeeded, type ContainerStdio } from '../containers/index.js';
 import { PodProber } from '../probes/index.js';
 import { isSidecar, sidecarRunDir } from '../sidecar/index.js';
@@ -75,6 +76,10 @@ export class RuncPodWorker {
   private phase: WorkerPhase = { kind: 'syncing' };
   private podObject: KubeObject;
   private adoptionTried = false;
+  /** The first pass has adopted what an earlier agent left, or cleared it. */
+  private adoptionDone = false;
+  /** {@link servicePod} after the last pass, as JSON. */
+  private lastServing = 'null';
   /** The eviction's work is done (see {@link evicted}). */
   private evictionDone = false;
   /** The pod's status said it was evicted when the worker took it on (an earlier agent evicted it). */
@@ -91,6 +96,8 @@ export class RuncPodWorker {
     pod: KubeObject,
     private readonly site: RuncSite,
     private readonly services: PodServices,
+    /** Called after a pass that changed {@link servicePod} (a readiness flip reaches the site's Services at once). */
+    private readonly servingChanged: () => void = () => undefined,
   ) {
     this.podObject = pod;
     const uid = pod.metadata.uid ?? '';
@@ -141,10 +148,24 @@ export class RuncPodWorker {
     return this.site.name;
   }
 
-  /** The pod's virtual cluster and address, once it has a sandbox (an evicted pod has none). */
-  get network(): { readonly cluster: ClusterRef; readonly ip: string } | undefined {
-    const ip = this.phase.kind === 'syncing' ? this.context.state.record.podIP : undefined;
-    return ip === undefined ? undefined : { cluster: this.cluster, ip };
+  /**
+   * The pod as the site's Service data plane plans it (while it has an address and is not
+   * evicted): its labels, container ports, and readiness as the site's own probes say.
+   */
+  get servicePod(): SitePod | undefined {
+    const { record } = this.context.state;
+    const kind = this.phase.kind;
+    if (record.podIP === undefined || (kind !== 'syncing' && kind !== 'terminating')) return undefined;
+    const { metadata } = this.podObject;
+    const ports = (specOf(this.podObject).containers ?? []).flatMap((c) => (c.ports ?? []).map((p) => ({ name: p.name ?? '', port: p.containerPort ?? 0, protocol: p.protocol ?? 'TCP' })));
+    const terminating = kind === 'terminating' || metadata.deletionTimestamp !== undefined;
+    const common = { cluster: this.cluster, ip: record.podIP, namespace: metadata.namespace ?? record.namespace, labels: metadata.labels ?? {}, ports };
+    return { ...common, ready: !terminating && podReady(record), terminating, phase: podPhase(record), restartPolicy: record.restartPolicy };
+  }
+
+  /** Whether the worker knows what runs of its pod: its first pass adopted what an earlier agent left (or found nothing). */
+  get settled(): boolean {
+    return this.adoptionDone;
   }
 
   /** The control plane's latest pod (a deletion starts termination). */
@@ -223,6 +244,7 @@ export class RuncPodWorker {
     if (!this.adoptionTried) {
       this.adoptionTried = true;
       if (this.phase.kind !== 'evicted' && !(await this.adopt().catch(() => false))) await removePodTraces(this.site, this.uid);
+      this.adoptionDone = true;
     }
     const now = this.services.timers.now();
     await reapExits(this.context, now);
@@ -230,6 +252,11 @@ export class RuncPodWorker {
     if (phase.kind === 'syncing') {
       if (await syncPod(this.context, now)) await this.stateFile.save(this.context.state);
       this.reporter.report(this.context.state.record);
+      const serving = JSON.stringify(this.servicePod ?? null);
+      if (serving !== this.lastServing) {
+        this.lastServing = serving;
+        this.servingChanged();
+      }
     } else if (phase.kind === 'evicted') {
       await this.evicted(phase.message, phase.announced);
     } else if (phase.kind === 'terminating') {
