@@ -113,6 +113,8 @@ async function runFault({ site, calls, watch, plan, progress }: Run, fault: Faul
     name: fault.name,
     outage: fault.outage,
     startedAt,
+    restoredAt,
+    stopsDataPlane: fault.stopsDataPlane === true,
     calls: calls.window(startedAt, endedAt),
     readyAfter: watch.readyAfter(restoredAt, endedAt),
     observedSeconds: (endedAt - restoredAt) / 1000,
@@ -155,6 +157,7 @@ export const autonomyArea: ReliabilityArea = {
       const kept = await site.close(failures.length === 0 ? undefined : tmpdir());
       if (kept !== undefined) failures.push(`the agent's and the server's logs are kept in ${kept}`);
     }
+    await sleep(500); // processes ended by pid leave /proc once reaped
     const leftovers = site.leftovers();
     if (leftovers.length > 0) failures.push(`left on the machine: ${leftovers.join(', ')}`);
     const lease = plan.graceSeconds === undefined

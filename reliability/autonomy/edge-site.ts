@@ -49,8 +49,10 @@ async function freePortOn(host: string): Promise<number> {
  * and one runc customer edge whose agent is a process in the link's network namespace; a
  * virtual cluster `default/vk1` placed on it with a kubeconfig. Faults are SIGKILLs of the
  * processes it started, by pid, and cuts of the link. `close` removes everything it made
- * whatever state it is in: the agent stopped with SIGTERM (its pods go with it), what is left
- * of the site by pid and by name, the server, the link.
+ * whatever state it is in: the link restored, the agent stopped with SIGTERM, what the site
+ * leaves running for a next agent to adopt (containers and their conmon, HAProxy, dnsmasq)
+ * ended by pid with its namespaces, runc state and cgroups (removeSiteNetwork), the server,
+ * the link.
  */
 export class EdgeSite {
   private server: ServerProcess | undefined;
@@ -221,7 +223,6 @@ export class EdgeSite {
       async () => {
         if (this.server === undefined) await this.startServer();
       },
-      // SIGTERM: the agent removes its pods as it stops.
       async () => await this.agentProcess?.stop('SIGTERM', 30_000),
       () => this.killNaming(this.dir),
       () => removeSiteNetwork(this.agentHome, SITE),
@@ -259,16 +260,30 @@ export class EdgeSite {
     const left = this.link.leftovers();
     if (existsSync(`/run/netns/${this.siteNetns}`)) left.push(`the site's network namespace ${this.siteNetns}`);
     if (existsSync(runcStateRoot(this.siteNetns))) left.push(`runc state ${runcStateRoot(this.siteNetns)}`);
+    if (existsSync(`/run/edgeplane-dns/${this.siteNetns}`)) left.push(`/run/edgeplane-dns/${this.siteNetns}`);
     if (existsSync(this.dir)) left.push(this.dir);
+    const processes = this.processesNaming([this.dir, this.siteNetns]);
+    if (processes.length > 0) left.push(`processes ${processes.join(', ')}`);
     return left;
+  }
+
+  /** The pids of processes (not this one) whose command line names one of `marks`. */
+  private processesNaming(marks: readonly string[]): number[] {
+    return readdirSync('/proc').filter((p) => /^\d+$/.test(p) && Number(p) !== process.pid).map(Number).filter((pid) => {
+      try {
+        const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+        return marks.some((mark) => cmdline.includes(mark));
+      } catch {
+        return false;
+      }
+    });
   }
 
   /** Ends the processes whose command line names `dir` (what this site's agents left behind), by pid. */
   private killNaming(dir: string): void {
-    for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
-      if (Number(pid) === process.pid || Number(pid) === this.server?.child.pid) continue;
+    for (const pid of this.processesNaming([dir]).filter((p) => p !== this.server?.child.pid)) {
       try {
-        if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(dir)) process.kill(Number(pid), 'SIGKILL');
+        process.kill(pid, 'SIGKILL');
       } catch {
         // gone meanwhile
       }

@@ -9,6 +9,9 @@ export interface FaultRow {
   readonly name: string;
   readonly outage: string;
   readonly startedAt: number;
+  readonly restoredAt: number;
+  /** The fault stops the site's data plane: failures within the Ready goal after the restore are expected, not counted. */
+  readonly stopsDataPlane: boolean;
   readonly calls: CallsInWindow;
   /** Seconds until the pods were Ready for good after the restore; undefined when not by the end of the watch. */
   readonly readyAfter: number | undefined;
@@ -33,13 +36,20 @@ function groups(failed: readonly FailedCall[]): string[] {
   return [...by].map(([key, calls]) => `${key} ×${calls.length} (${time(calls[0]?.t ?? 0)}–${time(calls.at(-1)?.t ?? 0)})`);
 }
 
+/** The failed calls that count against the goal of 0 (see {@link FaultRow.stopsDataPlane}). */
+function counted(row: FaultRow): readonly FailedCall[] {
+  return row.stopsDataPlane ? row.calls.failed.filter((call) => call.t >= row.restoredAt + READY_GOAL_SECONDS * 1000) : row.calls.failed;
+}
+
 /** What missed its goal, one line each (empty when every goal held). */
 export function missedGoals(row: FaultRow): string[] {
   const missed: string[] = [];
   if (row.error !== undefined) missed.push(`${row.name}: could not be carried out: ${row.error}`);
-  const { failed, silences } = row.calls;
+  const { silences } = row.calls;
+  const failed = counted(row);
   if (failed.length > 0) {
-    missed.push(`${row.name}: ${failed.length} failed calls from ${time(failed[0]?.t ?? 0)} to ${time(failed.at(-1)?.t ?? 0)} UTC: ${groups(failed).join('; ')}`);
+    const which = row.stopsDataPlane ? ` later than ${READY_GOAL_SECONDS} s after the restart` : '';
+    missed.push(`${row.name}: ${failed.length} failed calls${which} from ${time(failed[0]?.t ?? 0)} to ${time(failed.at(-1)?.t ?? 0)} UTC: ${groups(failed).join('; ')}`);
   }
   for (const silence of silences) missed.push(`${row.name}: the client pod logged nothing from ${time(silence.from)} to ${time(silence.to)} UTC`);
   if (row.readyAfter === undefined) missed.push(`${row.name}: the pods were not all Ready ${row.observedSeconds.toFixed(0)} s after the restore`);
@@ -58,7 +68,9 @@ function cell(row: FaultRow): string[] {
   const ready = row.readyAfter === undefined ? `**not Ready after ${row.observedSeconds.toFixed(0)} s**` : row.readyAfter > READY_GOAL_SECONDS ? `**${row.readyAfter.toFixed(1)} s**` : `${row.readyAfter.toFixed(1)} s`;
   const restarted = row.change === undefined ? '?' : `${row.change.restarts} / ${row.change.newPids}`;
   const moved = row.change === undefined ? '?' : String(row.change.moved);
-  const failedCell = failed.length === 0 && silences.length === 0 ? '0' : `**${failed.length}**${silences.length === 0 ? '' : ' (client silent)'}`;
+  const late = counted(row).length;
+  const expected = row.stopsDataPlane ? ` (${failed.length - late} while its data plane was down, within ${READY_GOAL_SECONDS} s of the restart)` : '';
+  const failedCell = late === 0 && silences.length === 0 ? `${late}${expected}` : `**${late}**${expected}${silences.length === 0 ? '' : ' (client silent)'}`;
   return [row.name, row.outage, String(succeeded + failed.length), failedCell, failing, ready, `${row.notReadySeconds.toFixed(1)} s`, restarted, moved, missedGoals(row).length === 0 ? 'ok' : '**missed**'];
 }
 

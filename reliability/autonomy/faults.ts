@@ -13,6 +13,12 @@ export interface Fault {
   readonly name: string;
   /** How long the thing it takes away is away, as the report says it. */
   readonly outage: string;
+  /**
+   * It ends the site's data plane itself (HAProxy, dnsmasq), so calls fail until the next agent
+   * has started them again: counted as failed are only those later than the Ready goal after the
+   * restore (what the site owes is to serve again within it, and not to fail after).
+   */
+  readonly stopsDataPlane?: boolean;
   run(site: EdgeSite, progress: (line: string) => void): Promise<FaultOutcome>;
 }
 
@@ -83,6 +89,7 @@ function machineRestart(ms: number): Fault {
   return {
     name: 'machine-like restart of the agent (its processes killed)',
     outage: `agent and its processes down ${seconds(ms)}`,
+    stopsDataPlane: true,
     async run(site, progress) {
       await site.agent.stop('SIGKILL');
       const killed = site.killAgentHelpers();

@@ -1,7 +1,7 @@
 import { EXPECTED_PODS } from './client-pod.js';
 import { isReady, type EdgeSite, type Pod } from './edge-site.js';
 
-interface Observation {
+export interface Observation {
   readonly t: number;
   /** Every expected pod listed, none terminating, all Ready; undefined when the server did not answer. */
   readonly allReady: boolean | undefined;
@@ -36,12 +36,7 @@ export class ReadinessWatch {
    * (the server starting) are neither.
    */
   readyAfter(restoredAt: number, until: number): number | undefined {
-    const samples = this.observations.filter((o) => o.t >= restoredAt && o.t < until && o.allReady !== undefined);
-    const last = samples.at(-1);
-    if (last === undefined || last.allReady !== true) return undefined;
-    const lastNotReady = samples.findLastIndex((o) => o.allReady === false);
-    const firstReady = samples[lastNotReady + 1] ?? last;
-    return lastNotReady === -1 ? 0 : (firstReady.t - restoredAt) / 1000;
+    return readyAfter(this.observations, restoredAt, until);
   }
 
   /** Seconds within [from, until) the answered samples showed some pod not Ready (each sample standing for 250 ms). */
@@ -53,6 +48,16 @@ export class ReadinessWatch {
     this.stopped = true;
     await this.loop;
   }
+}
+
+/** {@link ReadinessWatch.readyAfter} over `observations` (pure). */
+export function readyAfter(observations: readonly Observation[], restoredAt: number, until: number): number | undefined {
+  const samples = observations.filter((o) => o.t >= restoredAt && o.t < until && o.allReady !== undefined);
+  const last = samples.at(-1);
+  if (last === undefined || last.allReady !== true) return undefined;
+  const lastNotReady = samples.findLastIndex((o) => o.allReady === false);
+  const firstReady = samples[lastNotReady + 1] ?? last;
+  return lastNotReady === -1 ? 0 : (firstReady.t - restoredAt) / 1000;
 }
 
 export function allReady(pods: readonly Pod[]): boolean {
