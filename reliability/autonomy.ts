@@ -70,9 +70,9 @@ async function settle(site: EdgeSite, calls: CallLog, waitMs: number): Promise<s
     await site.agent.start(true);
     try {
       await until('a serving site after an agent restart', 90_000, healthy);
-      return `before it the site was not serving (${before}); an agent restart made it so in ${((Date.now() - started) / 1000).toFixed(0)} s`;
+      return `before it the site was not settled (${before}); an agent restart settled it in ${((Date.now() - started) / 1000).toFixed(0)} s`;
     } catch {
-      return `before it the site was not serving (${before}), nor 90 s after an agent restart (${await state()}): its figures start from that state`;
+      return `before it the site was not settled (${before}), nor 90 s after an agent restart (${await state()}): its figures start from that state`;
     }
   }
 }
@@ -155,7 +155,7 @@ export const autonomyArea: ReliabilityArea = {
       process.off('SIGINT', interrupted).off('SIGTERM', interrupted);
       await watch?.stop();
       const kept = await site.close(failures.length === 0 ? undefined : tmpdir());
-      if (kept !== undefined) failures.push(`the agent's and the server's logs are kept in ${kept}`);
+      if (kept !== undefined) progress(`the agent's and the server's logs are kept in ${kept}`);
     }
     await sleep(500); // processes ended by pid leave /proc once reaped
     const leftovers = site.leftovers();

@@ -39,9 +39,12 @@ export class ReadinessWatch {
     return readyAfter(this.observations, restoredAt, until);
   }
 
-  /** Seconds within [from, until) the answered samples showed some pod not Ready (each sample standing for 250 ms). */
+  /** Seconds within [from, until) the answered samples showed some pod not Ready (each sample standing until the next). */
   notReadySeconds(from: number, until: number): number {
-    return this.observations.filter((o) => o.t >= from && o.t < until && o.allReady === false).length * 0.25;
+    const samples = this.observations.filter((o) => o.t >= from && o.t < until);
+    let ms = 0;
+    for (const [i, sample] of samples.entries()) if (sample.allReady === false) ms += (samples[i + 1]?.t ?? until) - sample.t;
+    return ms / 1000;
   }
 
   async stop(): Promise<void> {
