@@ -31,7 +31,6 @@ interface ServerOptions extends RuntimeProgramFlags {
   identityKeyAlgorithm: IdentityKeyAlgorithm;
   identityCertificateLifetime?: number;
   streamIdleTimeout: number;
-  nodeMonitorGracePeriod: number;
   readHeaderTimeout: number;
   readTimeout: number;
   idleTimeout: number;
@@ -40,6 +39,8 @@ interface ServerOptions extends RuntimeProgramFlags {
   configApiRate: number;
   configApiBurst?: number;
   auditLogPath?: string;
+  shutdownTimeout: number;
+  nodeMonitorGracePeriod: number;
 }
 
 function listenArgument(value: string): ListenAddress {
@@ -108,10 +109,16 @@ export function serverCommand(): Command {
     .addOption(new Option('--identity-certificate-lifetime <duration>', 'lifetime of workload certificates, e.g. 24h, 90m (at least 1m; default 24h)').env('EDGEPLANE_IDENTITY_CERTIFICATE_LIFETIME').argParser(durationArgument))
     .addOption(new Option('--stream-idle-timeout <duration>', 'exec, attach and port-forward sessions with no traffic this long are closed (kubelet\'s --streaming-connection-idle-timeout), e.g. 4h, 30m').env('EDGEPLANE_STREAM_IDLE_TIMEOUT').default(4 * 3_600_000, '4h').argParser(durationArgument))
     .addOption(
-      new Option('--node-monitor-grace-period <duration>', 'a site without a heartbeat this long is FAILED and its Nodes NotReady (kube-controller-manager\'s flag), e.g. 40s')
+      new Option('--shutdown-timeout <duration>', 'on SIGTERM/SIGINT: how long requests in progress may take to finish before the connections still open are cut (watches, long polls and tunnels are ended at once)')
+        .env('EDGEPLANE_SHUTDOWN_TIMEOUT')
+        .default(30_000, '30s')
+        .argParser(timeout),
+    )
+    .addOption(
+      new Option('--node-monitor-grace-period <duration>', 'a site without a heartbeat this long is FAILED and its Nodes Unknown (kube-controller-manager\'s flag); counted from the server\'s start too')
         .env('EDGEPLANE_NODE_MONITOR_GRACE_PERIOD')
         .default(40_000, '40s')
-        .argParser(durationArgumentAtLeast(1000)),
+        .argParser(wholeSeconds),
     )
     .addOption(new Option('--audit-log-path <file>', 'audit log of pod sessions (exec, attach, port-forward): audit.k8s.io/v1 Events, one JSON a line, made 0600 (default: <home>/audit/sessions.log)').env('EDGEPLANE_AUDIT_LOG_PATH'))
     .addOption(new Option('--log-level <level>', 'least severe level logged').choices(LOG_LEVELS).env('EDGEPLANE_LOG_LEVEL').default('info'))
@@ -128,8 +135,10 @@ export function serverCommand(): Command {
         'keeps its own serving certificate in <home>/pki, signed by that CA; <home>/pki/ca.crt is the CA for clients.',
         'A home made before keeps its own CA (<home>/pki/ca.key): it is imported into a store that has none.',
         '',
-        'The server runs until SIGINT (Ctrl-C) or SIGTERM, then stops accepting requests, lets in-flight ones',
-        'finish, and closes the store. A second signal exits at once.',
+        'The server runs until SIGINT (Ctrl-C) or SIGTERM, then stops accepting connections, ends watches and long',
+        'polls (answered: clients watch again), sends GOAWAY on the sites\' tunnels (agents dial again), lets other',
+        'requests finish for at most --shutdown-timeout, cuts what is still open, and closes the store. A second',
+        'signal exits at once.',
       ].join('\n'),
     )
     .action(async (options: ServerOptions) => {
@@ -162,7 +171,8 @@ export function serverCommand(): Command {
         ...(options.previousKekFile === undefined ? {} : { previousKekFiles: options.previousKekFile.map((f) => resolve(f)) }),
         ...(options.identityCertificateLifetime === undefined ? {} : { identityCertificateLifetimeMs: options.identityCertificateLifetime }),
         streamIdleTimeoutMs: options.streamIdleTimeout,
-        siteGraceSeconds: Math.ceil(options.nodeMonitorGracePeriod / 1000),
+        shutdownTimeoutMs: options.shutdownTimeout,
+        siteGraceSeconds: options.nodeMonitorGracePeriod / 1000,
       });
       controlPlaneStarted(`control plane serving ${controlPlane.url}`);
       let localSites: LocalSites | undefined;
@@ -228,6 +238,14 @@ function readyMessage(o: { url: string; home: string; tenant: string; seconds: s
 }
 
 const timeout = durationArgumentAtLeast(100);
+const atLeastOneSecond = durationArgumentAtLeast(1000);
+
+/** A duration of whole seconds (store leases count seconds), at least 1 s. */
+function wholeSeconds(value: string): number {
+  const ms = atLeastOneSecond(value);
+  if (ms % 1000 !== 0) throw new InvalidArgumentError('must be whole seconds, e.g. 40s, 2m');
+  return ms;
+}
 
 function seconds(ms: number): string {
   return `${ms / 1000}s`;

@@ -55,12 +55,14 @@ export class ConfigError extends Error {
   constructor(
     readonly code: ConfigErrorCode,
     message: string,
+    /** The HTTP status when it is not the code's own (507 for a full storage). */
+    private readonly status?: number,
   ) {
     super(message);
   }
 
   get httpStatus(): number {
-    return HTTP_STATUS[this.code];
+    return this.status ?? HTTP_STATUS[this.code];
   }
 
   toBody(): { code: number; details: unknown[]; message: string } {
@@ -90,6 +92,11 @@ export function toConfigError(error: unknown): ConfigError {
       case 'InvalidArgument':
         return new ConfigError('InvalidArgument', error.message);
       case 'Unavailable':
+        // gRPC's RESOURCE_EXHAUSTED is defined for "the entire file system is out of space"; 507,
+        // not grpc-gateway's 429, since slowing down does not help until space is freed (docs/ARCHITECTURE.md).
+        if (error.details.outOfSpace !== undefined) {
+          return new ConfigError('ResourceExhausted', `the storage is full: nothing was written; retry once space is freed (${error.details.outOfSpace})`, 507);
+        }
         return new ConfigError('Unavailable', 'the store is unavailable; retry later');
       case 'Compacted':
       case 'LeaseNotFound':

@@ -25,6 +25,8 @@ export function storeErrorToStatus(error: unknown, resource: ResourceRef, name: 
     case 'LeaseNotFound':
       return StatusError.internal(error.message);
     case 'Unavailable':
-      return StatusError.serviceUnavailable('the storage is unavailable; try again');
+      return error.details.outOfSpace === undefined
+        ? StatusError.serviceUnavailable('the storage is unavailable; try again')
+        : StatusError.insufficientStorage(`the storage is full: nothing was written; try again once space is freed (${error.details.outOfSpace})`);
   }
 }

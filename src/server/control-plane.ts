@@ -16,6 +16,7 @@ import type { Logger } from '../observability/logger.js';
 import { createMetrics } from '../observability/metrics.js';
 import { startCompactor } from '../store/compactor.js';
 import { instrumentStore } from '../store/instrumented-store.js';
+import { trackStoreWrites } from '../store/write-health.js';
 import { PrefixCache } from '../store/prefix-cache.js';
 import { NAMESPACES_PREFIX } from '../config/keys.js';
 import { describeStore, openStore, type StoreConfig } from '../store/open-store.js';
@@ -45,6 +46,7 @@ import { writeFileAtomic } from '../common/atomic-file.js';
 import { makeTreePrivate } from '../common/private-tree.js';
 import { systemClock, type Clock } from '../common/clock.js';
 import { buildHttpServer } from './http-server.js';
+import { closeWithin, openConnections } from './graceful-close.js';
 import { openKeyEncryption } from './key-encryption.js';
 import { buildPodApiServer } from './pod-api-server.js';
 import { createSiteObject, type SiteRegistration } from './site-object.js';
@@ -127,6 +129,8 @@ export interface ControlPlaneOptions {
   readonly identityCertificateLifetimeMs?: number;
   /** exec, attach and port-forward sessions idle this long are closed (default 4 h). */
   readonly streamIdleTimeoutMs?: number;
+  /** How long a stop waits for requests in progress before it cuts the connections still open (default 30 s). */
+  readonly shutdownTimeoutMs?: number;
   /** Timeouts, connection caps and the configuration API's rate limit; each one left out is {@link DEFAULT_SERVER_LIMITS}'s. */
   readonly limits?: Partial<ServerLimits>;
 }
@@ -145,7 +149,7 @@ export interface ControlPlane {
   readonly virtualClusters: VirtualClusterStorage;
   /** Registered sites: their Nodes, states and quotas. */
   readonly sites: SiteInventory;
-  /** Graceful stop: readiness fails, in-flight requests finish, then the store closes. */
+  /** Graceful stop within `shutdownTimeoutMs` (graceful-close.ts): readiness fails, watches end, tunnels get GOAWAY; then the store closes. */
   close(): Promise<void>;
 }
 
@@ -157,7 +161,9 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
   // Everything under the home is the user's alone (tokens, keys, the store): fixed, and said so, at every start.
   for (const path of makeTreePrivate(options.home)) logger.warn({ path }, 'made private: group and others had access');
   const storeConfig: StoreConfig = options.store ?? { backend: 'sqlite', path: join(options.home, 'store', 'edgeplane.db') };
-  const store = instrumentStore(openStore(storeConfig), storeConfig.backend, metrics);
+  // Writes watched: one refused by the storage (a full disk) is logged and fails /readyz's store-writable.
+  const writes = trackStoreWrites(instrumentStore(openStore(storeConfig), storeConfig.backend, metrics), { where: describeStore(storeConfig), logger });
+  const store = writes.store;
   logger.info({ store: describeStore(storeConfig) }, 'store opened');
   // What to undo, newest first, when the start fails half-way or the server stops.
   const cleanups: Array<() => void | Promise<void>> = [() => store.close()];
@@ -208,7 +214,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
       tls: { cert: pki.servingCert, key: pki.servingKey, clientCa: pki.caCert },
       logger,
       metrics,
-      checks: { livez: [ping], readyz: [ping, storeCheck, shutdown], healthz: [ping, storeCheck] },
+      checks: { livez: [ping], readyz: [ping, storeCheck, writes.check, shutdown], healthz: [ping, storeCheck] },
       version: versionDocument(build),
       bodyLimit,
       limits,
@@ -358,11 +364,14 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
       ...(options.compactionIntervalMs === undefined ? {} : { intervalMs: options.compactionIntervalMs }),
     });
     cleanups.push(stopCompactor);
+    const connections = openConnections(app.server);
     await app.listen({ host: options.listen.host, port: options.listen.port });
     cleanups.push(async () => {
       shuttingDown = true;
-      logger.info('shutting down: finishing in-flight requests');
-      await app.close();
+      const timeoutMs = options.shutdownTimeoutMs ?? 30_000;
+      logger.info({ timeoutMs }, 'shutting down: finishing in-flight requests');
+      sitePlane.drain();
+      await closeWithin(app, connections, timeoutMs, logger);
     });
     const port = (app.server.address() as AddressInfo).port;
     url = urlFor({ host: options.listen.host === '0.0.0.0' ? '127.0.0.1' : options.listen.host, port });

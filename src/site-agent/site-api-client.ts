@@ -31,8 +31,9 @@ export class SiteApiClient {
     this.agent = new Agent({ keepAlive: true, maxSockets: options.maxSockets ?? 8, ca: credential.ca, cert: credential.certificate, key: credential.key });
   }
 
-  heartbeat(sites: readonly string[]): Promise<HeartbeatResponse> {
-    return this.post<HeartbeatResponse>('/api/sites/v1/heartbeat', { sites });
+  /** A heartbeat, bounded by `options` (its loop gives half an interval: heartbeat-loop.ts). */
+  heartbeat(sites: readonly string[], options?: { readonly signal?: AbortSignal; readonly timeoutMs?: number }): Promise<HeartbeatResponse> {
+    return this.post<HeartbeatResponse>('/api/sites/v1/heartbeat', { sites }, options);
   }
 
   async postStatuses(items: readonly PodStatusItem[]): Promise<readonly PodStatusResult[]> {
@@ -115,12 +116,14 @@ export class SiteApiClient {
     this.agent.destroy();
   }
 
-  private post<T>(path: string, body: unknown): Promise<T> {
+  private post<T>(path: string, body: unknown, bounds: { readonly signal?: AbortSignal; readonly timeoutMs?: number } = {}): Promise<T> {
     const payload = JSON.stringify(body);
+    const timeoutMs = bounds.timeoutMs ?? REQUEST_TIMEOUT_MS;
     return new Promise<T>((resolve, reject) => {
+      const headers = { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) };
       const req = request(
         `${this.server}${path}`,
-        { method: 'POST', agent: this.agent, timeout: REQUEST_TIMEOUT_MS, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } },
+        { method: 'POST', agent: this.agent, timeout: timeoutMs, headers, ...(bounds.signal === undefined ? {} : { signal: bounds.signal }) },
         (res) => {
           readBody(res).then((text) => {
             if ((res.statusCode ?? 0) < 200 || (res.statusCode ?? 0) >= 300) return reject(SiteApiError.of(`POST ${path}`, res.statusCode ?? 0, text));
@@ -132,7 +135,7 @@ export class SiteApiClient {
           }, reject);
         },
       );
-      req.on('timeout', () => req.destroy(new Error(`POST ${path} timed out after ${REQUEST_TIMEOUT_MS / 1000}s`)));
+      req.on('timeout', () => req.destroy(new Error(`POST ${path} timed out after ${timeoutMs / 1000}s`)));
       req.on('error', reject);
       req.end(payload);
     });

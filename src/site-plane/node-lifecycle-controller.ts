@@ -1,4 +1,4 @@
-import { startWorkLoop } from '../controllers/runtime/work-loop.js';
+import { startWorkLoop, type ReconcileResult } from '../controllers/runtime/work-loop.js';
 import type { WorkQueueOptions } from '../controllers/runtime/work-queue.js';
 import { StatusError } from '../apimachinery/errors/status-error.js';
 import type { Clock } from '../common/clock.js';
@@ -6,13 +6,15 @@ import type { EventRecorder } from '../controllers/events/event-recorder.js';
 import type { CachedSiteInventory } from './cached-site-inventory.js';
 import type { SiteConfigObjects } from './site-config-objects.js';
 import { decommissionSite, type SiteDecommissionDependencies } from './site-decommission.js';
-import { nextSiteState, nodeWithReachability, podStatusNotReady } from './site-lifecycle.js';
+import { nextSiteState, nodeWithReachability, observedHealth, podStatusNotReady } from './site-lifecycle.js';
 import { metav1Time } from '../apimachinery/meta-time.js';
 
 export interface NodeLifecycleDependencies extends SiteDecommissionDependencies {
   readonly inventory: CachedSiteInventory;
   readonly objects: SiteConfigObjects;
   readonly clock: Clock;
+  /** How long a site may go without a lease key, counted from this controller's start too (node-monitor-grace-period). */
+  readonly graceSeconds: number;
   /** Where the `NodeNotReady` events on pods go (none without). */
   readonly events?: EventRecorder;
   readonly workers?: number;
@@ -39,16 +41,21 @@ const NODE_NOT_READY_MESSAGE = 'Node is not ready';
  * `NodeNotReady` "Node is not ready" (kube's MarkPodsNotReady), so their Endpoints addresses
  * go not-ready and their workloads stop counting them ready; nothing moves to other sites.
  * With one, ONLINE and Ready again (pods are left
- * to the agent, which reposts their status, as kubelet does). A site whose config object is
+ * to the agent, which reposts their status, as kubelet does). Health is timed only from what
+ * the controller observes: no site is lost before the grace period has passed since it
+ * started (observedHealth), so a control-plane restart never fails a site. A site whose config object is
  * deleted is decommissioned (site-decommission.ts). Every server runs it: its
  * writes are idempotent and conditioned.
  */
 export function startNodeLifecycleController(deps: NodeLifecycleDependencies): NodeLifecycleController {
-  const reconcile = async (site: string): Promise<void> => {
+  const startedAtMs = deps.clock.now().getTime();
+  const reconcile = async (site: string): Promise<ReconcileResult | void> => {
     const claim = deps.inventory.claimOf(site);
     if (claim === undefined) return deps.inventory.forgetDeletion(site);
     if (deps.inventory.objectDeleted(site)) return decommissionSite(deps, site, claim);
-    const heartbeating = deps.inventory.leaseOf(site) !== undefined;
+    const observed = observedHealth(deps.inventory.leaseOf(site) !== undefined, startedAtMs, deps.clock.now().getTime(), deps.graceSeconds * 1000);
+    if ('recheckAfterMs' in observed) return { requeueAfterMs: observed.recheckAfterMs };
+    const { heartbeating } = observed;
     const now = metav1Time(deps.clock.now());
     const object = deps.inventory.objectOf(site);
     const state = object === undefined ? undefined : nextSiteState(deps.inventory.stateOf(site), heartbeating);

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { KubeObject } from '../apimachinery/object.js';
 import type { SiteState } from '../controllers/placement/site-inventory.js';
-import { nextSiteState, nodeReadyStatus, nodeWithReachability, podStatusNotReady } from './site-lifecycle.js';
+import { nextSiteState, nodeReadyStatus, nodeWithReachability, observedHealth, podStatusNotReady } from './site-lifecycle.js';
 import { siteNodeObject } from './site-node.js';
 
 const T0 = '2025-01-01T00:00:00Z';
@@ -74,5 +74,15 @@ describe('site lifecycle', () => {
     });
     assert.equal(podStatusNotReady({ ...running, status }, T2), undefined);
     assert.equal(podStatusNotReady({ ...running, status: { phase: 'Succeeded', conditions: [{ type: 'Ready', status: 'True' }] } }, T1), undefined);
+  });
+
+  it('site health is timed from the controller\'s start: no site is lost within the grace period after it, even without a lease key', () => {
+    const started = 1_000_000;
+    const grace = 40_000;
+    assert.deepEqual(observedHealth(true, started, started, grace), { heartbeating: true });
+    assert.deepEqual(observedHealth(false, started, started, grace), { recheckAfterMs: 40_000 }, 'no lease key at start: look again when the grace ends');
+    assert.deepEqual(observedHealth(false, started, started + 39_000, grace), { recheckAfterMs: 1000 });
+    assert.deepEqual(observedHealth(false, started, started + 40_000, grace), { heartbeating: false });
+    assert.deepEqual(observedHealth(true, started, started + 90_000, grace), { heartbeating: true });
   });
 });

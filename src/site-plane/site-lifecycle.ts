@@ -37,6 +37,22 @@ export function nextSiteState(current: SiteState | undefined, heartbeating: bool
   }
 }
 
+/** What the node lifecycle controller may conclude of a site's heartbeats, and when to look again. */
+export type ObservedHealth = { readonly heartbeating: boolean } | { readonly recheckAfterMs: number };
+
+/**
+ * Pure: kube-controller-manager's node-monitor-grace-period counted from the controller's
+ * start. A site with a lease key heartbeats; one without is lost only once the grace period
+ * has passed since the controller started, since before that its silence may be the control
+ * plane's own downtime (the lease key may even be missing from a store that was down): until
+ * then, no conclusion, and a look again when the grace period ends.
+ */
+export function observedHealth(hasLease: boolean, observingSinceMs: number, nowMs: number, graceMs: number): ObservedHealth {
+  if (hasLease) return { heartbeating: true };
+  const waited = nowMs - observingSinceMs;
+  return waited >= graceMs ? { heartbeating: false } : { recheckAfterMs: graceMs - waited };
+}
+
 const conditionsOf = (node: KubeObject): NodeCondition[] => ((node['status'] as { conditions?: NodeCondition[] } | undefined)?.conditions ?? []);
 
 /** The status of a Node's Ready condition ('Unknown' without one). */

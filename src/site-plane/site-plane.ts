@@ -95,6 +95,11 @@ export interface SitePlane {
    * pod connection to `serve` (the pod-facing API); other upgrades go to `next`.
    */
   podRelayUpgrades(serve: (socket: Duplex) => void, next: UpgradeListener): UpgradeListener;
+  /**
+   * The server is stopping: GOAWAY on every tunnel (agents dial again; streams in progress may
+   * finish) and the relayed pod connections closed (their relays dial again).
+   */
+  drain(): void;
   /** Stops the caches, the controller and the informer it made, and closes the tunnels and relayed pod connections. */
   stop(): Promise<void>;
 }
@@ -133,10 +138,11 @@ export async function startSitePlane(deps: SitePlaneDependencies): Promise<SiteP
 
   const objects = new SiteConfigObjects(deps.registry);
   const nodes = new SiteNodeStore({ store, codec, newUid: randomUUID });
-  const leases = new AgentLeases({ store, agents, inventory, graceSeconds: deps.graceSeconds ?? 40, logger });
+  const graceSeconds = deps.graceSeconds ?? 40;
+  const leases = new AgentLeases({ store, agents, inventory, graceSeconds, logger });
   const tokens = new TokenService({ store, clock, caPin: caPin(deps.ca.certificate), publicUrl: deps.publicUrl });
   const registrar = new SiteRegistrar({ store, clock, logger, tokens, certificates: agentCertificateIssuer(deps.ca), objects, nodes, agents, inventory, leases, caPem: deps.ca.certificate });
-  const controller = startNodeLifecycleController({ store, agents, inventory, objects, nodes, pods, podsBySite, clock, logger, ...(deps.events === undefined ? {} : { events: deps.events }) });
+  const controller = startNodeLifecycleController({ store, agents, inventory, objects, nodes, pods, podsBySite, clock, graceSeconds, logger, ...(deps.events === undefined ? {} : { events: deps.events }) });
 
   const metrics = deps.metrics === undefined ? undefined : tunnelMetrics(deps.metrics);
   const tunnels = new SiteTunnels({
@@ -178,6 +184,10 @@ export async function startSitePlane(deps: SitePlaneDependencies): Promise<SiteP
         ...(deps.bookmarkIntervalMs === undefined ? {} : { bookmarkIntervalMs: deps.bookmarkIntervalMs }),
         ...(deps.bodyLimit === undefined ? {} : { bodyLimit: deps.bodyLimit }),
       }),
+    drain: () => {
+      tunnels.goAwayAll();
+      podRelay.closeAll();
+    },
     stop: async () => {
       tunnels.closeAll();
       podRelay.closeAll();

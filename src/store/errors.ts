@@ -18,6 +18,12 @@ export interface StoreErrorDetails {
   readonly compactedRevision?: Revision;
   /** Unavailable: the backend's own error, for logs only. */
   readonly cause?: unknown;
+  /**
+   * Unavailable for lack of space (a full disk, etcd's quota): the backend's words for it, e.g.
+   * `SQLITE_FULL: database or disk is full`, `ENOSPC: no space left on device`,
+   * `etcdserver: mvcc: database space exceeded`. The APIs answer it as insufficient storage.
+   */
+  readonly outOfSpace?: string;
 }
 
 export class StoreError extends Error {
@@ -59,15 +65,33 @@ export class StoreError extends Error {
   static unavailable(message: string, cause?: unknown): StoreError {
     return new StoreError('Unavailable', message, { cause });
   }
+  /** A write refused for lack of space; `outOfSpace` is the backend's words for it. */
+  static outOfSpace(message: string, outOfSpace: string, cause?: unknown): StoreError {
+    return new StoreError('Unavailable', message, { cause, outOfSpace });
+  }
+}
+
+/** The space a backend ran out of, in its own words, when `error` says so (SQLite, the file system, etcd's quota); else undefined. */
+export function outOfSpaceCause(error: unknown): string | undefined {
+  if (error instanceof StoreError) return error.details.outOfSpace;
+  const code = (error as { code?: unknown } | null)?.code;
+  const message = error instanceof Error ? error.message : String(error);
+  if (code === 'SQLITE_FULL' || code === 'ENOSPC' || code === 'EDQUOT') return `${String(code)}: ${message}`;
+  if (/database or disk is full|no space left on device|database space exceeded/i.test(message)) return message;
+  return undefined;
 }
 
 export function isStoreError(error: unknown, code?: StoreErrorCode): error is StoreError {
   return error instanceof StoreError && (code === undefined || error.code === code);
 }
 
-/** Passes store errors through; wraps anything else (a backend exception) as `Unavailable`. */
+/**
+ * Passes store errors through; wraps anything else (a backend exception) as `Unavailable`,
+ * carrying the cause when it is a lack of space (`outOfSpaceCause`).
+ */
 export function toStoreError(error: unknown, what: string): StoreError {
   if (error instanceof StoreError) return error;
   const reason = error instanceof Error ? error.message : String(error);
-  return StoreError.unavailable(`${what}: ${reason}`, error);
+  const space = outOfSpaceCause(error);
+  return space === undefined ? StoreError.unavailable(`${what}: ${reason}`, error) : StoreError.outOfSpace(`${what}: the storage is full (${space})`, space, error);
 }

@@ -24,7 +24,7 @@ describe('edgeplane server (real process over HTTPS)', () => {
         assert.match(String(res.headers['content-type']), /^text\/plain/);
       }
       const verbose = await httpsGet(`${server.url}/readyz?verbose`, ca);
-      assert.equal(verbose.body, '[+]ping ok\n[+]sqlite ok\n[+]shutdown ok\nreadyz check passed\n');
+      assert.equal(verbose.body, '[+]ping ok\n[+]sqlite ok\n[+]store-writable ok\n[+]shutdown ok\nreadyz check passed\n');
       const excluded = await httpsGet(`${server.url}/readyz?verbose&exclude=sqlite`, ca);
       assert.match(excluded.body, /\[\+\]sqlite excluded: ok/);
       assert.equal((await httpsGet(`${server.url}/readyz/sqlite`, ca)).body, 'ok');
@@ -177,7 +177,7 @@ describe('edgeplane server (real process over HTTPS)', () => {
       const server = await startServer(home, etcdArgs);
       try {
         const ca = readFileSync(join(home, 'pki', 'ca.crt'), 'utf8');
-        assert.equal((await httpsGet(`${server.url}/readyz?verbose`, ca)).body, '[+]ping ok\n[+]etcd ok\n[+]shutdown ok\nreadyz check passed\n');
+        assert.equal((await httpsGet(`${server.url}/readyz?verbose`, ca)).body, '[+]ping ok\n[+]etcd ok\n[+]store-writable ok\n[+]shutdown ok\nreadyz check passed\n');
       } finally {
         assert.equal(await server.stop('SIGTERM'), 0);
       }

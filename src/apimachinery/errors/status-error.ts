@@ -85,12 +85,14 @@ export class StatusError extends Error {
     readonly reason: StatusReason,
     message: string,
     readonly details?: StatusDetails,
+    /** The HTTP status when it is not the reason's own (507 for insufficient storage). */
+    private readonly statusCode?: number,
   ) {
     super(message);
   }
 
   get code(): number {
-    return STATUS_CODE[this.reason];
+    return this.statusCode ?? STATUS_CODE[this.reason];
   }
 
   /** The `metav1.Status` body. */
@@ -168,6 +170,15 @@ export class StatusError extends Error {
   }
   static serviceUnavailable(message: string): StatusError {
     return new StatusError('ServiceUnavailable', message);
+  }
+  /**
+   * A write the storage refused for lack of space: code 507 (RFC 4918's Insufficient Storage),
+   * reason ServiceUnavailable — kube has no reason of its own for it, and this one makes
+   * client-go's IsServiceUnavailable true, so controllers retry as for any outage of the
+   * storage, while the code and the message name the cause (docs/ARCHITECTURE.md).
+   */
+  static insufficientStorage(message: string): StatusError {
+    return new StatusError('ServiceUnavailable', message, undefined, 507);
   }
   static timeout(message: string): StatusError {
     return new StatusError('Timeout', `Timeout: ${message}`);

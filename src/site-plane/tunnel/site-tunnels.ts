@@ -56,7 +56,15 @@ export class SiteTunnels {
     };
   }
 
-  /** Ends every tunnel (the server is stopping). */
+  /**
+   * Sends GOAWAY on every tunnel (the server is stopping): no new stream goes to it, the
+   * streams in progress finish, then it closes; its agent dials again (another server).
+   */
+  goAwayAll(): void {
+    for (const session of this.byAgent.values()) session.close();
+  }
+
+  /** Ends every tunnel at once (the server has stopped). */
   closeAll(): void {
     for (const session of this.byAgent.values()) session.destroy();
     this.byAgent.clear();

@@ -19,5 +19,7 @@ export function fromEtcdError(error: unknown, what: string): StoreError {
   if (message.includes('request is too large') || message.includes('too many operations')) {
     return StoreError.invalid(`${what}: ${message}`);
   }
+  // etcd's space quota (--quota-backend-bytes) is met: it refuses writes until compacted, defragmented and disarmed.
+  if (message.includes('mvcc: database space exceeded')) return StoreError.outOfSpace(`${what}: etcd: the storage is full (${message})`, message, error);
   return StoreError.unavailable(`${what}: etcd: ${message}`, error);
 }

@@ -65,6 +65,8 @@ export interface LogBackend {
   insertLease(ttlSeconds: number, expiresAtMs: number): LeaseRow;
   getLease(id: string): LeaseRow | undefined;
   setLeaseExpiry(id: string, expiresAtMs: number): void;
+  /** Sets every lease's expiry to `nowMs` plus its own TTL (etcd's lessor Promote). */
+  renewAllLeases(nowMs: number): void;
   deleteLease(id: string): void;
   expiredLeases(nowMs: number): string[];
   /** Live keys currently attached to the lease. */

@@ -20,6 +20,8 @@ import { WatchHub } from './watch-hub.js';
 export interface LogStoreOptions {
   /** Used in error messages ("sqlite", "memory"). */
   readonly name: string;
+  /** Where the log is (the SQLite file), named in the errors of failed writes. */
+  readonly location?: string;
   /** Wall clock in milliseconds (lease expiry). Default `Date.now`. */
   readonly now?: () => number;
   /** How often to look for rows written by other processes sharing the log; 0 disables. Default 0. */
@@ -67,6 +69,7 @@ export class LogStore implements Store {
     this.hub = new WatchHub(log, { batchSize: 500, maxQueue: options.maxWatchQueue ?? 1000 });
     const poll = options.pollIntervalMs ?? 0;
     if (poll > 0) this.every(poll, () => this.hub.poll());
+    this.renewAllLeases();
     this.every(options.leaseSweepIntervalMs ?? 250, () => void this.sweepLeases().catch(() => undefined));
   }
 
@@ -130,7 +133,7 @@ export class LogStore implements Store {
         }
       });
     } catch (error) {
-      const failure = toStoreError(error, `${this.options.name} write failed`);
+      const failure = toStoreError(error, `${this.options.name} write failed${this.options.location === undefined ? '' : ` (${this.options.location})`}`);
       for (const write of batch) write.reject(failure);
       this.afterFlush();
       return;
@@ -329,6 +332,15 @@ export class LogStore implements Store {
     const lease = this.log.getLease(id);
     if (lease === undefined || lease.expiresAtMs <= this.now()) throw StoreError.leaseNotFound(id);
     return lease;
+  }
+
+  /** etcd's lessor Promote, before the first sweep: every lease gets its full TTL again (downtime never counts; docs/ARCHITECTURE.md). */
+  private renewAllLeases(): void {
+    try {
+      this.log.transaction(() => this.log.renewAllLeases(this.now()));
+    } catch {
+      // A full disk: the sweep, which writes too, fails alike.
+    }
   }
 
   async grantLease(ttlSeconds: number): Promise<LeaseId> {

@@ -161,6 +161,10 @@ export class MemoryLog implements LogBackend {
     this.record(() => this.leases.set(id, lease));
   }
 
+  renewAllLeases(nowMs: number): void {
+    for (const lease of [...this.leases.values()]) this.setLeaseExpiry(lease.id, nowMs + lease.ttlSeconds * 1000);
+  }
+
   deleteLease(id: string): void {
     const lease = this.leases.get(id);
     if (lease === undefined) return;

@@ -19,7 +19,7 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
     mkdirSync(dirname(options.path), { recursive: true, mode: 0o700 });
     createPrivately(options.path);
     const log = new SqliteLog(options.path, options);
-    return new LogStore(log, { pollIntervalMs: 100, ...options, name: 'sqlite' });
+    return new LogStore(log, { pollIntervalMs: 100, ...options, name: 'sqlite', location: options.path });
   } catch (error) {
     throw toStoreError(error, `cannot open sqlite store at ${options.path}`);
   }

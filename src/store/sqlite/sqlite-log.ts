@@ -92,6 +92,7 @@ export class SqliteLog implements LogBackend {
       insertLease: db.prepare<[number, number]>('INSERT INTO lease (ttl, expires_at) VALUES (?, ?)'),
       getLease: db.prepare<[number], { id: number; ttl: number; expires_at: number }>('SELECT * FROM lease WHERE id = ?'),
       setLeaseExpiry: db.prepare<[number, number]>('UPDATE lease SET expires_at = ? WHERE id = ?'),
+      renewAllLeases: db.prepare<[number]>('UPDATE lease SET expires_at = ? + ttl * 1000'),
       deleteLease: db.prepare<[number]>('DELETE FROM lease WHERE id = ?'),
       expiredLeases: db.prepare<[number], { id: number }>('SELECT id FROM lease WHERE expires_at <= ?'),
       keysWithLease: db.prepare<[number], KvRecord>(
@@ -185,6 +186,10 @@ export class SqliteLog implements LogBackend {
 
   setLeaseExpiry(id: string, expiresAtMs: number): void {
     this.q.setLeaseExpiry.run(expiresAtMs, Number(id));
+  }
+
+  renewAllLeases(nowMs: number): void {
+    this.q.renewAllLeases.run(nowMs);
   }
 
   deleteLease(id: string): void {

@@ -48,6 +48,11 @@ export async function handleNamespaceWatch(r: ResourceRequest): Promise<void> {
       }
       return { close: () => undefined };
     },
-    { resource: r.resource, timeoutSeconds, table: table === undefined || r.deps.tables === undefined ? undefined : { format: r.deps.tables, request: table, now: () => r.deps.clock.now() } },
+    {
+      resource: r.resource,
+      timeoutSeconds,
+      table: table === undefined || r.deps.tables === undefined ? undefined : { format: r.deps.tables, request: table, now: () => r.deps.clock.now() },
+      signal: r.deps.watchesEnd,
+    },
   );
 }

@@ -44,5 +44,6 @@ async function nodeWatch(r: ResourceRequest, nodes: ClusterNodeSource): Promise<
     resource: r.resource,
     timeoutSeconds: params.timeoutSeconds ?? 1800 + Math.floor(Math.random() * 1800),
     table: table === undefined || r.deps.tables === undefined ? undefined : { format: r.deps.tables, request: table, now: () => r.deps.clock.now() },
+    signal: r.deps.watchesEnd,
   });
 }

@@ -106,6 +106,7 @@ async function handleWatch(r: ResourceRequest): Promise<void> {
       table: table === undefined || r.deps.tables === undefined ? undefined : { format: r.deps.tables, request: table, now: () => r.deps.clock.now() },
       eventChunk: (type, object, cause) => store.codec.eventChunk(type, object, cause),
       joinChunks: (chunks) => store.codec.joinChunks(chunks),
+      signal: r.deps.watchesEnd,
       onSlowClient: (bufferedBytes) => r.deps.logger?.info({ resource: r.resource.resource, cluster: `${r.context.cluster.namespace}/${r.context.cluster.name}`, bufferedBytes }, 'watch closed: its client stopped reading'),
     },
   );

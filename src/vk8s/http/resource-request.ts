@@ -42,6 +42,8 @@ export interface ResourceHandlerDependencies {
   readonly namespaces?: { readonly metadata: NamespaceMetadataStore; floor(cluster: ClusterRef): PodSecurityLevel };
   /** Where watches closed for a client that stopped reading are told. */
   readonly logger?: Logger;
+  /** Aborted when the server stops: every watch ends its stream cleanly, so clients watch again (on another server). */
+  readonly watchesEnd?: AbortSignal;
 }
 
 /** The cluster a request is for, as the mount's preHandler found it. */

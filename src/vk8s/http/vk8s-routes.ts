@@ -70,7 +70,13 @@ function sendJson(reply: FastifyReply, body: unknown): FastifyReply {
 export function registerVirtualClusterApi(app: FastifyInstance, deps: VirtualClusterApiDependencies): void {
   const clusterOf = (request: FastifyRequest): Promise<ClusterRequestContext> => resolveCluster(deps, request.params as Params, request.headers, request.raw.socket);
   const streams: PodStreamDependencies | undefined = deps.podStreams === undefined ? undefined : { storage: deps.storage, backend: deps.podStreams, logger: deps.logger };
-  const handlers = { ...deps, ...(streams === undefined ? {} : { streams: podStreamSubresources(streams) }) };
+  // kube-apiserver's shutdown: watches end cleanly before the server waits for requests, so clients watch again elsewhere.
+  const watchesEnd = new AbortController();
+  app.addHook('preClose', (done) => {
+    watchesEnd.abort();
+    done();
+  });
+  const handlers = { ...deps, watchesEnd: watchesEnd.signal, ...(streams === undefined ? {} : { streams: podStreamSubresources(streams) }) };
   if (streams !== undefined) {
     // Sessions in pods are HTTP upgrades, which the routes never see.
     const routes = routeUpgradeRequest(app);

@@ -27,13 +27,15 @@ export interface WatchStreamOptions {
   readonly maxBufferedBytes?: number;
   /** Told when a watch is closed because its client stopped reading. */
   readonly onSlowClient?: (bufferedBytes: number) => void;
+  /** Ends the stream cleanly when aborted (the server stops), as a timeout does. */
+  readonly signal?: AbortSignal;
 }
 
 /**
  * Streams a watch the way kube-apiserver does: 200 with headers flushed at once, then one
  * `{"type","object"}` JSON per line (Table objects with one row when asked, column
  * definitions only in the first), until `timeoutSeconds`, the client going away, or the
- * watch ending. `open` starts the watch with a sink this stream provides: events are
+ * watch ending (or `signal`: the server stopping). `open` starts the watch with a sink this stream provides: events are
  * written as the watch cache fans them out, synchronously, each as one chunk, and each group
  * of them (a store commit's) in one write; a client that stops reading is closed, by the
  * watch cache when 1,000 events wait for it (the sink's backlog) or here when more than
@@ -66,12 +68,14 @@ export function streamWatch(response: ServerResponse, open: (sink: KubeWatchSink
       finished = true;
       if (timer !== undefined) clearTimeout(timer);
       response.off('close', finish);
+      options.signal?.removeEventListener('abort', finish);
       watch?.close();
       writer.close();
       if (!response.writableEnded) response.end();
       resolve();
     };
     response.on('close', finish);
+    options.signal?.addEventListener('abort', finish, { once: true });
     const timer = options.timeoutSeconds === undefined ? undefined : setTimeout(finish, options.timeoutSeconds * 1000);
     response.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-cache, private', 'transfer-encoding': 'chunked' });
     response.flushHeaders();
@@ -92,6 +96,7 @@ export function streamWatch(response: ServerResponse, open: (sink: KubeWatchSink
       throw error;
     }
     flush(); // what the watch gave while opening, should it not have flushed
+    if (options.signal?.aborted === true) finish();
     if (finished) watch.close();
   });
 }

@@ -26,11 +26,11 @@ export function edgeplane(home: string, args: string[], input?: string): void {
 }
 
 /**
- * Creates the virtual cluster `namespace/name` through the CLI (with the tenant's admin
+ * Creates the virtual cluster `namespace/name` (with `spec`) through the CLI (with the tenant's admin
  * token in `home`), issues a kubeconfig for it into `dir`, and returns what it holds.
  */
-export function clusterWithKubeconfig(home: string, dir: string, namespace: string, name: string): ClusterCredentials {
-  edgeplane(home, ['config', 'create', 'virtual_k8s', '-n', namespace, '-f', '-'], JSON.stringify({ metadata: { name }, spec: {} }));
+export function clusterWithKubeconfig(home: string, dir: string, namespace: string, name: string, spec: Record<string, unknown> = {}): ClusterCredentials {
+  edgeplane(home, ['config', 'create', 'virtual_k8s', '-n', namespace, '-f', '-'], JSON.stringify({ metadata: { name }, spec }));
   const file = join(dir, `${namespace}-${name}.kubeconfig`);
   edgeplane(home, ['kubeconfig', '--namespace', namespace, '--vk8s', name, '--name', `kc-${namespace}-${name}`, '--file', file]);
   const kubeconfig = parse(readFileSync(file, 'utf8')) as Kubeconfig;
