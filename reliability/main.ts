@@ -1,11 +1,12 @@
 /**
  * `npm run reliability [-- <area>...]`: the long versions of the reliability areas — crashes,
- * fuzz, abusive clients, isolation, secrets at rest — with their figures written into
+ * fuzz, abusive clients, isolation, secrets at rest, autonomy — with their figures written into
  * docs/RELIABILITY.md. Short versions of the same areas run inside `npm test`.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { abusiveClients } from './abusive-clients.js';
 import type { ReliabilityArea, Scale } from './area.js';
+import { autonomyArea } from './autonomy.js';
 import { crashes } from './crashes.js';
 import { fuzzArea } from './fuzz.js';
 import { isolationArea } from './isolation.js';
@@ -13,7 +14,7 @@ import { type AreaResult, mergeReliabilityDocument, renderAreaSection, runFacts 
 import { secretsAtRestArea } from './secrets-at-rest.js';
 
 const DOCUMENT = 'docs/RELIABILITY.md';
-const areas: readonly ReliabilityArea[] = [crashes, fuzzArea, abusiveClients, isolationArea, secretsAtRestArea];
+const areas: readonly ReliabilityArea[] = [crashes, fuzzArea, abusiveClients, isolationArea, secretsAtRestArea, autonomyArea];
 
 function usage(): string {
   return [

@@ -30,6 +30,7 @@ interface ServerOptions extends RuntimeProgramFlags {
   previousKekFile?: string[];
   identityKeyAlgorithm: IdentityKeyAlgorithm;
   identityCertificateLifetime?: number;
+  identityCustomerEdgeCertificateLifetime?: number;
   streamIdleTimeout: number;
   readHeaderTimeout: number;
   readTimeout: number;
@@ -107,6 +108,11 @@ export function serverCommand(): Command {
     .addOption(new Option('--previous-kek-file <file>', PREVIOUS_KEK_OPTION_HELP).env('EDGEPLANE_PREVIOUS_KEK_FILES').argParser(kekFilesArgument))
     .addOption(new Option('--identity-key-algorithm <algorithm>', 'key algorithm of identity CAs made from now on').choices(IDENTITY_KEY_ALGORITHMS).env('EDGEPLANE_IDENTITY_KEY_ALGORITHM').default('ECDSA_P256'))
     .addOption(new Option('--identity-certificate-lifetime <duration>', 'lifetime of workload certificates, e.g. 24h, 90m (at least 1m; default 24h)').env('EDGEPLANE_IDENTITY_CERTIFICATE_LIFETIME').argParser(durationArgument))
+    .addOption(
+      new Option('--identity-customer-edge-certificate-lifetime <duration>', 'lifetime of the certificates of pods on customer edges (default: --identity-certificate-lifetime): their sidecars renew at half of it, so a customer edge keeps its pods\' identities offline for at least 40 % of it (docs/SITES.md)')
+        .env('EDGEPLANE_IDENTITY_CUSTOMER_EDGE_CERTIFICATE_LIFETIME')
+        .argParser(durationArgument),
+    )
     .addOption(new Option('--stream-idle-timeout <duration>', 'exec, attach and port-forward sessions with no traffic this long are closed (kubelet\'s --streaming-connection-idle-timeout), e.g. 4h, 30m').env('EDGEPLANE_STREAM_IDLE_TIMEOUT').default(4 * 3_600_000, '4h').argParser(durationArgument))
     .addOption(
       new Option('--shutdown-timeout <duration>', 'on SIGTERM/SIGINT: how long requests in progress may take to finish before the connections still open are cut (watches, long polls and tunnels are ended at once)')
@@ -170,6 +176,9 @@ export function serverCommand(): Command {
         ...(options.identityKekFile === undefined ? {} : { identityKekFile: resolve(options.identityKekFile) }),
         ...(options.previousKekFile === undefined ? {} : { previousKekFiles: options.previousKekFile.map((f) => resolve(f)) }),
         ...(options.identityCertificateLifetime === undefined ? {} : { identityCertificateLifetimeMs: options.identityCertificateLifetime }),
+        ...(options.identityCustomerEdgeCertificateLifetime === undefined
+          ? {}
+          : { identityCustomerEdgeCertificateLifetimeMs: options.identityCustomerEdgeCertificateLifetime }),
         streamIdleTimeoutMs: options.streamIdleTimeout,
         shutdownTimeoutMs: options.shutdownTimeout,
         siteGraceSeconds: options.nodeMonitorGracePeriod / 1000,

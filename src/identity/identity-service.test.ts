@@ -12,7 +12,7 @@ import { inProcessCsrVerifier } from './csr-verifier-pool.js';
 import type { IdentityBundle } from '../site-api/identity-bundle.js';
 import { IdentityError, type IdentityErrorCode } from './identity-error.js';
 import { readWorkloadIdentity } from './identity-extension.js';
-import { IdentityService } from './identity-service.js';
+import { IdentityService, type IdentityServiceDependencies } from './identity-service.js';
 import { issueLeafCertificates } from './leaf-certificates.js';
 import { startIdentityFixture, type IdentityFixture } from './testing/identity-fixture.js';
 import { makeTestCsr } from './testing/test-csr.js';
@@ -33,6 +33,7 @@ describe('IdentityService', () => {
   const clock = fakeClock(START);
   let fixture: IdentityFixture;
   let service: IdentityService;
+  let deps: IdentityServiceDependencies;
   let tokens: BootstrapTokens;
   const pods = new Map<string, KubeObject>();
   const audited: Array<{ cluster: ClusterRef; pod: string; user: string; expiresAt: string }> = [];
@@ -46,7 +47,7 @@ describe('IdentityService', () => {
   before(async () => {
     fixture = await startIdentityFixture(clock);
     tokens = new BootstrapTokens(await loadTokenSigningKey({ store: fixture.store, kek: fixture.kek, clock }), clock, 'sha256:00');
-    service = new IdentityService({
+    deps = {
       authorities: fixture.authorities,
       tokens,
       workloads: {
@@ -62,7 +63,8 @@ describe('IdentityService', () => {
       csrs: inProcessCsrVerifier(),
       clock,
       lifetimeMs: HOUR_MS,
-    });
+    };
+    service = new IdentityService(deps);
   });
   beforeEach(() => {
     pods.clear();
@@ -80,6 +82,17 @@ describe('IdentityService', () => {
       assert.deepEqual(identity, { v: 1, tenant: 'acme', namespace: 'default', vk8s: 'vk1', site: 're-a', pod: 'web-1', podUid: 'uid-1', serviceAccount: 'default', labels: { app: 'web-1', 'svc.io/siteName': 're-a' } });
       assert.match(new X509Certificate(bundle.serverCertificate).subjectAltName ?? '', /DNS:web\.default\.svc\.cluster\.local/);
       assert.equal(bundle.notAfter, '2026-03-01T13:00:00Z');
+    });
+
+    it('gives pods on customer edges their own lifetime when one is set (how long they keep an identity offline)', async () => {
+      const edges = new IdentityService({
+        ...deps,
+        customerEdgeLifetimeMs: 3 * HOUR_MS,
+        siteTypeOf: (site) => (site === 'ce-1' ? 'CUSTOMER_EDGE' : 'REGIONAL_EDGE'),
+      });
+      put(ACME, pod('edge-1', 'uid-e', 'ce-1'));
+      assert.equal((await edges.issueWithToken(await tokenFor(ACME, 'edge-1', 'uid-e', 'ce-1'), csrs())).notAfter, '2026-03-01T15:00:00Z');
+      assert.equal((await edges.issueWithToken(await tokenFor(ACME, 'web-1', 'uid-1', 're-a'), csrs())).notAfter, '2026-03-01T13:00:00Z', 'a regional edge\'s pod: the lifetime of all');
     });
 
     it('is refused with an expired token, a bad signature, another audience or no token', async () => {

@@ -19,6 +19,7 @@ import { PresentedCertificateChecks } from './presented-certificate.js';
 import type { TokenAudit } from './token-audit.js';
 import type { WorkloadSource } from './workload-source.js';
 import { metav1Time } from '../apimachinery/meta-time.js';
+import type { SiteType } from '../site-api/site-model.js';
 
 const DEFAULT_CERTIFICATE_LIFETIME_MS = 24 * 60 * 60 * 1000;
 
@@ -32,6 +33,10 @@ export interface IdentityServiceDependencies {
   readonly clock: Clock;
   /** Leaf lifetime (default 24 h). */
   readonly lifetimeMs?: number;
+  /** Leaf lifetime of pods on customer edges (default `lifetimeMs`): how long such a site's pods keep their identity offline (docs/SITES.md). */
+  readonly customerEdgeLifetimeMs?: number;
+  /** The type of a site (customer edges get `customerEdgeLifetimeMs`); undefined when unknown. */
+  readonly siteTypeOf?: (site: string) => SiteType | undefined;
   readonly random?: (bytes: number) => Buffer;
 }
 
@@ -146,6 +151,13 @@ export class IdentityService {
     ]);
     if (serverKey === undefined || clientKey === undefined) throw new Error('the CSR verifier answered fewer keys than asked');
     const contents = certificateContents({ cluster, site, pod, services: this.deps.workloads.services(cluster) });
-    return issueLeafCertificates(this.deps.authorities, { tenant: cluster.tenant, contents, serverKey, clientKey, now: this.deps.clock.now(), lifetimeMs: this.lifetimeMs }, this.deps.random);
+    const lifetimeMs = this.lifetimeOnSite(site);
+    return issueLeafCertificates(this.deps.authorities, { tenant: cluster.tenant, contents, serverKey, clientKey, now: this.deps.clock.now(), lifetimeMs }, this.deps.random);
+  }
+
+  /** The leaf lifetime of a pod on `site`: a customer edge's own when one is set. */
+  private lifetimeOnSite(site: string): number {
+    const { customerEdgeLifetimeMs, siteTypeOf } = this.deps;
+    return customerEdgeLifetimeMs !== undefined && siteTypeOf?.(site) === 'CUSTOMER_EDGE' ? customerEdgeLifetimeMs : this.lifetimeMs;
   }
 }

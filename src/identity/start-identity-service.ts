@@ -1,3 +1,4 @@
+import type { SiteType } from '../site-api/site-model.js';
 import { peerCertificateOf } from './peer-certificate.js';
 import type { WorkloadIdentity } from './identity-extension.js';
 import { kekSealer, type KeySealer } from './key-sealer.js';
@@ -32,6 +33,9 @@ export interface IdentityServiceStartOptions {
   readonly keyAlgorithm?: IdentityKeyAlgorithm;
   /** Leaf certificate lifetime (default 24 h). */
   readonly certificateLifetimeMs?: number;
+  /** Leaf certificate lifetime of pods on customer edges (default `certificateLifetimeMs`), their sites' types told by `siteTypeOf`. */
+  readonly customerEdgeCertificateLifetimeMs?: number;
+  readonly siteTypeOf?: (site: string) => SiteType | undefined;
   /** Started: pods, Services and Events. */
   readonly storage: VirtualClusterStorage;
   /** Config API credentials (admins minting tokens). */
@@ -64,7 +68,9 @@ export interface IdentityPlane {
  */
 export async function startIdentityService(options: IdentityServiceStartOptions): Promise<IdentityPlane> {
   const { store, clock, logger } = options;
-  if (options.certificateLifetimeMs !== undefined && !(options.certificateLifetimeMs >= 60_000)) throw new Error(`the identity certificate lifetime must be at least a minute, not ${options.certificateLifetimeMs} ms`);
+  for (const lifetime of [options.certificateLifetimeMs, options.customerEdgeCertificateLifetimeMs]) {
+    if (lifetime !== undefined && !(lifetime >= 60_000)) throw new Error(`the identity certificate lifetime must be at least a minute, not ${lifetime} ms`);
+  }
   const { kek } = options;
   const random = options.random ?? randomBytes;
   let opened: { authorities: CertificateAuthorities; signingKey: TokenSigningKey };
@@ -89,6 +95,8 @@ export async function startIdentityService(options: IdentityServiceStartOptions)
     clock,
     random,
     ...(options.certificateLifetimeMs === undefined ? {} : { lifetimeMs: options.certificateLifetimeMs }),
+    ...(options.customerEdgeCertificateLifetimeMs === undefined ? {} : { customerEdgeLifetimeMs: options.customerEdgeCertificateLifetimeMs }),
+    ...(options.siteTypeOf === undefined ? {} : { siteTypeOf: options.siteTypeOf }),
   });
   return operationsPlane(service, { credentials: options.credentials, logger, sealer: kekSealer(kek, random), close: () => csrs.close() });
 }

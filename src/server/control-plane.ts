@@ -24,6 +24,7 @@ import type { Store } from '../store/types.js';
 import { readBuildInfo, versionDocument } from './build-info.js';
 import type { HealthCheck } from './health.js';
 import { startSitePlane } from '../site-plane/site-plane.js';
+import { identityIssuance } from './identity-issuance.js';
 import type { SiteInventory } from '../controllers/placement/site-inventory.js';
 import { startClusterJanitor } from '../vk8s/cluster-janitor.js';
 import { createEventRecorder } from '../controllers/events/event-recorder.js';
@@ -127,6 +128,8 @@ export interface ControlPlaneOptions {
   readonly identityKeyAlgorithm?: IdentityKeyAlgorithm;
   /** Lifetime of workload certificates (default 24 h). */
   readonly identityCertificateLifetimeMs?: number;
+  /** Lifetime of the certificates of pods on customer edges (default: the one above), how long they keep an identity offline. */
+  readonly identityCustomerEdgeCertificateLifetimeMs?: number;
   /** exec, attach and port-forward sessions idle this long are closed (default 4 h). */
   readonly streamIdleTimeoutMs?: number;
   /** How long a stop waits for requests in progress before it cuts the connections still open (default 30 s). */
@@ -281,8 +284,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
       storage: clusters,
       credentials,
       platformCaPem: pki.caCert,
-      ...(options.identityKeyAlgorithm === undefined ? {} : { keyAlgorithm: options.identityKeyAlgorithm }),
-      ...(options.identityCertificateLifetimeMs === undefined ? {} : { certificateLifetimeMs: options.identityCertificateLifetimeMs }),
+      ...identityIssuance(options, sitePlane.inventory),
     });
     cleanups.push(() => identity.close());
     identity.registerRoutes(app);

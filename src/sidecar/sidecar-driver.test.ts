@@ -83,6 +83,7 @@ describe('sidecar driver', () => {
     await until(77 * MINUTE);
     assert.equal(driver.current().kind, 'DEGRADED');
     assert.equal(driver.identity(), second, 'DEGRADED still serves the current identity');
+    assert.equal(readFileSync(join(identityDir, 'client.crt'), 'utf8'), second.clientCertificate + second.chain, 'and its files stay as they were');
 
     issuer.available = true;
     await until(78 * MINUTE + 1);

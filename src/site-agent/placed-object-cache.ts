@@ -24,21 +24,35 @@ const clusterKey = (cluster: ClusterRef): string => `${cluster.tenant}/${cluster
  * The ConfigMaps, Secrets and claims placed on the agent's sites, as kubelet's TTL cache of
  * them: read again from the site API when older than `ttlMs` (a pod's start waits for that
  * read), so a change reaches new containers within the TTL. Secrets stay in memory only.
+ * When the control plane cannot be read (unreachable, down), the objects read last serve —
+ * a crashed container restarts offline with what it had — and while reads keep failing,
+ * callers get those at once and the read is retried behind them (`onStale` hears when that begins);
+ * only a cache that never read anything fails.
  */
 export class PlacedObjectCache {
   private readonly byKind = new Map<Kind, Map<string, PlacedObject>>();
   private fetchedAt = Number.NEGATIVE_INFINITY;
   private refreshing: Promise<void> | undefined;
+  /** Something was read once. */
+  private read = false;
+  /** The last read failed: the control plane is unreachable for now. */
+  private failing = false;
 
   constructor(
     private readonly list: (kind: Kind) => Promise<PlacedObjects>,
     private readonly now: () => number,
     private readonly ttlMs = 5000,
+    private readonly onStale: (error: unknown) => void = () => undefined,
   ) {}
 
-  /** The objects of `cluster`, fresh within the TTL. */
+  /** The objects of `cluster`, fresh within the TTL, or the last read when the control plane cannot be read. */
   async of(cluster: ClusterRef): Promise<ClusterObjects> {
-    if (this.now() - this.fetchedAt > this.ttlMs) await this.refresh();
+    if (this.now() - this.fetchedAt > this.ttlMs) {
+      const refreshed = this.refresh().catch((error: unknown) => {
+        if (!this.read) throw error;
+      });
+      if (!this.failing || !this.read) await refreshed;
+    }
     const prefix = `${clusterKey(cluster)}/`;
     const find = (kind: Kind, name: string): PlacedObject | undefined => this.byKind.get(kind)?.get(prefix + name);
     return {
@@ -57,6 +71,12 @@ export class PlacedObjectCache {
           this.byKind.set(kind, new Map(list.items.map((item) => [`${clusterKey(item.cluster)}/${item.object.metadata.name ?? ''}`, { object: item.object, sites: item.sites }])));
         }
         this.fetchedAt = started;
+        this.read = true;
+        this.failing = false;
+      } catch (error) {
+        if (!this.failing && this.read) this.onStale(error);
+        this.failing = true;
+        throw error;
       } finally {
         this.refreshing = undefined;
       }

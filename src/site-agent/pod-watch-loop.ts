@@ -15,7 +15,18 @@ export interface PodWatchLoopOptions {
   readonly logger: Logger;
   readonly signal: AbortSignal;
   readonly random?: () => number;
+  /** The watch opened (again): the link to the control plane is up. */
+  readonly onOpen?: () => void;
 }
+
+/**
+ * The longest wait between the pod watch's reconnects: a site notices a control plane (or a
+ * link) that came back within this long (plus a fifth), so its pods' statuses are re-asserted
+ * within seconds of the link's return (the goal: kubectl shows them Ready again within 5 s).
+ * One watch per agent, so the reconnects cost the control plane one TLS handshake per agent
+ * every few seconds while it is down.
+ */
+const WATCH_RETRY_MAX_MS = 3000;
 
 /** An in-stream ERROR event, or a 410 answer: the resource version is too old. */
 class Expired extends Error {}
@@ -25,7 +36,9 @@ class Expired extends Error {}
  * ADDED / MODIFIED apply the pod, DELETED removes it. A stream that ends is resumed from the
  * last resourceVersion seen (BOOKMARKs included); an expired version (410, or an ERROR event
  * with code 410) relists from scratch, and pods the relist does not bring back are dropped
- * at its first BOOKMARK; failures reconnect with back-off. Resolves when aborted.
+ * at its first BOOKMARK; failures reconnect with back-off (at most {@link WATCH_RETRY_MAX_MS}),
+ * and each open tells `onOpen` (the agent's status reports waiting out a back-off go at once).
+ * Resolves when aborted.
  */
 export async function runPodWatch(options: PodWatchLoopOptions): Promise<void> {
   const { runtime, logger, signal } = options;
@@ -77,6 +90,7 @@ export async function runPodWatch(options: PodWatchLoopOptions): Promise<void> {
       listing = resourceVersion === undefined;
       const events = await options.client.watchPods(resourceVersion, signal);
       logger.debug({ resourceVersion }, 'pod watch open');
+      options.onOpen?.();
       for await (const event of events) {
         received++;
         attempt = 0;
@@ -95,6 +109,6 @@ export async function runPodWatch(options: PodWatchLoopOptions): Promise<void> {
       attempt++;
       logger.warn({ err: error, attempt }, 'pod watch failed; reconnecting');
     }
-    await sleep(options.timers.schedule, retryDelayMs(attempt, random), signal);
+    await sleep(options.timers.schedule, retryDelayMs(attempt, random, WATCH_RETRY_MAX_MS), signal);
   }
 }

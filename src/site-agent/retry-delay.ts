@@ -1,6 +1,6 @@
-/** Reconnect back-off: 500 ms doubling per failed attempt, at most 30 s, spread ±20 % by `random`. */
-export function retryDelayMs(attempt: number, random: () => number): number {
-  const base = Math.min(500 * 2 ** Math.max(0, Math.min(attempt - 1, 10)), 30_000);
+/** Reconnect back-off: 500 ms doubling per failed attempt, at most `maxMs` (default 30 s), spread ±20 % by `random`. */
+export function retryDelayMs(attempt: number, random: () => number, maxMs = 30_000): number {
+  const base = Math.min(500 * 2 ** Math.max(0, Math.min(attempt - 1, 10)), maxMs);
   return Math.round(base * (0.8 + 0.4 * random()));
 }
 

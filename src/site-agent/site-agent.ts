@@ -159,6 +159,7 @@ export async function startSiteAgent(options: SiteAgentOptions): Promise<SiteAge
     client: reads,
     runtime,
     forget: (key) => batcher.forget(key),
+    onOpen: () => batcher.retryNow(),
     timers,
     logger,
     signal: abort.signal,

@@ -102,6 +102,30 @@ describe('StatusBatcher', () => {
     assert.deepEqual(transport.calls[1], { kind: 'status', names: ['a', 'b'], phases: ['Running', 'Pending'] });
   });
 
+  it('status batcher keeps each pod\'s newest report while the control plane is unreachable and sends them once the link is back, not at the back-off\'s end', async () => {
+    const timers = fakeTimers(0);
+    const transport = recorder();
+    transport.fail = 5;
+    const batcher = new StatusBatcher({ transport, timers, logger });
+    batcher.status('a', item('a', 'Pending'));
+    for (let i = 0; i < 5; i++) {
+      timers.advance(10_000);
+      await settle();
+    }
+    assert.equal(transport.calls.length, 5, 'every try failed');
+    batcher.status('a', item('a', 'Running'));
+    batcher.status('b', item('b', 'Running'));
+    batcher.retryNow();
+    await settle();
+    assert.equal(transport.calls.length, 6, 'sent when the link is back, before the back-off ran out');
+    assert.deepEqual(transport.calls[5], { kind: 'status', names: ['a', 'b'], phases: ['Running', 'Running'] });
+    assert.equal(batcher.pending, 0);
+    batcher.retryNow();
+    timers.advance(20_000);
+    await settle();
+    assert.equal(transport.calls.length, 6, 'nothing sent twice');
+  });
+
   it('status batcher sends terminations after statuses and drops a terminated pod\'s waiting status', async () => {
     const timers = fakeTimers(0);
     const transport = recorder();

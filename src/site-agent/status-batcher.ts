@@ -37,7 +37,9 @@ function isTransientItemError(result: PodStatusResult | undefined): boolean {
  * (unless a newer report of the same pod is waiting) and the next try backs off up to 10 s;
  * so do items the control plane could not take for now (5xx, 429: its store was down) — a
  * pod that has reached its steady state reports nothing more, so a lost report would never
- * be made good. Other item errors are not retried: the pod is gone or not this site's.
+ * be made good. Other item errors are not retried: the pod is gone or not this site's. While
+ * the control plane is unreachable each pod's newest report waits (an older one never
+ * overrides it), and {@link retryNow} sends them the moment the link is back.
  */
 export class StatusBatcher {
   private readonly statuses = new Map<string, PodStatusItem>();
@@ -76,6 +78,18 @@ export class StatusBatcher {
   forget(key: string): void {
     this.statuses.delete(key);
     this.terminations.delete(key);
+  }
+
+  /**
+   * The link to the control plane is back (the pod watch opened again): what waits out a
+   * back-off is sent now rather than at the back-off's end, so reports kept while the control
+   * plane was unreachable — each pod's newest — arrive as soon as it can take them.
+   */
+  retryNow(): void {
+    if (this.closing || this.inFlight !== undefined || this.failures === 0 || this.pending === 0) return;
+    this.timer?.();
+    this.timer = undefined;
+    this.startFlush();
   }
 
   /** Stops the timer and sends everything waiting, one batch after another, until a request fails. */

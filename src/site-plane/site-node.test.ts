@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { nodeStrategy } from '../vk8s/kinds/node.js';
-import { containerRuntimeVersionOf, healthyConditions, internalAddressOf, reregisteredNode, siteNodeObject } from './site-node.js';
+import { containerRuntimeVersionOf, healthyConditions, internalAddressOf, reregisteredNode, siteNodeObject, siteTypeOfNodes } from './site-node.js';
 
 const NOW = '2025-01-02T03:04:05Z';
 
@@ -27,6 +27,13 @@ describe('site node', () => {
     assert.equal(status['nodeInfo']?.['kubeletVersion'], 'v1.17.0-edgeplane');
     assert.equal(status['nodeInfo']?.['architecture'], 'amd64');
     assert.deepEqual(nodeStrategy.validate(node, { cluster: { tenant: 't', namespace: 'n', name: 'v' }, now: NOW }), []);
+  });
+
+  it('site node tells its site\'s type (the identity service gives customer edges\' pods their own certificate lifetime)', () => {
+    const node = (type: 'REGIONAL_EDGE' | 'CUSTOMER_EDGE') => siteNodeObject({ name: 'n0', cpu: '8', memory: '16Gi' }, { site: 'paris', type, uid: 'u-1', now: NOW });
+    assert.equal(siteTypeOfNodes([node('CUSTOMER_EDGE')]), 'CUSTOMER_EDGE');
+    assert.equal(siteTypeOfNodes([node('REGIONAL_EDGE')]), 'REGIONAL_EDGE');
+    assert.equal(siteTypeOfNodes([]), undefined);
   });
 
   it('site node of a runc site reports runc://<version>; a simulated one what it always did', () => {

@@ -133,3 +133,9 @@ export function reregisteredNode(fresh: KubeObject, existing: KubeObject): KubeO
     },
   };
 }
+
+/** A site's type as its Nodes' `svc.io/siteType` label says; undefined without Nodes (an unknown site). Pure. */
+export function siteTypeOfNodes(nodes: readonly KubeObject[]): SiteType | undefined {
+  const value = nodes[0]?.metadata.labels?.[SITE_TYPE_LABEL];
+  return (Object.keys(SITE_TYPE_LABEL_VALUE) as SiteType[]).find((type) => SITE_TYPE_LABEL_VALUE[type] === value);
+}

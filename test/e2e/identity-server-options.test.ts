@@ -30,6 +30,10 @@ describe('edgeplane server identity options', () => {
     const badLifetime = await run(['server', '--home', join(root, 'bad'), '--identity-certificate-lifetime', '30s']);
     assert.equal(badLifetime.code, 1);
     assert.match(badLifetime.stderr, /at least 1m/);
+    assert.match(help.stdout, /--identity-customer-edge-certificate-lifetime <duration>/);
+    const badEdgeLifetime = await run(['server', '--home', join(root, 'bad'), '--identity-customer-edge-certificate-lifetime', '30s']);
+    assert.equal(badEdgeLifetime.code, 1);
+    assert.match(badEdgeLifetime.stderr, /at least 1m/);
   });
 
   it('use an operator\'s key file and RSA-2048; a server with another key does not start, and says why', async () => {

@@ -23,6 +23,10 @@ export const REASONS = {
   noSiteMatches: 'NoSiteMatches',
   /** Ours: the placement references resolve to sites again. */
   sitesMatched: 'SitesMatched',
+  /** Ours, for the `SitesOffline` condition: some sites of the Deployment are offline (their Nodes unreachable). */
+  sitesUnreachable: 'SitesUnreachable',
+  /** Ours: every site of the Deployment is reachable again. */
+  allSitesReachable: 'AllSitesReachable',
 } as const;
 
 export function conditionOf(conditions: readonly DeploymentCondition[], type: string): DeploymentCondition | undefined {

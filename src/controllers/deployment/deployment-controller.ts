@@ -7,11 +7,14 @@ import { controllerRefOf, ownerRefOfKind } from '../runtime/owner-references.js'
 import { startControllerLoop } from '../runtime/controller-loop.js';
 import { deploymentReconciler } from './deployment-reconciler.js';
 import { onlyStatusChanged } from './status-only-change.js';
+import { siteOfflineSince } from '../controller-kit/site-offline.js';
+import { POD_SITE_LABEL } from '../../site-api/site-model.js';
 
 /**
  * The Deployment controller (see deploymentReconciler). A Deployment is synced when it
  * changes, when one of its ReplicaSets changes, when a pod of one of its ReplicaSets goes
- * (Recreate waits for that), and when its cluster's placement inputs change. Syncs caused by
+ * (Recreate waits for that), when its cluster's placement inputs change, and when a site of
+ * one of its ReplicaSets goes offline or comes back. Syncs caused by
  * ReplicaSets and pods wait `replicaSetEventDelayMs` (default 100 ms) — or four times the
  * Deployment's last sync, at most 5 s — so the changes of a Deployment's many site
  * ReplicaSets are looked at together.
@@ -66,6 +69,17 @@ export function deploymentController(options: { workers?: number; replicaSetEven
         if (rs !== undefined) ownerOf(rs, event.key.cluster);
       });
       context.on.clusterChange((cluster) => controller.enqueueAll(deployments, cluster));
+      // A site going offline or coming back: the Deployments with ReplicaSets there are synced (status, SitesOffline, events).
+      const offlineBySite = new Map<string, string | undefined>();
+      context.on.siteChange((site) => {
+        const since = siteOfflineSince(context.sites.nodesOf(site));
+        if (offlineBySite.get(site) === since) return;
+        offlineBySite.set(site, since);
+        for (const key of replicaSets.keys()) {
+          const rs = replicaSets.get(key.cluster, key.name);
+          if (rs !== undefined && rs.metadata.labels?.[POD_SITE_LABEL] === site) ownerOf(rs, key.cluster);
+        }
+      });
       controller.enqueueAll(deployments);
       return controller;
     },

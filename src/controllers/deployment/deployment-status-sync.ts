@@ -7,12 +7,14 @@ import { REVISION_ANNOTATION } from './deployment-annotations.js';
 import type { DeploymentCondition } from './deployment-conditions.js';
 import { deploymentStatus, SITE_STATUS_OMITTED_ANNOTATION, siteStatusJson, type DeploymentStatusView } from './deployment-status.js';
 import type { DeploymentSync } from './deployment-sync.js';
+import { recordOfflineEvents } from './offline-site-events.js';
 
 /**
  * The last step of a sync (kube's syncRolloutStatus): the status summed over the sites'
  * shares (see deploymentStatus), the revision annotation (once the Deployment is placed
  * somewhere) and the `svc.io/site-status` breakdown, written through `/status` when any of
- * them changed. Resolves to when the Deployment should be looked at again (its progress
+ * them changed; then the events of sites that went offline or came back
+ * (recordOfflineEvents). Resolves to when the Deployment should be looked at again (its progress
  * deadline), if ever.
  */
 export async function syncDeploymentStatus(sync: DeploymentSync): Promise<number | undefined> {
@@ -35,6 +37,7 @@ export async function syncDeploymentStatus(sync: DeploymentSync): Promise<number
   const annotations: Record<string, string | undefined> = { [SITE_STATUS_ANNOTATION]: breakdown.json, [SITE_STATUS_OMITTED_ANNOTATION]: breakdown.omitted === 0 ? undefined : String(breakdown.omitted) };
   if (sync.sites.length > 0) annotations[REVISION_ANNOTATION] = String(sync.revision);
   await writeStatus(sync.deps.deployments, sync.target.scope, sync.deployment, status, annotations);
+  if (!sync.deleting) recordOfflineEvents(sync.deps.context.events, sync.key.cluster, sync.deployment, sync.shares);
   return requeueAfterMs;
 }
 

@@ -73,4 +73,29 @@ describe('deployment status over sites', () => {
     assert.equal(Object.keys(JSON.parse(tight.json) as object).length, 3);
     assert.equal(tight.omitted, 1997);
   });
+
+  it('deployment status over an offline site: Available and Progressing count the reachable sites, SitesOffline names the offline one and since when', () => {
+    const offline: SiteShare = { ...share('ce-gone', 0), offlineSince: '2024-05-01T12:00:00Z' };
+    const { status } = deploymentStatus(input([share('a', 2), offline, share('c', 2)]));
+    assert.deepEqual({ ...status, conditions: status.conditions?.map((c) => [c.type, c.status, c.reason, c.message]) }, {
+      observedGeneration: 3,
+      replicas: 4,
+      updatedReplicas: 4,
+      readyReplicas: 4,
+      availableReplicas: 4,
+      unavailableReplicas: 0,
+      conditions: [
+        ['SitesOffline', 'True', 'SitesUnreachable', '1 site(s) offline, their replicas deferred until they return: ce-gone (offline since 2024-05-01T12:00:00Z); status counts the 2 reachable site(s)'],
+        ['Available', 'True', 'MinimumReplicasAvailable', 'Deployment has minimum availability.'],
+        ['Progressing', 'True', 'NewReplicaSetAvailable', 'Deployment "web" has successfully progressed.'],
+      ],
+    });
+    const breakdown = JSON.parse(siteStatusJson([share('a', 2), offline], 2).json) as Record<string, unknown>;
+    assert.deepEqual(breakdown['ce-gone'], { replicas: 2, updatedReplicas: 2, readyReplicas: 0, availableReplicas: 0, offlineSince: '2024-05-01T12:00:00Z' });
+    const alone = deploymentStatus(input([offline])).status;
+    assert.deepEqual(alone.conditions?.find((c) => c.type === 'Available')?.status, 'False', 'no reachable site: not available');
+    assert.equal(alone.conditions?.find((c) => c.type === 'Progressing'), undefined, 'nor progressed: nothing to judge by');
+    const back = deploymentStatus(input([share('a', 2), share('ce-gone', 2)], { conditions: status.conditions ?? [] })).status;
+    assert.deepEqual(back.conditions?.find((c) => c.type === 'SitesOffline'), { type: 'SitesOffline', status: 'False', reason: 'AllSitesReachable', message: 'Every site of the Deployment is reachable.', lastUpdateTime: '2024-05-01T12:10:00Z', lastTransitionTime: '2024-05-01T12:10:00Z' });
+  });
 });

@@ -11,6 +11,8 @@ export interface SiteShare {
   readonly placed: boolean;
   readonly newRS?: RsView;
   readonly oldRSs: readonly RsView[];
+  /** Set while the site is offline (its Nodes unreachable): since when (controller-kit/site-offline.ts). */
+  readonly offlineSince?: string;
 }
 
 /** The per-site breakdown users read in the `svc.io/site-status` annotation. */
@@ -19,6 +21,8 @@ interface SiteCounts {
   readonly updatedReplicas: number;
   readonly readyReplicas: number;
   readonly availableReplicas: number;
+  /** The site is offline since then: its counts are the last it reported, and the Deployment's status leaves them out. */
+  readonly offlineSince?: string;
 }
 
 export interface DeploymentStatusView {
@@ -34,7 +38,13 @@ export interface DeploymentStatusView {
 
 function siteCounts(share: SiteShare): SiteCounts {
   const all = allOf(share);
-  return { replicas: sum(all, 'statusReplicas'), updatedReplicas: share.placed ? (share.newRS?.statusReplicas ?? 0) : 0, readyReplicas: sum(all, 'readyReplicas'), availableReplicas: sum(all, 'availableReplicas') };
+  return {
+    replicas: sum(all, 'statusReplicas'),
+    updatedReplicas: share.placed ? (share.newRS?.statusReplicas ?? 0) : 0,
+    readyReplicas: sum(all, 'readyReplicas'),
+    availableReplicas: sum(all, 'availableReplicas'),
+    ...(share.offlineSince === undefined ? {} : { offlineSince: share.offlineSince }),
+  };
 }
 
 /** Set beside `svc.io/site-status` when sites were left out of it: how many. */
@@ -57,7 +67,9 @@ export function siteStatusJson(shares: readonly SiteShare[], replicas: number, m
   const full = render(ordered);
   if (full.length <= maxBytes) return { json: full, omitted: 0 };
   const settled = (e: (typeof ordered)[number]): boolean =>
-    e.share.placed && e.counts.replicas === replicas && e.counts.updatedReplicas === replicas && e.counts.readyReplicas === replicas && e.counts.availableReplicas === replicas;
+    e.share.placed &&
+    e.share.offlineSince === undefined &&
+    e.counts.replicas === replicas && e.counts.updatedReplicas === replicas && e.counts.readyReplicas === replicas && e.counts.availableReplicas === replicas;
   const kept: typeof ordered = [];
   let size = 2;
   for (const entry of ordered.filter((e) => !settled(e))) {
@@ -88,18 +100,22 @@ export interface StatusInput {
 }
 
 /**
- * The Deployment's status, summed over its sites (kube's calculateStatus and, for a rollout,
- * syncRolloutStatus). Replicas are per site, so "complete" means every placed site runs
- * `replicas` updated, available pods and no other; Available means every placed site has its
- * minimum (replicas − maxUnavailable) available. Also returns when to look again for the
- * progress deadline.
+ * The Deployment's status, summed over its reachable sites (kube's calculateStatus and, for a
+ * rollout, syncRolloutStatus). Replicas are per site, so "complete" means every reachable
+ * placed site runs `replicas` updated, available pods and no other; Available means every
+ * reachable placed site has its minimum (replicas − maxUnavailable) available, and some site
+ * is reachable (or none is placed). Offline sites (`offlineSince`) are deferred: their counts
+ * are left out (they are the last the site reported; `svc.io/site-status` keeps them) and the
+ * condition `SitesOffline` names them (see offlineCondition). Also returns when to look again
+ * for the progress deadline.
  */
 export function deploymentStatus(input: StatusInput): { status: DeploymentStatusView; requeueAfterMs?: number } {
   const now = metav1Time(input.now);
-  const counts = input.shares.map(siteCounts);
-  const total = (field: keyof SiteCounts): number => counts.reduce((t, c) => t + c[field], 0);
-  const placed = input.shares.filter((s) => s.placed);
-  const specTotal = input.shares.reduce((t, s) => t + sum(allOf(s), 'specReplicas'), 0);
+  const reachable = input.shares.filter((s) => s.offlineSince === undefined);
+  const counts = reachable.map(siteCounts);
+  const total = (field: 'replicas' | 'updatedReplicas' | 'readyReplicas' | 'availableReplicas'): number => counts.reduce((t, c) => t + c[field], 0);
+  const placed = reachable.filter((s) => s.placed);
+  const specTotal = reachable.reduce((t, s) => t + sum(allOf(s), 'specReplicas'), 0);
   const status: DeploymentStatusView = {
     observedGeneration: input.generation,
     replicas: total('replicas'),
@@ -110,13 +126,16 @@ export function deploymentStatus(input: StatusInput): { status: DeploymentStatus
     ...(input.collisionCount === undefined ? {} : { collisionCount: input.collisionCount }),
   };
   const minimum = input.replicas - maxUnavailableOf(input.strategy, input.replicas);
-  const available = placed.every((s) => siteCounts(s).availableReplicas >= minimum);
-  let conditions = available
-    ? setCondition(input.conditions, newCondition('Available', 'True', REASONS.minimumAvailable, 'Deployment has minimum availability.', now))
-    : setCondition(input.conditions, newCondition('Available', 'False', REASONS.minimumUnavailable, 'Deployment does not have minimum availability.', now));
+  const allOffline = placed.length === 0 && input.shares.some((s) => s.placed);
+  const available = !allOffline && placed.every((s) => siteCounts(s).availableReplicas >= minimum);
+  let conditions = offlineCondition(input.conditions, input.shares, now);
+  conditions = available
+    ? setCondition(conditions, newCondition('Available', 'True', REASONS.minimumAvailable, 'Deployment has minimum availability.', now))
+    : setCondition(conditions, newCondition('Available', 'False', REASONS.minimumUnavailable, 'Deployment does not have minimum availability.', now));
   let requeueAfterMs: number | undefined;
   const deadline = input.progressDeadlineSeconds;
-  if (input.rollout) {
+  // With every placed site offline there is nothing to judge progress by: Progressing stays as it was.
+  if (input.rollout && !allOffline) {
     if (deadline === undefined) conditions = removeCondition(conditions, 'Progressing');
     else ({ conditions, requeueAfterMs } = progressing(input, status, conditions, placed, deadline));
   }
@@ -158,6 +177,32 @@ function withDeadline(conditions: DeploymentCondition[], now: Date, deadline: nu
   const since = Date.parse(current.lastUpdateTime ?? '');
   if (!Number.isFinite(since)) return { conditions };
   return { conditions, requeueAfterMs: Math.max(0, since + deadline * 1000 - now.getTime()) + 1000 };
+}
+
+/** The offline sites of a Deployment, each with since when, in site order. */
+export function offlineSites(shares: readonly SiteShare[]): Array<{ readonly site: string; readonly since: string }> {
+  const offline = shares.flatMap((s) => (s.offlineSince === undefined ? [] : [{ site: s.site, since: s.offlineSince }]));
+  return offline.sort((a, b) => (a.site < b.site ? -1 : a.site > b.site ? 1 : 0));
+}
+
+/**
+ * The `SitesOffline` condition (ours; kube has none): absent while no site of the Deployment
+ * has been offline; True (`SitesUnreachable`) naming each offline site and since when, while
+ * some are; False (`AllSitesReachable`) once they are all back. Its message changes (and
+ * lastUpdateTime with it) when the set of offline sites does.
+ */
+function offlineCondition(conditions: readonly DeploymentCondition[], shares: readonly SiteShare[], now: string): DeploymentCondition[] {
+  const offline = offlineSites(shares);
+  const current = conditionOf(conditions, 'SitesOffline');
+  if (offline.length === 0) {
+    return current === undefined ? [...conditions] : setCondition(conditions, newCondition('SitesOffline', 'False', REASONS.allSitesReachable, 'Every site of the Deployment is reachable.', now));
+  }
+  const reachable = shares.filter((s) => s.placed && s.offlineSince === undefined).length;
+  const names = offline.map((o) => `${o.site} (offline since ${o.since})`).join(', ');
+  const message = `${offline.length} site(s) offline, their replicas deferred until they return: ${names}; status counts the ${reachable} reachable site(s)`;
+  const next = newCondition('SitesOffline', 'True', REASONS.sitesUnreachable, message, now);
+  if (current?.status === 'True' && current.message === message) return [...conditions];
+  return [...removeCondition(conditions, 'SitesOffline'), current?.status === 'True' ? { ...next, lastTransitionTime: current.lastTransitionTime } : next];
 }
 
 function allOf(share: SiteShare): readonly RsView[] {

@@ -15,6 +15,7 @@ import { maxSurgeOf, type RolloutStrategy } from './rollout-math.js';
 import type { SiteMemo, SiteMemos } from './site-memos.js';
 import { currentRevision, groupBySite, type SiteGroup } from './site-groups.js';
 import { metav1Time } from '../../apimachinery/meta-time.js';
+import { siteOfflineSince } from '../controller-kit/site-offline.js';
 
 export const DEPLOYMENTS = { group: 'apps', resource: 'deployments' } as const;
 
@@ -51,6 +52,8 @@ export interface DeploymentSync {
   readonly owned: readonly KubeObject[];
   /** Its ReplicaSets by site: every placed site, then the sites it left that still have some. */
   readonly groups: readonly SiteGroup[];
+  /** The groups' sites that are offline, with since when (siteOfflineSince of their Nodes). */
+  readonly offline: ReadonlyMap<string, string>;
   /** The revision of the current template, the same on every site. */
   readonly revision: number;
   /** `<uid>/<generation>`, what a site's memo must have been taken at. */
@@ -102,6 +105,7 @@ export function startDeploymentSync(deps: DeploymentSyncDeps, key: ObjectKey, qu
     sites,
     owned,
     groups,
+    offline: offlineOf(deps.context, groups),
     generation: `${uid ?? ''}/${deployment.metadata.generation ?? 0}`,
     siteMemos: deps.memos.of(queueKey, groups),
     revision: currentRevision(owned, spec.template),
@@ -112,6 +116,16 @@ export function startDeploymentSync(deps: DeploymentSyncDeps, key: ObjectKey, qu
     conditions: deleting ? conditions : pausedConditions(conditions, spec, clock.now()),
     remaining: [],
   };
+}
+
+/** The sites of `groups` that are offline now, with since when. */
+function offlineOf(context: ControllerContext, groups: readonly SiteGroup[]): Map<string, string> {
+  const offline = new Map<string, string>();
+  for (const group of groups) {
+    const since = group.site === '' ? undefined : siteOfflineSince(context.sites.nodesOf(group.site));
+    if (since !== undefined) offline.set(group.site, since);
+  }
+  return offline;
 }
 
 /** The sites where some ReplicaSet of the Deployment has (or wants) pods. */

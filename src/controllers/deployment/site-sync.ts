@@ -11,6 +11,7 @@ import { drainSite } from './site-drain.js';
 import type { SiteGroup } from './site-groups.js';
 import { memoHolds } from './site-memos.js';
 import { planSiteRollout } from './site-rollout.js';
+import { offlineSiteSteps } from './offline-site-rollout.js';
 import { shareOf } from './site-share.js';
 import { metav1Time } from '../../apimachinery/meta-time.js';
 
@@ -20,7 +21,8 @@ export const SITES_AT_ONCE = 32;
 /**
  * Syncs every site of the Deployment, {@link SITES_AT_ONCE} at a time, and adds their shares
  * to the sync in site order: a Deployment being deleted only counts its sites; a placed site
- * takes one rollout step ({@link syncPlacedSite}); a site it left drains (drainSite). The
+ * takes one rollout step ({@link syncPlacedSite}); a site it left drains (drainSite). Offline
+ * sites' shares carry since when. The
  * first failure rejects once the sites in flight are done.
  */
 export async function syncSites(sync: DeploymentSync): Promise<void> {
@@ -31,7 +33,11 @@ export async function syncSites(sync: DeploymentSync): Promise<void> {
     sync.remaining.push(...drained.kept);
     return drained.kept.length > 0 ? drained.share : undefined;
   });
-  sync.shares.push(...synced.filter((s): s is SiteShare => s !== undefined));
+  for (const share of synced) {
+    if (share === undefined) continue;
+    const offlineSince = sync.offline.get(share.site);
+    sync.shares.push(offlineSince === undefined ? share : { ...share, offlineSince });
+  }
 }
 
 /**
@@ -46,7 +52,7 @@ async function syncPlacedSite(sync: DeploymentSync, group: SiteGroup): Promise<S
   if (unchanged !== undefined) return unchanged;
   const newRS = group.newRS === undefined ? undefined : await syncExistingNewReplicaSet(sync, group.newRS);
   const state: SiteRolloutState = { newRS, olds: new Map(group.oldRSs.map((rs) => [rs.metadata.name ?? '', rs])), views: new Map() };
-  const plan = planSiteRollout({
+  const planned = planSiteRollout({
     strategy: sync.strategy,
     replicas: sync.replicas,
     paused: sync.spec.paused === true,
@@ -55,10 +61,13 @@ async function syncPlacedSite(sync: DeploymentSync, group: SiteGroup): Promise<S
     oldRSs: group.oldRSs.map(rsViewOf),
     oldPodsRunning: oldPodsRunning(sync, group),
   });
+  // An offline site takes only the steps that take no pod away; the rest waits for it to return.
+  const plan = sync.offline.has(group.site) ? offlineSiteSteps(planned, rss.map(rsViewOf)) : planned;
   if (sync.spec.paused !== true) sync.rollout = true;
   await applyRolloutPlan(sync, group.site, state, plan);
   const share = shareOf(group, state.newRS, [...state.olds.values()], state.views);
-  if (plan.length === 0 && state.newRS === group.newRS) sync.siteMemos.set(group.site, { generation: sync.generation, revision: sync.revision, rss, share });
+  // Steps deferred on an offline site are no reason to remember it as settled.
+  if (planned.length === 0 && state.newRS === group.newRS) sync.siteMemos.set(group.site, { generation: sync.generation, revision: sync.revision, rss, share });
   else sync.siteMemos.delete(group.site);
   sync.remaining.push(...(state.newRS === undefined ? [] : [state.newRS]), ...state.olds.values());
   return share;

@@ -1,3 +1,4 @@
+import { siteOfflineSince } from '../controller-kit/site-offline.js';
 import { startCronJobController } from '../cronjob/cronjob-controller.js';
 import { startEndpointsController } from '../endpoints/endpoints-controller.js';
 import { startJobController } from '../job/job-controller.js';
@@ -22,6 +23,7 @@ export function statefulSetController(): ControllerStarter {
         placement: termPlacement(c),
         podTemplateFor: c.podTemplateFor,
         clock: c.clock,
+        siteOffline: (site) => siteOfflineSince(c.sites.nodesOf(site)) !== undefined,
       }),
   };
 }

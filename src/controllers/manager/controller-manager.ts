@@ -18,6 +18,7 @@ import { ObjectInformer } from '../runtime/object-informer.js';
 import { placementRecorderController } from '../placement-recorder/placement-recorder.js';
 import { podKillingController } from '../pod-killing/pod-killing-controller.js';
 import { schedulerController } from '../scheduler/scheduler.js';
+import { taintEvictionController } from '../taint-eviction/taint-eviction-controller.js';
 import type { ControllerContext, ControllerStarter, PodTemplateFor, RunningController, SharedInformers } from './controller-context.js';
 import { controllerMetrics } from './controller-metrics.js';
 import { TermSubscriptions } from './term-subscriptions.js';
@@ -59,7 +60,7 @@ export interface ControllerManager {
  * pass timers on it).
  */
 export function defaultControllers(options: { readonly platformVersion: string; readonly cronJobTimers?: WorkQueueOptions }): ControllerStarter[] {
-  return [deploymentController(), replicaSetController(), schedulerController({ platformVersion: options.platformVersion }), statefulSetController(), jobController(), cronJobController(options.cronJobTimers), endpointsController(), volumeBinderController(), podKillingController(), placementRecorderController()];
+  return [deploymentController(), replicaSetController(), schedulerController({ platformVersion: options.platformVersion }), statefulSetController(), jobController(), cronJobController(options.cronJobTimers), endpointsController(), volumeBinderController(), podKillingController(), placementRecorderController(), taintEvictionController()];
 }
 
 /**

@@ -21,6 +21,15 @@ describe('validateSeedAnnotations', () => {
     assert.equal(validateSeedAnnotations(object('ConfigMap', { 'svc.io/virtual-sites': 'nope' }))[0]?.field, 'metadata.annotations[svc.io/virtual-sites]');
   });
 
+  it('accepts svc.io/offline-eviction-seconds as whole seconds and refuses anything else', () => {
+    assert.deepEqual(validateSeedAnnotations(object('Deployment', { 'svc.io/offline-eviction-seconds': '600' })), []);
+    for (const value of ['', '-1', '1.5', '10m', '99999999']) {
+      const causes = validateSeedAnnotations(object('StatefulSet', { 'svc.io/offline-eviction-seconds': value }));
+      assert.equal(causes[0]?.field, 'metadata.annotations[svc.io/offline-eviction-seconds]', value);
+      assert.match(causes[0]?.message ?? '', /must be a whole number of seconds from 0 to 31536000/);
+    }
+  });
+
   it("refuses a Service's proxy values outside the seed's sets", () => {
     assert.deepEqual(validateSeedAnnotations(object('Service', { 'svc.io/proxy-type': 'SOCKS', 'svc.io/http2-enable': 'maybe' })), [
       { reason: 'FieldValueNotSupported', field: 'metadata.annotations[svc.io/proxy-type]', message: 'Unsupported value: "SOCKS": supported values: "HTTP_PROXY", "TCP_PROXY", "TCP_PROXY_WITH_SNI"' },

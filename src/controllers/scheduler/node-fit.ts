@@ -1,6 +1,7 @@
 import type { PodSpec } from '../../api/pod-spec-types.js';
 import { specOf } from '../../vk8s/kinds/workload-types.js';
 import type { KubeObject } from '../../apimachinery/object.js';
+import { untoleratedTaintReason } from '../controller-kit/taints.js';
 import { bytes, cpuMillis, formatCpu, formatMemory, type Resources } from './pod-resources.js';
 
 /** What one node offers and already carries. */
@@ -25,13 +26,16 @@ function isNodeReady(node: KubeObject): boolean {
 }
 
 /**
- * Why `pod` cannot run on `node` (kube 1.17's predicate reasons), empty when it fits: the
- * node must be Ready and schedulable, carry the pod's nodeSelector labels, and have the
- * pod's requests and one pod slot free after what is already bound there.
+ * Why `pod` cannot run on `node` (kube's filter reasons), empty when it fits: the node must
+ * be schedulable, carry no NoSchedule or NoExecute taint the pod does not tolerate (an offline
+ * site's Nodes carry `node.kubernetes.io/unreachable`), be Ready, carry the pod's nodeSelector
+ * labels, and have the pod's requests and one pod slot free after what is already bound there.
  */
 export function unfitReasons(node: KubeObject, pod: KubeObject, requests: Resources, used: NodeUsage): string[] {
-  if (!isNodeReady(node)) return ['node(s) were not ready'];
   if ((node.spec as { unschedulable?: boolean } | undefined)?.unschedulable === true) return ['node(s) were unschedulable'];
+  const taint = untoleratedTaintReason(node, specOf<PodSpec>(pod).tolerations ?? []);
+  if (taint !== undefined) return [taint];
+  if (!isNodeReady(node)) return ['node(s) were not ready'];
   const selector = specOf<PodSpec>(pod).nodeSelector ?? {};
   const labels = node.metadata.labels ?? {};
   if (Object.entries(selector).some(([k, v]) => labels[k] !== v)) return ["node(s) didn't match node selector"];

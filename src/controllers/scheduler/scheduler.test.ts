@@ -6,6 +6,7 @@ import type { KubeObject } from '../../apimachinery/object.js';
 import { podConditionOf } from '../runtime/pod-state.js';
 import { eventually, siteNode, startControllerWorld, type ControllerWorld } from '../testing/controller-harness.js';
 import { schedulerController } from './scheduler.js';
+import { nodeWithReachability } from '../../site-plane/site-lifecycle.js';
 
 describe('scheduler over a memory store', () => {
   let h: ControllerWorld;
@@ -104,5 +105,18 @@ describe('scheduler over a memory store', () => {
     const message = podConditionOf(await h.pods.get(h.cluster, 'quota-b'), 'PodScheduled')?.message ?? '';
     assert.equal(message, "the quota of virtual_k8s default/vk1 on site re-paris is reached (cpu: the pod's limits need 800m, 1300m of 1500m in use)");
     assert.ok(h.events.recorded.some((e) => e.object === 'Pod/quota-b' && e.reason === 'FailedScheduling' && e.message === message));
+  });
+
+  it('scheduler leaves a pod of an offline site Pending with kube\'s taint message, and binds it when the site returns', async () => {
+    const offline = (name: string): KubeObject => nodeWithReachability(siteNode('ce-gone', name), false, '2026-12-08T02:00:00Z') ?? siteNode('ce-gone', name);
+    h.sites.setNodes('ce-gone', [offline('n1'), offline('n2')]);
+    await pod('gone-a', 'ce-gone', '100m');
+    const message = "0/2 nodes are available: 2 node(s) had taint {node.kubernetes.io/unreachable: }, that the pod didn't tolerate.";
+    await eventually('the pod is unschedulable', async () => podConditionOf(await h.pods.get(h.cluster, 'gone-a'), 'PodScheduled')?.reason === 'Unschedulable');
+    const pending = await h.pods.get(h.cluster, 'gone-a');
+    assert.deepEqual([podConditionOf(pending, 'PodScheduled')?.status, podConditionOf(pending, 'PodScheduled')?.message, await nodeOf('gone-a')], ['False', message, '']);
+    assert.ok(h.events.recorded.some((e) => e.object === 'Pod/gone-a' && e.type === 'Warning' && e.reason === 'FailedScheduling' && e.message === message));
+    h.sites.setNodes('ce-gone', [siteNode('ce-gone', 'n1'), siteNode('ce-gone', 'n2')]);
+    await eventually('bound once the site is back', async () => (await nodeOf('gone-a')) !== '');
   });
 });

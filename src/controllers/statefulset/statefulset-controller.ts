@@ -22,6 +22,8 @@ export interface StatefulSetControllerDeps {
   readonly events: EventRecorder;
   readonly clock: Clock;
   readonly logger: Logger;
+  /** Whether a site is offline (controller-kit/site-offline.ts); none is without. */
+  readonly siteOffline?: (site: string) => boolean;
   /** StatefulSets reconciled at once (default 2). */
   readonly workers?: number;
   readonly queue?: WorkQueueOptions;
@@ -61,6 +63,7 @@ export function startStatefulSetController(deps: StatefulSetControllerDeps): { s
       events: deps.events,
       expectations,
       logger: deps.logger,
+      ...(deps.siteOffline === undefined ? {} : { siteOffline: deps.siteOffline }),
     }),
   });
   informers.statefulSets.onEvent((event) => loop.enqueue(event.key));

@@ -33,6 +33,8 @@ export interface StatefulSetReconcilerDeps {
   readonly events: EventRecorder;
   readonly expectations: Expectations;
   readonly logger: Logger;
+  /** Whether a site is offline: there the set only creates pods (they wait Pending); it deletes none until the site returns. */
+  readonly siteOffline?: (site: string) => boolean;
 }
 
 const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
@@ -123,8 +125,10 @@ export function statefulSetReconciler(deps: StatefulSetReconcilerDeps): (key: Ob
               updateRevision,
               pods,
             });
+      // An offline site keeps its pods: deleting one (a scale-down, an update) waits for the site to return.
+      const actions = site !== undefined && deps.siteOffline?.(siteName) === true ? plan.actions.filter((a) => a.type === 'create') : plan.actions;
       if (canAct) {
-        for (const action of plan.actions) {
+        for (const action of actions) {
           const failure =
             action.type === 'create'
               ? site === undefined

@@ -53,7 +53,7 @@ export interface SharedRuncSite {
 }
 
 /** Ends the processes whose command line names `dir` (what this test's agents started and left behind: HAProxy, dnsmasq, socket brokers), by pid. */
-function killProcessesNaming(dir: string): void {
+export function killProcessesNaming(dir: string): void {
   for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
     let cmdline = '';
     try {

@@ -9,3 +9,4 @@ export { renderPodStatus } from './pod-status.js';
 export { crashLoopBackOff, notStartedYet } from './container-states.js';
 export { backOffAfterRestarts, nextRestartDelay, restartWaitUntil, type RestartBackoff } from './crash-backoff.js';
 export { PodEvents } from './pod-events.js';
+export { conditionStatusOf, ReportedStatuses } from './pod-status-drift.js';

@@ -110,7 +110,9 @@ export async function startRuncRuntime(context: {
     planeRef.current = startServicePlane({ ...plane, sites: planeSites, destinations });
   }
   if (context.metrics !== undefined) registerSiteNetworkMetrics(context.metrics, sites);
-  const objects = new PlacedObjectCache((kind) => client.placedObjects(kind), () => timers.now());
+  const objects = new PlacedObjectCache((kind) => client.placedObjects(kind), () => timers.now(), undefined, (error) =>
+    logger.warn({ err: error }, 'cannot read the ConfigMaps, Secrets and claims placed on the sites; containers start with those read last until the control plane answers'),
+  );
   return new RuncRuntime({
     nodes: context.nodes,
     sites,

@@ -54,21 +54,3 @@ export function adoptSimPod(facts: SimPodFacts, pod: KubeObject, now: number): S
   }
   return undefined;
 }
-
-/**
- * Whether the control plane marked `pod` not Ready behind the runtime's back (its site
- * stopped heartbeating: the node lifecycle controller sets the Ready condition False and
- * leaves container statuses alone): Running, Ready False, yet every container running and
- * ready — a status no runtime reports. A runtime that still runs the pod ready reports its
- * status again, as kubelet reconciles a status the API server holds differently from its own.
- */
-export function markedNotReady(pod: KubeObject): boolean {
-  const status = (pod['status'] ?? {}) as ReportedStatus;
-  const containers = status.containerStatuses ?? [];
-  return (
-    status.phase === 'Running' &&
-    status.conditions?.find((c) => c.type === 'Ready')?.status === 'False' &&
-    containers.length > 0 &&
-    containers.every((c) => c.ready === true && c.state?.running !== undefined)
-  );
-}

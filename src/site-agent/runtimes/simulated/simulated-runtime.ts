@@ -7,10 +7,11 @@ import type { ClusterRef } from '../../../site-api/site-api-types.js';
 import type { Timers } from '../../../common/timers.js';
 import type { PodStreams, PodStreamTarget } from '../../../site-api/pod-streams.js';
 import { WakeScheduler } from '../../wake-scheduler.js';
+import { conditionStatusOf, ReportedStatuses } from '../kubelet/index.js';
 import { SimNetwork } from './sim-network.js';
 import { DEFAULT_SIM_OPTIONS, type SimOptions } from './sim-options.js';
 import { initialSimPodState, type SimEvent, type SimPodState } from './sim-pod.js';
-import { adoptSimPod, markedNotReady } from './sim-pod-adopt.js';
+import { adoptSimPod } from './sim-pod-adopt.js';
 import { simPodFactsOf } from './sim-pod-facts.js';
 import { stepSimPod } from './sim-pod-machine.js';
 import { SimPodStreams } from './sim-pod-streams.js';
@@ -32,6 +33,8 @@ interface Entry {
   /** The pod IP came from this runtime's pool (not adopted from a status). */
   readonly pooled: boolean;
   state: SimPodState;
+  /** What was reported of it (an adopted pod: its state as found), against which the control plane's copy drifts. */
+  readonly reported: ReportedStatuses;
 }
 
 /**
@@ -39,8 +42,9 @@ interface Entry {
  * driven by {@link stepSimPod} and one {@link WakeScheduler} (no per-pod or per-site timers).
  * Pods on nodes the agent does not know are ignored; a pod seen with another uid under the
  * same name is a new pod; a pod whose status says it already runs (or finished) is adopted
- * as it is ({@link adoptSimPod}), so an agent restart does not restart its pods; a ready pod
- * the control plane marked not Ready while the site was unreachable gets its status again.
+ * as it is ({@link adoptSimPod}), so an agent restart does not restart its pods; a pod whose
+ * control-plane copy differs from what the runtime reported (marked not Ready while the site
+ * was unreachable, a report lost) gets its status again, as the runc runtime's.
  * Its `streams` serve generated logs and refuse exec, attach and port-forward ({@link SimPodStreams}).
  */
 export class SimulatedRuntime implements PodRuntime {
@@ -99,18 +103,20 @@ export class SimulatedRuntime implements PodRuntime {
       }
       const facts = simPodFactsOf(pod, { hostIP: this.network.hostIP(node), podIP: '' }, this.sim, now);
       const adopted = adoptSimPod(facts, pod, now);
+      const reported = new ReportedStatuses();
+      if (adopted !== undefined) reported.note(renderSimPodStatus(adopted));
       entry =
         adopted === undefined
-          ? { cluster, node, pooled: true, state: initialSimPodState({ ...facts, podIP: this.network.allocate(node) }, now) }
-          : { cluster, node, pooled: false, state: adopted };
+          ? { cluster, node, pooled: true, state: initialSimPodState({ ...facts, podIP: this.network.allocate(node) }, now), reported }
+          : { cluster, node, pooled: false, state: adopted, reported };
       this.pods.set(key, entry);
       if (adopted?.wakeAt !== undefined) this.wakes.wake(key, adopted.wakeAt);
       if (adopted === undefined && !deleting) this.step(key, entry, { type: 'bound' }, now);
     }
-    if (!deleting && entry.state.stage.kind === 'Ready' && markedNotReady(pod)) {
-      entry.state = { ...entry.state, readyChangedAt: now };
-      const { name: podName, uid } = entry.state.facts;
-      this.options.sink.status(key, { cluster: entry.cluster, name: podName, uid, status: renderSimPodStatus(entry.state) });
+    const serverStatus = pod['status'] as Record<string, unknown> | undefined;
+    if (!deleting && entry.reported.drifted(serverStatus)) {
+      if (conditionStatusOf(entry.reported.newest, 'Ready') !== conditionStatusOf(serverStatus, 'Ready')) entry.state = { ...entry.state, readyChangedAt: now };
+      this.report(key, entry, renderSimPodStatus(entry.state));
     }
     if (deleting) {
       const spec = pod['spec'] as { terminationGracePeriodSeconds?: number } | undefined;
@@ -135,9 +141,15 @@ export class SimulatedRuntime implements PodRuntime {
     const result = stepSimPod(entry.state, event, now, this.sim);
     entry.state = result.state;
     const { name, uid } = result.state.facts;
-    if (result.status !== undefined) this.options.sink.status(key, { cluster: entry.cluster, name, uid, status: result.status });
+    if (result.status !== undefined) this.report(key, entry, result.status);
     if (result.terminated === true) this.options.sink.terminated(key, { cluster: entry.cluster, name, uid });
     if (result.state.wakeAt === undefined) this.wakes.cancel(key);
     else this.wakes.wake(key, result.state.wakeAt);
+  }
+
+  private report(key: string, entry: Entry, status: Record<string, unknown>): void {
+    const { name, uid } = entry.state.facts;
+    entry.reported.note(status);
+    this.options.sink.status(key, { cluster: entry.cluster, name, uid, status });
   }
 }

@@ -174,6 +174,11 @@ export class RuncPodWorker {
   /** The control plane's latest pod (a deletion starts termination). */
   update(pod: KubeObject): void {
     this.podObject = pod;
+    // The control plane's copy differs from what the pod really is (a lease expiry marked it
+    // not Ready, a report was lost): say it again now, without waiting for the pod's sync.
+    if (this.phase.kind === 'syncing' && pod.metadata.deletionTimestamp === undefined && this.reporter.reconcile(this.context.state.record, pod['status'] as Record<string, unknown> | undefined)) {
+      this.services.logger.info({ pod: this.key }, 'the control plane\'s copy of the pod status differs from the site\'s; reported again');
+    }
     if (pod.metadata.deletionTimestamp !== undefined) {
       const grace = pod.metadata.deletionGracePeriodSeconds ?? specOf(pod).terminationGracePeriodSeconds ?? 30;
       this.phase = nextPhase(this.phase, { type: 'deleted', graceMs: grace * 1000 });
