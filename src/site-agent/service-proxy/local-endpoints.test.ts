@@ -36,6 +36,13 @@ describe('siteEndpoints: the site decides about its own pods', () => {
     assert.deepEqual(view(servers([svc('web')], given, pods)), ['10.244.0.2:8080', '10.244.0.9:8080']);
   });
 
+  it('once the runtime has told every pod of the site, drops a selector Service\'s addresses that are no pod of it (gone, e.g. before a machine restart)', () => {
+    const given = [eps('web', ['10.244.0.9', '10.244.0.2'])];
+    const pods = [pod('10.244.0.2'), pod('10.244.0.3')];
+    const plan = planProxy({ services: [svc('web')], endpoints: siteEndpoints([svc('web')], given, pods, true), clusterPods: { [A]: pods.map((p) => p.ip) } });
+    assert.deepEqual(view(plan.backends.find((b) => b.service.name === 'web')?.servers ?? []), ['10.244.0.2:8080', '10.244.0.3:8080']);
+  });
+
   it('resolves named targetPorts through the pod\'s container ports and protocol, leaving out a pod without the port', () => {
     const service = svc('web', { ports: [{ name: 'p', protocol: 'TCP', port: 80, targetPort: 'http' }] });
     const pods = [

@@ -78,9 +78,11 @@ const keyOf = (e: { cluster: ClusterId; namespace: string; name: string }): stri
 /**
  * The Endpoints the site's proxy and name servers use: `controlPlane` (already only the
  * addresses on this site) with the site's own pods decided by the site (see above). Endpoints
- * of no known Service pass as they are.
+ * of no known Service pass as they are. With `complete` (the runtime has told every pod it runs:
+ * none is left to adopt), a selector Service's addresses of the site that are no pod of it are
+ * gone pods and dropped — after a machine restart the persisted Endpoints name the old addresses.
  */
-export function siteEndpoints(services: readonly ProxyService[], controlPlane: readonly ProxyEndpoints[], pods: readonly LocalPod[]): ProxyEndpoints[] {
+export function siteEndpoints(services: readonly ProxyService[], controlPlane: readonly ProxyEndpoints[], pods: readonly LocalPod[], complete = false): ProxyEndpoints[] {
   const localIps = new Map<ClusterId, Set<string>>();
   const notServing = new Map<ClusterId, Set<string>>();
   for (const pod of pods) {
@@ -99,7 +101,9 @@ export function siteEndpoints(services: readonly ProxyService[], controlPlane: r
     const local = localIps.get(service.cluster) ?? new Set<string>();
     const selector = service.selector;
     if (selector !== undefined && Object.keys(selector).length > 0) {
-      const remote = known.map((s) => ({ ready: s.ready.filter((ip) => !local.has(ip)), notReady: s.notReady.filter((ip) => !local.has(ip)), ports: s.ports }));
+      // `complete`: the runtime has told every pod of the site, so an address of the site that is none of them is a pod gone (the
+      // persisted Endpoints after a machine restart name the pods' old addresses): only the site's own pods serve then.
+      const remote = complete ? [] : known.map((s) => ({ ready: s.ready.filter((ip) => !local.has(ip)), notReady: s.notReady.filter((ip) => !local.has(ip)), ports: s.ports }));
       const subsets = [...remote.filter((s) => s.ready.length + s.notReady.length > 0), ...localSubsets(service, selector, pods)];
       result.set(key, { cluster: service.cluster, namespace: service.namespace, name: service.name, subsets });
       continue;

@@ -179,7 +179,7 @@ export class SiteServiceProxy {
       return service;
     });
     const given = mine(feed.items('endpoints')).map(({ cluster, object }) => proxyEndpointsOf(idOf(cluster), object, onSite));
-    return { services, endpoints: siteEndpoints(services, given, this.localPods), refs };
+    return { services, endpoints: siteEndpoints(services, given, this.localPods, this.podsKnown), refs };
   }
 
   private hostsOf(cluster: ClusterId): string {
