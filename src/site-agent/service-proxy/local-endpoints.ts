@@ -82,7 +82,12 @@ const keyOf = (e: { cluster: ClusterId; namespace: string; name: string }): stri
  * none is left to adopt), a selector Service's addresses of the site that are no pod of it are
  * gone pods and dropped — after a machine restart the persisted Endpoints name the old addresses.
  */
-export function siteEndpoints(services: readonly ProxyService[], controlPlane: readonly ProxyEndpoints[], pods: readonly LocalPod[], complete = false): ProxyEndpoints[] {
+export function siteEndpoints(
+  services: readonly ProxyService[],
+  controlPlane: readonly ProxyEndpoints[],
+  pods: readonly LocalPod[],
+  complete = false,
+): ProxyEndpoints[] {
   const localIps = new Map<ClusterId, Set<string>>();
   const notServing = new Map<ClusterId, Set<string>>();
   for (const pod of pods) {
@@ -103,7 +108,8 @@ export function siteEndpoints(services: readonly ProxyService[], controlPlane: r
     if (selector !== undefined && Object.keys(selector).length > 0) {
       // `complete`: the runtime has told every pod of the site, so an address of the site that is none of them is a pod gone (the
       // persisted Endpoints after a machine restart name the pods' old addresses): only the site's own pods serve then.
-      const remote = complete ? [] : known.map((s) => ({ ready: s.ready.filter((ip) => !local.has(ip)), notReady: s.notReady.filter((ip) => !local.has(ip)), ports: s.ports }));
+      const notLocal = (ips: readonly string[]): string[] => ips.filter((ip) => !local.has(ip));
+      const remote = complete ? [] : known.map((s) => ({ ready: notLocal(s.ready), notReady: notLocal(s.notReady), ports: s.ports }));
       const subsets = [...remote.filter((s) => s.ready.length + s.notReady.length > 0), ...localSubsets(service, selector, pods)];
       result.set(key, { cluster: service.cluster, namespace: service.namespace, name: service.name, subsets });
       continue;
