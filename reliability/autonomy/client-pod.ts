@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { deploymentYaml } from '../../test/e2e/support/service-workloads.js';
 
 /**
  * The workloads on the site: `backend` (two pods answering HTTP on 8080 and TCP on 9000,
@@ -32,26 +33,8 @@ setInterval(()=>{log({t:Date.now(),ok});for(const k in ok)ok[k]=0;},1000);`;
 /** Pods the site runs when all is well. */
 export const EXPECTED_PODS = 3;
 
-function deployment(name: string, site: string, replicas: number, script: string, extra: { container?: string; volumes?: string } = {}): string {
-  return `apiVersion: apps/v1
-kind: Deployment
-metadata: {name: ${name}, annotations: {svc.io/sites: "system/${site}"}}
-spec:
-  replicas: ${replicas}
-  selector: {matchLabels: {app: ${name}}}
-  template:
-    metadata: {labels: {app: ${name}}}
-    spec:
-      terminationGracePeriodSeconds: 1
-      containers:
-      - name: c
-        image: host
-        command: ["node", "-e", ${JSON.stringify(script)}]
-${extra.container ?? ''}${extra.volumes ?? ''}`;
-}
-
 export function backendYaml(site: string): string {
-  return deployment('backend', site, 2, BACKEND, { container: '        readinessProbe: {tcpSocket: {port: 8080}, periodSeconds: 1}\n' });
+  return deploymentYaml('backend', BACKEND, { site, replicas: 2, readiness: '        readinessProbe: {tcpSocket: {port: 8080}, periodSeconds: 1}\n' });
 }
 
 export function servicesYaml(site: string): string {
@@ -67,8 +50,10 @@ spec:
 }
 
 export function clientYaml(site: string, clusterIPs: { web: string; echo: string }): string {
-  return deployment('client', site, 1, CLIENT, {
-    container: `        env:
+  return deploymentYaml('client', CLIENT, {
+    site,
+    replicas: 1,
+    mounts: `        env:
         - {name: WEB_IP, value: "${clusterIPs.web}"}
         - {name: ECHO_IP, value: "${clusterIPs.echo}"}
         volumeMounts: [{name: out, mountPath: /out}]

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { podNamespaceName } from '../../src/site-agent/runtimes/runc/index.js';
-import { HTTP_SERVER, runIn, serviceYaml, TCP_SERVER, type Ran } from './support/service-workloads.js';
+import { deploymentYaml, HTTP_SERVER, runIn, serviceYaml, TCP_SERVER, type Ran } from './support/service-workloads.js';
 import { startSharedRuncSite, type SharedPod, type SharedRuncSite } from './support/shared-runc-site.js';
 import { waitFor } from './support/wait-for.js';
 
@@ -17,25 +17,8 @@ import { waitFor } from './support/wait-for.js';
 const SITE = 'ce-dp';
 const PODS = '/api/vk8s/namespaces/default/vk1/api/v1/namespaces/default';
 
-/** A Deployment of `replicas` pods running `script`; the web pods name their port `http` and probe /healthz each second. */
-function deployment(name: string, script: string, replicas: number, probed = false): string {
-  const probe = probed ? '        ports: [{name: http, containerPort: 8080}]\n        readinessProbe: {httpGet: {path: /healthz, port: http}, periodSeconds: 1, failureThreshold: 1}\n' : '';
-  return `apiVersion: apps/v1
-kind: Deployment
-metadata: {name: ${name}, annotations: {svc.io/sites: "system/${SITE}"}}
-spec:
-  replicas: ${replicas}
-  selector: {matchLabels: {app: ${name}}}
-  template:
-    metadata: {labels: {app: ${name}}}
-    spec:
-      terminationGracePeriodSeconds: 1
-      containers:
-      - name: c
-        image: host
-        command: ["node", "-e", ${JSON.stringify(script)}]
-${probe}`;
-}
+/** The web pods name their port `http` and probe /healthz each second. */
+const PROBED = '        ports: [{name: http, containerPort: 8080}]\n        readinessProbe: {httpGet: {path: /healthz, port: http}, periodSeconds: 1, failureThreshold: 1}\n';
 
 /** `n` HTTP GETs of `url` (new connection each): "<status> <pod>" or the error, one per request. */
 const HTTP_SAMPLE = `const [url,n]=process.argv.slice(1);const out=[];const one=()=>new Promise((res)=>{const q=require('http').get(url,{agent:false,timeout:2000},(s)=>{s.resume();s.on('end',()=>res(s.statusCode+' '+(s.headers['x-pod']??'')));});q.on('timeout',()=>q.destroy(new Error('timeout')));q.on('error',(e)=>res('ERR '+(e.code??e.message)));});
@@ -99,9 +82,9 @@ describe('the site decides its own data plane (runc site, agent in its own proce
 
   before(async () => {
     env = await startSharedRuncSite(SITE);
-    await env.ok('vk1', ['apply', '-f', '-'], deployment('web', HTTP_SERVER, 2, true));
-    await env.ok('vk1', ['apply', '-f', '-'], deployment('echo', TCP_SERVER, 2));
-    await env.ok('vk1', ['apply', '-f', '-'], deployment('client', 'setInterval(()=>{},1e9)', 1));
+    await env.ok('vk1', ['apply', '-f', '-'], deploymentYaml('web', HTTP_SERVER, { site: SITE, replicas: 2, readiness: PROBED }));
+    await env.ok('vk1', ['apply', '-f', '-'], deploymentYaml('echo', TCP_SERVER, { site: SITE, replicas: 2 }));
+    await env.ok('vk1', ['apply', '-f', '-'], deploymentYaml('client', 'setInterval(()=>{},1e9)', { site: SITE, replicas: 1 }));
     const web = serviceYaml('web', { app: 'web', site: SITE, ports: [{ name: 'http', port: 80, targetPort: 8080 }], annotations: { 'svc.io/proxy-type': 'HTTP_PROXY' } });
     await env.ok('vk1', ['apply', '-f', '-'], web.replace('targetPort: 8080', 'targetPort: http'));
     await env.ok('vk1', ['apply', '-f', '-'], serviceYaml('echo', { app: 'echo', site: SITE, ports: [{ name: 'tcp', port: 9000, targetPort: 9000 }] }));
