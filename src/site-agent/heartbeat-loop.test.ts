@@ -73,4 +73,20 @@ describe('heartbeat loop', () => {
     loop.stop();
     assert.deepEqual(sent, [0, 10_000, 12_000]);
   });
+
+  it('tells onRecovered once when heartbeats succeed again after failing, never while they keep succeeding', async () => {
+    const timers = fakeTimers(0);
+    const server = standIn(timers, new Set([2, 3]));
+    let recovered = 0;
+    const loop = startHeartbeats({ client: server, sites: ['s1'], intervalMs: 10_000, timers, logger, onRecovered: () => recovered++ });
+    await loop.first;
+    const at: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      timers.advance(10_000);
+      await settle();
+      at.push(recovered);
+    }
+    loop.stop();
+    assert.deepEqual(at, [0, 0, 1, 1], 'the fourth beat (at 30 s) is the first to succeed after two failed ones');
+  });
 });

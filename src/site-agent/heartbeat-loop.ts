@@ -15,6 +15,8 @@ export interface HeartbeatLoopOptions {
   readonly intervalMs: number;
   readonly timers: Timers;
   readonly logger: Logger;
+  /** Told when a heartbeat succeeds after one or more failed: the link or the control plane is back. */
+  readonly onRecovered?: () => void;
 }
 
 export interface HeartbeatLoop {
@@ -62,8 +64,12 @@ export function startHeartbeats(options: HeartbeatLoopOptions): HeartbeatLoop {
     const cancelTimeout = timers.schedule(() => controller.abort(new Error(`heartbeat timed out after ${timeoutMs} ms`)), timeoutMs);
     try {
       const answer = await options.client.heartbeat(options.sites, { signal: controller.signal, timeoutMs });
-      if (failing) logger.info('heartbeats succeed again');
+      const recovered = failing;
       failing = false;
+      if (recovered) {
+        logger.info('heartbeats succeed again');
+        options.onRecovered?.();
+      }
       const lease = typeof answer.leaseSeconds === 'number' ? answer.leaseSeconds * 1000 : Infinity;
       const next = heartbeatIntervalMs(intervalMs, lease);
       if (next !== intervalMs) {

@@ -46,4 +46,32 @@ describe('pod watch loop', () => {
     abort.abort();
     await watching;
   });
+
+  it('a restart ends a stream stuck on a dead connection and opens a new one at once, from the last resourceVersion', async () => {
+    const timers = fakeTimers(0);
+    const abort = new AbortController();
+    const opens: Array<string | undefined> = [];
+    const client = {
+      watchPods(resourceVersion: string | undefined, signal: AbortSignal): Promise<AsyncIterable<PodWatchEvent>> {
+        opens.push(resourceVersion);
+        return Promise.resolve((async function* () {
+          yield { type: 'BOOKMARK', object: { metadata: { resourceVersion: '7' } } } as unknown as PodWatchEvent;
+          // A stream on a silently cut link: nothing more comes, and only its own abort ends it.
+          await new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason as Error)));
+        })());
+      },
+    };
+    let restart = (): void => undefined;
+    const watching = runPodWatch({
+      client, runtime, forget: () => undefined, timers, logger: createLogger({ level: 'silent' }), signal: abort.signal, restartOn: (r) => (restart = r),
+    });
+    await settle();
+    assert.deepEqual(opens, [undefined]);
+    restart();
+    await settle();
+    await settle();
+    assert.deepEqual(opens, [undefined, '7'], 'reopened without waiting for a back-off, resuming after the last event');
+    abort.abort();
+    await watching;
+  });
 });

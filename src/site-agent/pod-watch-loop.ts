@@ -14,6 +14,13 @@ export interface PodWatchLoopOptions {
   readonly timers: Timers;
   readonly logger: Logger;
   readonly signal: AbortSignal;
+  /**
+   * Given the loop's restart: it ends the open stream and opens a new one at once, from the last
+   * resourceVersion. The agent calls it when its heartbeats succeed again after failing: a stream
+   * that was open across a silently cut link may be stuck on a dead connection (TCP retransmits
+   * back off to minutes) while the control plane marked the site's pods not Ready.
+   */
+  readonly restartOn?: (restart: () => void) => void;
   readonly random?: () => number;
   /** The watch opened (again): the link to the control plane is up. */
   readonly onOpen?: () => void;
@@ -84,11 +91,17 @@ export async function runPodWatch(options: PodWatchLoopOptions): Promise<void> {
     runtime.apply(event.cluster, event.object);
   };
 
+  let current: AbortController | undefined;
+  options.restartOn?.(() => current?.abort(new Error('the pod watch restarts')));
   while (!signal.aborted) {
     let received = 0;
+    const stream = new AbortController();
+    const end = (): void => stream.abort(signal.reason);
+    signal.addEventListener('abort', end, { once: true });
+    current = stream;
     try {
       listing = resourceVersion === undefined;
-      const events = await options.client.watchPods(resourceVersion, signal);
+      const events = await options.client.watchPods(resourceVersion, stream.signal);
       logger.debug({ resourceVersion }, 'pod watch open');
       options.onOpen?.();
       for await (const event of events) {
@@ -100,6 +113,11 @@ export async function runPodWatch(options: PodWatchLoopOptions): Promise<void> {
       attempt++;
     } catch (error) {
       if (signal.aborted) break;
+      if (stream.signal.aborted) {
+        logger.info({ resourceVersion }, 'pod watch restarted: the control plane answers again');
+        attempt = 0;
+        continue;
+      }
       if (error instanceof Expired || (error instanceof SiteApiError && error.status === 410)) {
         logger.info({ resourceVersion }, 'pod watch expired; relisting');
         resourceVersion = undefined;
@@ -108,7 +126,11 @@ export async function runPodWatch(options: PodWatchLoopOptions): Promise<void> {
       }
       attempt++;
       logger.warn({ err: error, attempt }, 'pod watch failed; reconnecting');
+    } finally {
+      signal.removeEventListener('abort', end);
+      current = undefined;
     }
+    if (stream.signal.aborted && !signal.aborted) continue;
     await sleep(options.timers.schedule, retryDelayMs(attempt, random, WATCH_RETRY_MAX_MS), signal);
   }
 }

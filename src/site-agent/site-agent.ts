@@ -152,7 +152,13 @@ export async function startSiteAgent(options: SiteAgentOptions): Promise<SiteAge
           ...(options.random === undefined ? {} : { random: options.random }),
         });
   runtimeRef.current = runtime;
-  const heartbeats = startHeartbeats({ client, sites: credential.sites, intervalMs: options.heartbeatSeconds * 1000, timers, logger });
+  // Heartbeats that succeed again mean the link is back: a pod watch open across the cut may hang on a dead connection.
+  let restartWatch = (): void => undefined;
+  const onRecovered = (): void => {
+    restartWatch();
+    batcher.retryNow();
+  };
+  const heartbeats = startHeartbeats({ client, sites: credential.sites, intervalMs: options.heartbeatSeconds * 1000, timers, logger, onRecovered });
   const tunnel = startSiteTunnel({ credential, streams: runtime.streams, timers, logger, ...(options.random === undefined ? {} : { random: options.random }) });
   const abort = new AbortController();
   const watching = runPodWatch({
@@ -160,6 +166,7 @@ export async function startSiteAgent(options: SiteAgentOptions): Promise<SiteAge
     runtime,
     forget: (key) => batcher.forget(key),
     onOpen: () => batcher.retryNow(),
+    restartOn: (restart) => (restartWatch = restart),
     timers,
     logger,
     signal: abort.signal,
