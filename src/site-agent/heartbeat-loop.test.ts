@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { fakeTimers } from '../common/testing/fake-timers.js';
 import { createLogger } from '../observability/logger.js';
 import type { HeartbeatResponse } from '../site-api/site-api-types.js';
-import { heartbeatIntervalMs, heartbeatTimeoutMs, startHeartbeats, type HeartbeatRequestOptions } from './heartbeat-loop.js';
+import { failingIntervalMs, heartbeatIntervalMs, heartbeatTimeoutMs, startHeartbeats, type HeartbeatRequestOptions } from './heartbeat-loop.js';
 
 const logger = createLogger({ level: 'silent' });
 const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
@@ -44,7 +44,8 @@ describe('heartbeat loop', () => {
       await settle();
     }
     loop.stop();
-    assert.deepEqual(server.sent.map((b) => b.at), [0, 10_000, 20_000, 30_000, 40_000], 'a steady cadence: the hung beat delayed none of the others');
+    // Beat 2 hung and failed at 15 s; beat 3 was already due at 20 s, the one after it a quarter interval later (failing), then the steady cadence again.
+    assert.deepEqual(server.sent.map((b) => b.at), [0, 10_000, 20_000, 20_000 + failingIntervalMs(10_000), 32_500], 'the hung beat delayed none of the others');
     assert.equal(server.sent[1]?.abortedAt, 15_000, 'the hung beat ended at its timeout, half an interval after it started');
   });
 
@@ -87,6 +88,6 @@ describe('heartbeat loop', () => {
       at.push(recovered);
     }
     loop.stop();
-    assert.deepEqual(at, [0, 0, 1, 1], 'the fourth beat (at 30 s) is the first to succeed after two failed ones');
+    assert.deepEqual(at, [0, 0, 1, 1], 'the fourth beat (at 22.5 s: a quarter interval after a failed one) is the first to succeed after two failed ones');
   });
 });

@@ -42,12 +42,18 @@ export function heartbeatIntervalMs(intervalMs: number, leaseMs: number): number
   return leaseMs / 4 < intervalMs ? Math.max(1000, Math.floor(leaseMs / 4)) : intervalMs;
 }
 
+/** Pure: the interval while heartbeats fail: a quarter of the interval (1 s at least). */
+export function failingIntervalMs(intervalMs: number): number {
+  return Math.max(1000, Math.floor(intervalMs / 4));
+}
+
 /**
  * One heartbeat request for all the agent's sites at once, on a steady cadence: a beat every
  * `intervalMs` from the start of the previous one, whatever became of it. Each request is
  * aborted after half an interval (heartbeatTimeoutMs), so one that hangs on a dead connection
- * never delays the next. When the server's lease is shorter than four intervals the interval
- * shrinks to a quarter of it. Failures are logged and the next beat comes on schedule.
+ * never delays the next. While they fail, beats come every quarter interval, so the agent
+ * notices within seconds that the link or the control plane is back (`onRecovered`). When the
+ * server's lease is shorter than four intervals the interval shrinks to a quarter of it. Failures are logged and the next beat comes on schedule.
  */
 export function startHeartbeats(options: HeartbeatLoopOptions): HeartbeatLoop {
   const { logger, timers } = options;
@@ -86,8 +92,9 @@ export function startHeartbeats(options: HeartbeatLoopOptions): HeartbeatLoop {
   };
 
   const beat = (): Promise<void> => {
-    // The next beat is due an interval after this one started, not after it ended.
-    if (!stopped) cancel = timers.schedule(() => void beat(), intervalMs);
+    // The next beat is due an interval after this one started, not after it ended;
+    // while they fail, a quarter of one, so a link that is back is noticed within seconds.
+    if (!stopped) cancel = timers.schedule(() => void beat(), failing ? failingIntervalMs(intervalMs) : intervalMs);
     inFlight?.abort(new Error('the next heartbeat is due'));
     return request();
   };
