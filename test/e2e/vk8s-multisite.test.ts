@@ -197,6 +197,11 @@ describe('vK8s across three sites through kubectl', () => {
   it('a regional edge whose per-vK8s quota is reached leaves the pods it cannot take Pending with a FailedScheduling event', async () => {
     const c = env.kubectl;
     // re-b allows this vK8s 2 CPUs; web holds 3 × 0.1 there, so one `large` pod (1 CPU) fits and two do not.
+    // The last test's rollout pods hold quota until they are gone (terminating pods count, as kube's): wait, so the figures below are exact.
+    await waitFor('the rollout test\'s pods gone', async () => {
+      for (const c of env.clients) if ((await env.list<Pod>(podsPath(`app=roll-${c.tag}`))).length > 0) return undefined;
+      return true;
+    });
     await env.apply(c, deploymentYaml('big', { replicas: 3, annotations: { 'svc.io/sites': 'svc-io-system/re-b', 'svc.io/workload-flavor': 'large' } }));
     const pending = await waitFor('two pods of big Pending, one Running', async () => {
       const pods = await env.list<Pod>(podsPath('app=big'));
